@@ -1,0 +1,66 @@
+# The hand evaluator: viper-compiled on MicroPython, its plain twin elsewhere.
+# score(hand, n) is the hot path (see eval_plain for the score layout);
+# evaluate() and best_five() serve callers holding a list of card codes.
+import sys
+
+from .categories import CATEGORY_SHIFT
+
+KIND = "plain"
+if sys.implementation.name == "micropython":
+    try:
+        from .eval_viper import score
+
+        KIND = "viper"
+    except Exception:  # an image or .mpy built without the native emitter
+        from .eval_plain import score
+else:
+    from .eval_plain import score
+
+
+def evaluate(codes):
+    n = len(codes)
+    if n < 5 or n > 7:
+        raise ValueError("a hand needs 5 to 7 cards, got %d" % n)
+    return score(bytes(codes), n)
+
+
+def category_of(codes):
+    return evaluate(codes) >> CATEGORY_SHIFT
+
+
+def _five_card_subsets(n):
+    # Index tuples of every five-card subset of n cards, in lexicographic order.
+    for a in range(n - 4):
+        for b in range(a + 1, n - 3):
+            for c in range(b + 1, n - 2):
+                for d in range(c + 1, n - 1):
+                    for e in range(d + 1, n):
+                        yield (a, b, c, d, e)
+
+
+_WHEEL_RANKS = (0, 1, 2, 3, 12)
+
+
+def _by_significance(five):
+    # Larger groups first (the trips of a full house before its pair), then
+    # rank; in A-2-3-4-5 the ace plays low, so it goes last.
+    wheel = sorted(code >> 2 for code in five) == list(_WHEEL_RANKS)
+
+    def key(code):
+        same = 0
+        for other in five:
+            same += (other >> 2) == (code >> 2)
+        rank_part = code - 52 if wheel and code >> 2 == 12 else code
+        return -(same * 128 + rank_part)
+
+    return sorted(five, key=key)
+
+
+def best_five(codes):
+    # The five cards that make the hand, the most significant first.
+    target = evaluate(codes)
+    for subset in _five_card_subsets(len(codes)):
+        five = [codes[i] for i in subset]
+        if score(bytes(five), 5) == target:
+            return _by_significance(five)
+    raise AssertionError("no five-card subset reaches the hand's score")

@@ -1,0 +1,106 @@
+# The paytables of 58 Pa. Code Chapter 653b and the Trips and Blind tables of
+# Chapter 653a, as printed. Each line is (name, to, per): "to" for "per" odds,
+# "per" 1 everywhere but the Blind's flush (3 to 2). Line names are hand
+# categories, except Ultimate Pairs, whose lines are its printed combinations.
+# Dates are the regulation's source notes; Chapter 653a's are not in the
+# reference text this firmware was built from, so they are None (unknown).
+
+_S653B_1 = ("2021-09-04", "2024-09-04")
+_S653B_2_5 = ("2024-03-23", "2026-03-23")
+_S653A = (None, None)
+
+_TRIPS_LINES = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
+                "straight", "three_of_a_kind")
+
+
+def _lines(names, odds):
+    return tuple((names[i], odds[i], 1) for i in range(len(names)) if odds[i] is not None)
+
+
+_BOARD_LINES = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
+                "straight", "three_of_a_kind", "two_pair", "pair")
+
+# Ultimate Pairs lines in the order printed, which is the order they are tried.
+PAIRS_LINES = ("aa_and_dealer_aa", "ah_ad", "aa", "ak_suited", "aq_aj_suited", "ak",
+               "kk_qq_jj", "aq_aj", "pair_tens_or_less")
+_NA = None
+
+# wager -> letter -> (section, dates, lines)
+TABLES = {
+    "trips": {
+        "A": ("653a.12(c)", _S653A, _lines(_TRIPS_LINES, (50, 40, 30, 9, 7, 4, 3))),
+        "B": ("653a.12(c)", _S653A, _lines(_TRIPS_LINES, (50, 40, 30, 8, 6, 5, 3))),
+        "C": ("653a.12(c)", _S653A, _lines(_TRIPS_LINES, (50, 40, 30, 8, 7, 4, 3))),
+        "D": ("653a.12(c)", _S653A, _lines(_TRIPS_LINES, (50, 40, 20, 7, 6, 5, 3))),
+        "E": ("653b.2(b)", _S653B_2_5, _lines(_TRIPS_LINES, (50, 40, 30, 7, 6, 5, 3))),
+    },
+    "bad_beat": {
+        "C": ("653b.3(b)", _S653B_2_5, _lines(_TRIPS_LINES[1:], (2500, 500, 50, 30, 20, 9))),
+    },
+    "play_the_board": {
+        "A": ("653b.4(f)", _S653B_2_5,
+              _lines(_BOARD_LINES, (1000, 200, 100, 50, 40, 25, 7, 3, 1))),
+        "B": ("653b.4(f)", _S653B_2_5,
+              _lines(_BOARD_LINES, (1000, 200, 100, 50, 40, 25, 6, 3, 1))),
+        "C": ("653b.4(f)", _S653B_2_5,
+              _lines(_BOARD_LINES, (1000, 200, 100, 50, 40, 20, 6, 3, 1))),
+    },
+    "ultimate_pairs": {
+        "A": ("653b.5(f)", _S653B_2_5, _lines(PAIRS_LINES, (_NA, _NA, 30, 25, 20, 15, 10, 5, 3))),
+        "B": ("653b.5(f)", _S653B_2_5, _lines(PAIRS_LINES, (_NA, _NA, 30, 20, 20, 10, 5, 10, 5))),
+        "C": ("653b.5(f)", _S653B_2_5, _lines(PAIRS_LINES, (_NA, 100, 30, 20, 20, 10, 4, 10, 4))),
+        "D": ("653b.5(f)", _S653B_2_5, _lines(PAIRS_LINES, (_NA, 50, 25, 20, 20, 10, 5, 10, 5))),
+        "E": ("653b.5(f)", _S653B_2_5, _lines(PAIRS_LINES, (_NA, _NA, 25, 20, 20, 10, 5, 10, 5))),
+        "F": ("653b.5(f)", _S653B_2_5,
+              _lines(PAIRS_LINES, (1000, _NA, 30, 25, 20, 15, 10, 5, 3))),
+    },
+    # The Blind pays only when the player's hand beats the dealer's; "to" 0 is a push.
+    # A: hands below a straight push; B: hands below a flush push.
+    "blind": {
+        "A": ("653a.12(b)", _S653A, (("royal_flush", 500, 1), ("straight_flush", 50, 1),
+                                     ("four_of_a_kind", 10, 1), ("full_house", 3, 1),
+                                     ("flush", 3, 2), ("straight", 1, 1))),
+        "B": ("653a.12(b)", _S653A, (("royal_flush", 500, 1), ("straight_flush", 50, 1),
+                                     ("four_of_a_kind", 10, 1), ("full_house", 3, 1),
+                                     ("flush", 3, 2), ("straight", 0, 1))),
+    },
+}
+
+# The Must-Hit-By Mystery bonus configurations of 653b.1 live in mystery/.
+MYSTERY_DATES = _S653B_1
+
+SETTLED_WAGERS = ("trips", "bad_beat", "play_the_board", "ultimate_pairs")
+
+
+class Paytable:
+    def __init__(self, wager, letter, section, dates, lines):
+        self.wager = wager
+        self.letter = letter
+        self.section = section
+        self.effective = dates[0]
+        self.expires = dates[1]
+        self.lines = lines
+
+    def odds(self, line):
+        # (to, per) for a line the table has; None for a line it does not (N/A).
+        for name, to, per in self.lines:
+            if name == line:
+                return to, per
+        return None
+
+
+def get(wager, letter):
+    letters = TABLES.get(wager)
+    if letters is None:
+        raise ValueError("unknown wager %r (known: %s)" % (wager, ", ".join(sorted(TABLES))))
+    entry = letters.get(letter)
+    if entry is None:
+        raise ValueError("no paytable %r for %s (known: %s)"
+                         % (letter, wager, ", ".join(sorted(letters))))
+    return Paytable(wager, letter, entry[0], entry[1], entry[2])
+
+
+def all_tables():
+    for wager in sorted(TABLES):
+        for letter in sorted(TABLES[wager]):
+            yield get(wager, letter)

@@ -1,0 +1,123 @@
+# A round as the table hands it over, checked whole: every card known and
+# dealt once, the right counts, known paytables and settings, wagers in whole
+# non-negative cents. Any fault raises ValueError saying where and what.
+from . import paytables
+from .cards import card_name, parse_card
+
+DEFAULT_SETTINGS = {"bad_beat_mode": "two_way", "bad_beat_on_fold": "action"}
+_SETTING_CHOICES = {
+    "bad_beat_mode": ("two_way", "player_loses"),
+    "bad_beat_on_fold": ("action", "lose"),
+}
+_ROUND_KEYS = ("round", "paytables", "settings", "dealer", "board", "seats")
+_SEAT_KEYS = ("seat", "cards", "folded", "wagers")
+_MAX_SEAT = 7
+
+
+class Seat:
+    def __init__(self, number, cards, hand, folded, wagers):
+        self.number = number
+        self.cards = cards  # the two hole cards
+        self.hand = hand  # bytes: hole cards then the board
+        self.folded = folded
+        self.wagers = wagers  # ((wager, cents), ...) in settlement order
+
+
+class Round:
+    def __init__(self, tables, settings, dealer, dealer_hand, board, seats):
+        self.tables = tables
+        self.settings = settings
+        self.dealer = dealer
+        self.dealer_hand = dealer_hand
+        self.board = board
+        self.seats = seats
+
+
+def _expect(condition, message):
+    if not condition:
+        raise ValueError(message)
+
+
+def _check_keys(data, allowed, where):
+    _expect(isinstance(data, dict), "%s must be an object" % where)
+    for key in data:
+        _expect(key in allowed, "unknown key %r in %s" % (key, where))
+
+
+def _cards(tokens, count, where, owners):
+    # Parses `count` cards, recording who holds each so a repeat names both places.
+    _expect(isinstance(tokens, list) and len(tokens) == count,
+            "%s needs %d cards" % (where, count))
+    codes = []
+    for token in tokens:
+        try:
+            code = parse_card(token)
+        except ValueError as error:
+            raise ValueError("%s: %s" % (where, error))
+        _expect(code not in owners, "%s: duplicate card %s (also %s)"
+                % (where, card_name(code), owners.get(code)))
+        owners[code] = where
+        codes.append(code)
+    return codes
+
+
+def _tables(data):
+    _expect(isinstance(data, dict), "paytables must be an object")
+    tables = {}
+    for wager in data:
+        _expect(wager in paytables.SETTLED_WAGERS, "unknown wager %r in paytables" % (wager,))
+        tables[wager] = paytables.get(wager, data[wager])
+    return tables
+
+
+def _settings(data):
+    _check_keys(data, _SETTING_CHOICES, "settings")
+    settings = dict(DEFAULT_SETTINGS)
+    for name in data:
+        _expect(data[name] in _SETTING_CHOICES[name], "setting %s must be one of %s, not %r"
+                % (name, ", ".join(_SETTING_CHOICES[name]), data[name]))
+        settings[name] = data[name]
+    return settings
+
+
+def _wagers(data, tables, where):
+    _check_keys(data, paytables.SETTLED_WAGERS, where + " wagers")
+    wagers = []
+    for wager in paytables.SETTLED_WAGERS:
+        cents = data.get(wager, 0)
+        _expect(type(cents) is int and cents >= 0,
+                "%s: %s wager must be whole cents, 0 or more, not %r" % (where, wager, cents))
+        _expect(cents == 0 or wager in tables,
+                "%s wagers on %s but the round names no %s paytable" % (where, wager, wager))
+        if cents:
+            wagers.append((wager, cents))
+    return tuple(wagers)
+
+
+def _seat(data, tables, board, owners, numbers):
+    _check_keys(data, _SEAT_KEYS, "a seat")
+    number = data.get("seat")
+    _expect(type(number) is int and 1 <= number <= _MAX_SEAT,
+            "seat number must be 1 to %d, not %r" % (_MAX_SEAT, number))
+    _expect(number not in numbers, "seat %d is listed twice" % number)
+    numbers.append(number)
+    where = "seat %d" % number
+    cards = _cards(data.get("cards"), 2, where, owners)
+    folded = data.get("folded", False)
+    _expect(folded is True or folded is False, "%s: folded must be true or false" % where)
+    wagers = _wagers(data.get("wagers", {}), tables, where)
+    return Seat(number, cards, bytes(cards + board), folded, wagers)
+
+
+def parse_round(data):
+    _check_keys(data, _ROUND_KEYS, "the round")
+    tables = _tables(data.get("paytables", {}))
+    settings = _settings(data.get("settings", {}))
+    owners = {}
+    dealer = _cards(data.get("dealer"), 2, "dealer", owners)
+    board = _cards(data.get("board"), 5, "board", owners)
+    seats_data = data.get("seats")
+    _expect(isinstance(seats_data, list) and seats_data, "seats must be a non-empty list")
+    numbers = []
+    seats = [_seat(seat, tables, board, owners, numbers) for seat in seats_data]
+    return Round(tables, settings, dealer, bytes(dealer + board), bytes(board), seats)
