@@ -24,7 +24,8 @@ class Seat:
 
 
 class Round:
-    def __init__(self, tables, settings, dealer, dealer_hand, board, seats):
+    def __init__(self, label, tables, settings, dealer, dealer_hand, board, seats):
+        self.label = label  # the caller's round identifier, echoed back
         self.tables = tables
         self.settings = settings
         self.dealer = dealer
@@ -53,7 +54,7 @@ def _cards(tokens, count, where, owners):
         try:
             code = parse_card(token)
         except ValueError as error:
-            raise ValueError("%s: %s" % (where, error))
+            raise ValueError("%s: %s" % (where, error)) from None
         _expect(code not in owners, "%s: duplicate card %s (also %s)"
                 % (where, card_name(code), owners.get(code)))
         owners[code] = where
@@ -120,4 +121,5 @@ def parse_round(data):
     _expect(isinstance(seats_data, list) and seats_data, "seats must be a non-empty list")
     numbers = []
     seats = [_seat(seat, tables, board, owners, numbers) for seat in seats_data]
-    return Round(tables, settings, dealer, bytes(dealer + board), bytes(board), seats)
+    return Round(data.get("round"), tables, settings, dealer, bytes(dealer + board),
+                 bytes(board), seats)

@@ -22,15 +22,22 @@ def _trips(table, player_score, stake):
     return _result(category, table.odds(category), stake)
 
 
+def bad_beat_losing_score(player_score, dealer_score, mode):
+    # The hand Bad Beat looks at: the strictly losing one (two_way), or the
+    # player's only (player_loses); None for a tie or a losing dealer there.
+    if player_score < dealer_score:
+        return player_score
+    if dealer_score < player_score and mode == "two_way":
+        return dealer_score
+    return None
+
+
 def _bad_beat(table, settings, player_score, dealer_score, folded, stake):
     if folded and settings["bad_beat_on_fold"] == "lose":
         return _result(None, None, stake)
-    if player_score < dealer_score:
-        losing = player_score
-    elif dealer_score < player_score and settings["bad_beat_mode"] == "two_way":
-        losing = dealer_score
-    else:
-        return _result(None, None, stake)  # a tie, or only the dealer lost
+    losing = bad_beat_losing_score(player_score, dealer_score, settings["bad_beat_mode"])
+    if losing is None:
+        return _result(None, None, stake)
     category = NAMES[losing >> CATEGORY_SHIFT]
     return _result(category, table.odds(category), stake)
 
@@ -73,7 +80,9 @@ def settle_parsed(round_):
     dealer_score = score(round_.dealer_hand, 7)
     board_score = score(round_.board, 5)
     seats = [_settle_seat(round_, seat, dealer_score, board_score) for seat in round_.seats]
-    return {"seats": seats}
+    if round_.label is None:
+        return {"seats": seats}
+    return {"round": round_.label, "seats": seats}
 
 
 def settle(round_data):

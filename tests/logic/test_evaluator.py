@@ -2,13 +2,12 @@
 # budgets of design.md: no allocation per evaluation, scores that fit a small int.
 import sys
 
+from brute_ranker import best_rank, compare
+from lcg import Lcg
 from uth import eval_plain
 from uth.cards import card_names, parse_cards
 from uth.categories import NAMES
 from uth.evaluator import best_five, evaluate
-
-from brute_ranker import best_rank, compare
-from lcg import Lcg
 
 _EXPECTED_NAMES = ("high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush",
                    "full_house", "four_of_a_kind", "straight_flush", "royal_flush")

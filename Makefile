@@ -1,0 +1,38 @@
+# Everything starts from `make setup`: a .venv with pinned tools, so a fresh
+# machine with python3, make and git needs nothing else.
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+MICROPYTHON := $(BIN)/micropython -X heapsize=192K
+BOARDS := rp2040_pico:armv6m esp32_devkitc:xtensawin
+
+.PHONY: setup test test-cpython test-micropython lint build bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml requirements-dev.txt
+	python3 -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt -e .
+	touch $(STAMP)
+
+test: lint test-cpython test-micropython
+
+test-cpython: setup
+	$(BIN)/python -m pytest
+
+# The same logic tests on the firmware's own interpreter, in a board-sized heap.
+test-micropython: setup
+	MICROPYPATH=firmware:tests/logic $(MICROPYTHON) tests/mp_run.py
+
+lint: setup
+	$(BIN)/ruff check firmware boards host_tools tests bench
+
+# Precompiled firmware per board: build/<board>/lib/**.mpy (viper needs -march).
+build: setup
+	$(BIN)/python tools/build_mpy.py --out build $(BOARDS)
+
+bench: setup
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf build .pytest_cache .ruff_cache

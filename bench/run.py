@@ -1,0 +1,347 @@
+# The benchmark behind `make bench`: best-of-seven hand evaluation (uth on the
+# MicroPython unix port and on CPython, treys on CPython) and settling a six-seat
+# round on the unix port, all in one run, with an RP2040 estimate.
+# Usage: .venv/bin/python bench/run.py [--hands N] [--repeats R] [--json FILE]
+# Figures are reported, never asserted: a slow machine is not a failed build.
+import argparse
+import gc
+import itertools
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from importlib import metadata
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+
+# The evaluator run holds N prepared hands (about 50 bytes each on the heap, more with
+# the list's growth), more than a board keeps, so its heap grows with N; settling runs
+# in a Pico-sized heap (design.md: the firmware runs whole under 192K) so that its
+# garbage collections are the board's.
+EVAL_HEAP_BASE_K = 4096
+EVAL_HEAP_PER_HAND = 256
+SETTLE_HEAP = "192K"
+# design.md, Budgets: the unix port is roughly 100-160 times faster than an RP2040.
+RP2040_SLOWDOWN = (100, 160)
+BUDGET_HANDS_PER_S = 1_000_000
+BUDGET_SETTLE_US = 500
+
+SETTLE_ROUND = {
+    "paytables": {"trips": "E", "bad_beat": "C", "play_the_board": "A", "ultimate_pairs": "F"},
+    "dealer": ["Ah", "Ad"],
+    "board": ["2c", "7d", "9h", "Js", "Kc"],
+    "seats": [
+        {"seat": number, "cards": cards, "folded": False,
+         "wagers": {"trips": 500, "bad_beat": 500, "play_the_board": 500,
+                    "ultimate_pairs": 500}}
+        for number, cards in enumerate(
+            (["As", "Ac"], ["Kd", "Kh"], ["Qc", "Jd"], ["Th", "8h"], ["3s", "4s"],
+             ["Qh", "Qs"]), start=1)
+    ],
+}
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description="uth evaluator and settle benchmark")
+    parser.add_argument("--hands", type=int, default=20_000, help="random 7-card hands")
+    parser.add_argument("--seed", type=int, default=653, help="seed of the hand generator")
+    parser.add_argument("--repeats", type=int, default=5, help="passes; the best one counts")
+    parser.add_argument("--pairs", type=int, default=100_000, help="pairs for the order check")
+    parser.add_argument("--settle-calls", type=int, default=1_000, help="calls per repeat")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    return parser.parse_args()
+
+
+# -- hands ---------------------------------------------------------------------------------
+
+def make_hands(count, seed):
+    # Seven distinct cards per hand; the first two are the hole cards, the last five
+    # the board (that split only matters to treys' call shape).
+    rng = random.Random(seed)
+    return [bytes(rng.sample(range(52), 7)) for _ in range(count)]
+
+
+def write_hands(hands, path):
+    # MicroPython reads this very file, so every contender scores the same hands.
+    with open(path, "wb") as f:
+        f.write(b"".join(hands))
+
+
+# -- MicroPython contenders ---------------------------------------------------------------
+
+def run_micropython(script, args, heap):
+    env = dict(os.environ, MICROPYPATH="firmware")
+    command = [MICROPYTHON, "-X", "heapsize=" + heap, os.path.join(BENCH, script)] + args
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError("%s failed:\n%s%s" % (script, done.stdout, done.stderr))
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def eval_heap(hands):
+    return "%dK" % (EVAL_HEAP_BASE_K + hands * EVAL_HEAP_PER_HAND // 1024)
+
+
+def bench_micropython(hands_path, scores_path, hands, repeats):
+    args = [hands_path, str(repeats), scores_path]
+    timing = run_micropython("mp_eval.py", args, eval_heap(hands))
+    with open(scores_path) as f:
+        scores = json.load(f)
+    return timing, scores
+
+
+# -- CPython contenders --------------------------------------------------------------------
+
+def load_uth_plain():
+    # uthctl stands in for the `micropython` module that the firmware imports; it has
+    # to go in before `uth`, hence the import here rather than at the top.
+    from uthctl import mpshim
+
+    mpshim.install()
+    from uth import eval_plain
+
+    return eval_plain.score
+
+
+def time_uth_pass(score, hands):
+    gc.collect()  # start each pass from the same heap state, as on MicroPython
+    start = time.perf_counter()
+    for h in hands:
+        score(h, 7)
+    return time.perf_counter() - start
+
+
+def treys_cards(hands):
+    # treys' own card ints, built before timing: (board5, hand2) lists per hand.
+    from treys import Card
+
+    from uth.cards import card_name  # "As", "Td": the notation treys' Card.new reads
+
+    prepared = []
+    for h in hands:
+        cards = [Card.new(card_name(code)) for code in h]
+        prepared.append((cards[2:], cards[:2]))
+    return prepared
+
+
+def time_treys_pass(evaluate, prepared):
+    gc.collect()
+    start = time.perf_counter()
+    # treys concatenates its two arguments, so board-first or hand-first is the same work.
+    for board5, hand2 in prepared:
+        evaluate(board5, hand2)
+    return time.perf_counter() - start
+
+
+def best_seconds(time_pass, evaluate, items, repeats):
+    return min(time_pass(evaluate, items) for _ in range(repeats))
+
+
+def bench_cpython(hands, repeats):
+    from treys import Evaluator
+
+    plain = load_uth_plain()
+    evaluate = Evaluator().evaluate  # bound once, as `score` is a plain name for uth
+    prepared = treys_cards(hands)
+    return {
+        "plain_s": best_seconds(time_uth_pass, plain, hands, repeats),
+        "treys_s": best_seconds(time_treys_pass, evaluate, prepared, repeats),
+        "plain_scores": [plain(h, 7) for h in hands],
+        "treys_ranks": [evaluate(board5, hand2) for board5, hand2 in prepared],
+    }
+
+
+# -- equivalence of the work ---------------------------------------------------------------
+
+def sign(x):
+    return (x > 0) - (x < 0)
+
+
+def order_agreement(uth_scores, treys_ranks, pairs):
+    # A pair agrees when both put the same hand ahead, or both call it a tie;
+    # uth is higher-is-better, treys lower-is-better.
+    return sum(sign(uth_scores[i] - uth_scores[j]) == sign(treys_ranks[j] - treys_ranks[i])
+               for i, j in pairs)
+
+
+def full_order_consistent(uth_scores, treys_ranks):
+    # Every pair of the N hands at once: sorted by uth score, treys' rank must fall
+    # exactly when the uth score rises and stay put on uth ties.
+    ordered = sorted(zip(uth_scores, treys_ranks, strict=True))
+    for (s0, r0), (s1, r1) in itertools.pairwise(ordered):
+        if (s0 == s1) != (r0 == r1) or (s0 < s1 and r0 <= r1):
+            return False
+    return True
+
+
+def sample_pairs(count, n, seed):
+    # Two different hands per pair: a hand against itself would agree for free.
+    rng = random.Random(seed + 1)
+    return [tuple(rng.sample(range(n), 2)) for _ in range(count)]
+
+
+def check_order(mp_scores, cp, pairs):
+    treys_ranks = cp["treys_ranks"]
+    contenders = {"uth_viper_mp": mp_scores["viper"], "uth_plain_mp": mp_scores["plain"],
+                  "uth_plain_cpython": cp["plain_scores"]}
+    return {
+        "pairs": len(pairs),
+        "agree": {name: order_agreement(scores, treys_ranks, pairs)
+                  for name, scores in contenders.items()},
+        "ties": sum(treys_ranks[i] == treys_ranks[j] for i, j in pairs),
+        "full_order_consistent": {name: full_order_consistent(scores, treys_ranks)
+                                  for name, scores in contenders.items()},
+        "uth_scores_identical": mp_scores["viper"] == mp_scores["plain"] == cp["plain_scores"],
+    }
+
+
+# -- settlement ----------------------------------------------------------------------------
+
+def bench_settle(tmp, calls, repeats):
+    round_path = os.path.join(tmp, "round.json")
+    with open(round_path, "w") as f:
+        json.dump(SETTLE_ROUND, f)
+    # A settle that fails is a broken build, not a missing figure: it raises.
+    return run_micropython("mp_settle.py", [round_path, str(calls), str(repeats)], SETTLE_HEAP)
+
+
+# -- report --------------------------------------------------------------------------------
+
+def figures(args, mp, cp, order, settle):
+    n = mp["hands"]
+    rates = {
+        "uth_viper_mp": n * 1e6 / mp["viper_us"],
+        "uth_plain_mp": n * 1e6 / mp["plain_us"],
+        "uth_plain_cpython": n / cp["plain_s"],
+        "treys_cpython": n / cp["treys_s"],
+    }
+    result = {
+        "hands": n, "seed": args.seed, "repeats": args.repeats,
+        "micropython": mp["version"], "micropython_evaluator": mp["kind"],
+        "cpython": sys.version.split()[0], "treys": metadata.version("treys"),
+        "hands_per_s": rates,
+        "ratios": {
+            "uth_viper_mp_over_treys_cpython": rates["uth_viper_mp"] / rates["treys_cpython"],
+            "uth_plain_cpython_over_treys_cpython":
+                rates["uth_plain_cpython"] / rates["treys_cpython"],
+            "uth_viper_over_plain_mp": rates["uth_viper_mp"] / rates["uth_plain_mp"],
+        },
+        "order": order,
+        "settle": settle,
+        "rp2040_slowdown": list(RP2040_SLOWDOWN),
+        "rp2040_hands_per_s": [rates["uth_viper_mp"] / k for k in reversed(RP2040_SLOWDOWN)],
+    }
+    us = settle["best_us"] / settle["calls"]
+    settle["us_per_round"] = us
+    result["rp2040_settle_us"] = [us * k for k in RP2040_SLOWDOWN]
+    return result
+
+
+def print_report(r, args):
+    n, reps = r["hands"], r["repeats"]
+    print("uth benchmark: best-of-seven evaluation and round settlement")
+    print("  MicroPython %s, unix port" % r["micropython"])
+    print("    uth.evaluator kind: %s; heap %s for evaluation, %s for settlement"
+          % (r["micropython_evaluator"], eval_heap(r["hands"]), SETTLE_HEAP))
+    print("  CPython %s, treys %s" % (r["cpython"], r["treys"]))
+    print()
+    print("Evaluation: %d random 7-card hands (seed %d; random.Random.sample on CPython,"
+          % (n, r["seed"]))
+    print("  written to a temp file that MicroPython reads: the same hands for everyone).")
+    print("  Timed: one pass `for h in hands: score(h, 7)` over hands prepared beforehand")
+    print("  (bytes objects; treys: `evaluate(board5, hand2)` on its own card ints),")
+    print("  loop overhead included, best of %d passes; ticks_us on MicroPython," % reps)
+    print("  perf_counter on CPython. Each hand gives one score for all 7 cards.")
+    print()
+    names = (("uth_viper_mp", "uth viper, MicroPython unix port"),
+             ("uth_plain_mp", "uth plain, MicroPython unix port"),
+             ("uth_plain_cpython", "uth plain, CPython"),
+             ("treys_cpython", "treys, CPython"))
+    print("  %-34s %12s %10s" % ("contender", "hands/s", "us/hand"))
+    for key, label in names:
+        rate = r["hands_per_s"][key]
+        print("  %-34s %12s %10.3f" % (label, "{:,.0f}".format(rate), 1e6 / rate))
+    print("  (budget: uth viper on the unix port >= {:,} hands/s and ahead of the best"
+          .format(BUDGET_HANDS_PER_S))
+    print("   pure-Python peer on CPython)")
+    print()
+    ratios = r["ratios"]
+    print("Ratios of hands/s:")
+    print("  uth viper (MicroPython) / treys (CPython)    %8.2f x"
+          % ratios["uth_viper_mp_over_treys_cpython"])
+    print("  uth plain (CPython)     / treys (CPython)    %8.2f x"
+          % ratios["uth_plain_cpython_over_treys_cpython"])
+    print("  uth viper / uth plain   (both MicroPython)   %8.2f x"
+          % ratios["uth_viper_over_plain_mp"])
+    print()
+    print_order(r["order"])
+    print()
+    print_settle(r["settle"], args)
+    print()
+    print_rp2040(r)
+
+
+def print_order(order):
+    pairs = order["pairs"]
+    print("Same work: order of hands against treys (uth higher is better, treys lower),")
+    print("  %d random pairs of the hands, %d of them ties:" % (pairs, order["ties"]))
+    for name, agree in order["agree"].items():
+        full = "consistent" if order["full_order_consistent"][name] else "INCONSISTENT"
+        print("  %-20s %d / %d pairs agree; order over all hands: %s"
+              % (name, agree, pairs, full))
+    same = "yes" if order["uth_scores_identical"] else "NO"
+    print("  uth scores identical across viper/MicroPython, plain/MicroPython, plain/CPython:"
+          " %s" % same)
+
+
+def print_settle(settle, args):
+    print("Settlement: uth.settle.settle(round_dict) on the MicroPython unix port, heap %s."
+          % SETTLE_HEAP)
+    print("  Timed: %d calls from the dict (card parsing included), best of %d runs;"
+          % (settle["calls"], args.repeats))
+    print("  round: 6 seats, none folded, Trips E, Bad Beat C, Play the Board A,"
+          " Ultimate Pairs F;")
+    print("  untimed check calls settled %s seats, %s wager results;\n"
+          "  same result before and after the timed calls: %s"
+          % (settle["seats"], settle["wagers"], "yes" if settle["stable"] else "NO"))
+    print("  %.1f us per round (budget: under %d us on the unix port)"
+          % (settle["us_per_round"], BUDGET_SETTLE_US))
+
+
+def print_rp2040(r):
+    low, high = r["rp2040_slowdown"]
+    print("RP2040 estimate (design.md: the unix port is roughly %d-%dx faster):" % (low, high))
+    slow, fast = r["rp2040_hands_per_s"]
+    print("  uth viper: {:,.0f} - {:,.0f} hands/s".format(slow, fast))
+    best, worst = r["rp2040_settle_us"]
+    print("  settle:    %.1f - %.1f ms per round" % (best / 1000, worst / 1000))
+
+
+def main():
+    args = parse_args()
+    hands = make_hands(args.hands, args.seed)
+    with tempfile.TemporaryDirectory(prefix="uth-bench-") as tmp:
+        hands_path = os.path.join(tmp, "hands.bin")
+        write_hands(hands, hands_path)
+        mp, mp_scores = bench_micropython(hands_path, os.path.join(tmp, "scores.json"),
+                                          len(hands), args.repeats)
+        cp = bench_cpython(hands, args.repeats)
+        settle = bench_settle(tmp, args.settle_calls, args.repeats)
+    order = check_order(mp_scores, cp, sample_pairs(args.pairs, len(hands), args.seed))
+    result = figures(args, mp, cp, order, settle)
+    print_report(result, args)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=2)
+        print("\nfigures written to %s" % args.json)
+    # Figures are never judged, but contenders that disagree did not do the same work.
+    return 0 if order["uth_scores_identical"] and settle["stable"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+# uthctl hand CARD...: the category and best five of 5 to 7 cards.
+import json
+
+from uth.cards import card_names, parse_cards
+from uth.categories import category_name
+from uth.evaluator import best_five, evaluate
+
+
+def add_parser(sub):
+    parser = sub.add_parser("hand", help="evaluate 5 to 7 cards, e.g. As Kd Qh Jc Ts 2c 3d")
+    parser.add_argument("cards", nargs="+", metavar="CARD")
+    return parser
+
+
+def run(args):
+    codes = parse_cards(args.cards)
+    score = evaluate(codes)
+    result = {"category": category_name(score), "best": card_names(best_five(codes)),
+              "score": score}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print("%s: %s" % (result["category"].replace("_", " "), " ".join(result["best"])))

@@ -1,0 +1,47 @@
+# uthctl par WAGER PAYTABLE: the par sheet of one side wager's paytable.
+import json
+import sys
+
+from tqdm import tqdm
+
+from .par import BAD_BEAT_MODES, format_sheet, par_sheet
+
+
+def add_parser(sub):
+    parser = sub.add_parser("par", help="exact par sheet (Bad Beat: seeded Monte Carlo)")
+    parser.add_argument("wager", choices=("trips", "bad_beat", "play_the_board", "ultimate_pairs"))
+    parser.add_argument("paytable", metavar="PAYTABLE", help="letter, e.g. E")
+    parser.add_argument("--deals", type=int, default=200000, help="Bad Beat deals to simulate")
+    parser.add_argument("--seed", type=int, default=1, help="Bad Beat simulation seed")
+    parser.add_argument("--bad-beat-mode", choices=BAD_BEAT_MODES, default="two_way",
+                        help="Bad Beat rule setting (rules.md)")
+    return parser
+
+
+class _Progress:
+    # A tqdm bar on stderr, shown only for work that takes seconds.
+    def __init__(self, label):
+        self.bar = None
+        self.label = label
+
+    def __call__(self, done, total):
+        if self.bar is None:
+            self.bar = tqdm(total=total, desc=self.label, file=sys.stderr, leave=False,
+                            delay=1.0, unit_scale=True)
+        self.bar.update(done - self.bar.n)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def run(args):
+    if args.deals <= 0:
+        raise ValueError("--deals must be a positive number of deals")
+    progress = _Progress("%s %s" % (args.wager, args.paytable))
+    try:
+        sheet = par_sheet(args.wager, args.paytable, deals=args.deals, seed=args.seed,
+                          progress=progress, bad_beat_mode=args.bad_beat_mode)
+    finally:
+        progress.close()
+    print(json.dumps(sheet) if args.json else format_sheet(sheet))

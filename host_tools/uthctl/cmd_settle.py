@@ -1,0 +1,42 @@
+# uthctl settle FILE|-: settle every side wager of a round given as JSON.
+import json
+import sys
+
+from uth.settle import settle
+
+
+def add_parser(sub):
+    parser = sub.add_parser("settle", help="settle a round's side wagers (JSON file or -)")
+    parser.add_argument("file", metavar="FILE", help="the round as JSON, or - for stdin")
+    return parser
+
+
+def _read(path):
+    text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        where = "stdin" if path == "-" else path
+        raise ValueError("%s is not JSON: %s" % (where, error)) from None
+
+
+def _money(cents):
+    sign = "-" if cents < 0 else "+"
+    return "%s$%d.%02d" % (sign, abs(cents) // 100, abs(cents) % 100)
+
+
+def _print_table(result):
+    for seat in result["seats"]:
+        print("seat %d" % seat["seat"])
+        for wager, outcome in seat["results"].items():
+            odds = "%d to 1" % outcome["odds"] if outcome["odds"] is not None else "loses"
+            category = (outcome["category"] or "-").replace("_", " ")
+            print("  %-15s %-16s %-10s %s" % (wager, category, odds, _money(outcome["net"])))
+
+
+def run(args):
+    result = settle(_read(args.file))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        _print_table(result)
