@@ -18,6 +18,11 @@ r = settle({"paytables": {"ultimate_pairs": "F"}, "dealer": ["Ah", "Ad"],
             "board": ["2c", "7d", "9h", "Js", "Kc"],
             "seats": [{"seat": 1, "cards": ["As", "Ac"], "wagers": {"ultimate_pairs": 500}}]})
 print(KIND, r["seats"][0]["results"]["ultimate_pairs"]["net"])
+from mystery.meter import Meter
+m = Meter()
+m.configure("A1", True)
+m.reset(lambda n: bytes(n))
+print(m.lock_round([(1, True, 500)])[1]["award"])
 """
 
 
@@ -37,4 +42,5 @@ def test_compiled_firmware_runs_on_the_unix_port(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     # Dealer and player both hold aces: paytable F's 1,000 to 1 on 500 cents.
-    assert done.stdout.split() == ["viper", "500000"]
+    # A zero hit value is A1's $100.00: $5 x 2% takes the meter to $100.10.
+    assert done.stdout.split() == ["viper", "500000", "100100000"]

@@ -1,0 +1,61 @@
+# The Must-Hit-By Mystery bonus as the controller drives it: each operation
+# on the meter is committed to the store as one atomic step before its events
+# are released. A store that cannot be read or written puts the bonus in a
+# fault that refuses play until a technician clears the cause and reboots.
+from .meter import Refused
+from .record import public_meters
+from .store import StoreFault
+
+
+class MysteryBonus:
+    def __init__(self, store, random_bytes):
+        self.store = store
+        self.random_bytes = random_bytes  # the board's os.urandom
+        self.meter = None
+        self.fault = None
+
+    def boot(self):
+        try:
+            self.meter = self.store.boot()
+        except (StoreFault, OSError, ValueError) as error:
+            self.fault = "store: %s" % error
+            return [{"ev": "fault", "reason": self.fault}]
+        return [{"ev": "store_warning", "reason": w} for w in self.store.warnings]
+
+    def _commit(self, events):
+        try:
+            return self.store.commit(self.meter, events)
+        except OSError as error:
+            # Memory is now ahead of flash: refuse everything until a reboot re-reads it.
+            self.fault = "store write failed: %s" % error
+            raise Refused(self.fault) from None
+
+    def _ready(self):
+        if self.fault is not None:
+            raise Refused("fault: " + self.fault)
+
+    def configure(self, name, service_mode):
+        self._ready()
+        return self._commit(self.meter.configure(name, service_mode))
+
+    def reset(self):
+        self._ready()
+        return self._commit(self.meter.reset(self.random_bytes))
+
+    def lock_round(self, seats):
+        self._ready()
+        return self._commit(self.meter.lock_round(seats))
+
+    def validate(self, payment):
+        self._ready()
+        return self._commit(self.meter.validate(payment))
+
+    def meters(self):
+        self._ready()
+        meters = public_meters(self.meter)
+        meters["log_seq"] = self.store.head_seq
+        meters["log_dropped"] = self.store.dropped()
+        return meters
+
+    def log_since(self, seq):
+        return self.store.read_log(seq)

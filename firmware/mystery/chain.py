@@ -1,0 +1,56 @@
+# The event log's tamper evidence: every record carries its sequence number
+# and the SHA-256 of the record before it, over a canonical text that both
+# MicroPython and CPython produce byte for byte (sorted keys, no spaces).
+import binascii
+import hashlib
+import json
+
+GENESIS = "0" * 64
+
+
+def canonical(record):
+    # Every field but the record's own hash, keys sorted.
+    parts = []
+    for key in sorted(record):
+        if key != "hash":
+            parts.append(json.dumps(key) + ":" + _value(record[key]))
+    return "{" + ",".join(parts) + "}"
+
+
+def _value(value):
+    if isinstance(value, list):
+        return "[" + ",".join(_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return canonical(value)
+    return json.dumps(value)
+
+
+def record_hash(record):
+    text = record["prev"] + canonical(record)
+    return binascii.hexlify(hashlib.sha256(text.encode()).digest()).decode()
+
+
+def link(event, seq, prev_hash):
+    # The event as the next log record after (seq - 1, prev_hash).
+    record = dict(event)
+    record["seq"] = seq
+    record["prev"] = prev_hash
+    record["hash"] = record_hash(record)
+    return record
+
+
+def verify(records, first_prev=None):
+    # Checks sequence and hashes; returns (ok, message). The first record's
+    # predecessor may have been dropped, so its prev is trusted unless given.
+    expected_prev = first_prev
+    expected_seq = None
+    for record in records:
+        if expected_seq is not None and record.get("seq") != expected_seq:
+            return False, "sequence breaks at %r" % (record.get("seq"),)
+        if expected_prev is not None and record.get("prev") != expected_prev:
+            return False, "record %r does not follow its predecessor" % (record.get("seq"),)
+        if record_hash(record) != record.get("hash"):
+            return False, "record %r was altered" % (record.get("seq"),)
+        expected_seq = record["seq"] + 1
+        expected_prev = record["hash"]
+    return True, "%d records chain" % len(records)

@@ -1,0 +1,144 @@
+# The Must-Hit-By Mystery meter (58 Pa. Code 653b.1), as rules.md decides it:
+# contributions at lockout in seat order, the hit when a contribution takes
+# the meter above the secret hit value, the award capped at the maximum with
+# the rest carried into the next cycle, the pending state until a floorperson
+# validates, payment, reset to the minimum and a fresh hit value.
+#
+# Money is integer micro-dollars. Always: seeded + contributed = paid + meter
+# (during a pending hit the meter still holds the unpaid award).
+# Each operation returns the events it caused; only a hit's event reveals the
+# hit value, and only once its cycle is over.
+from micropython import const
+
+from . import configs, hitvalue
+from .configs import MICROS_PER_CENT
+
+UNCONFIGURED = "unconfigured"
+AWAITING_RESET = "awaiting_reset"
+RUNNING = "running"
+PENDING = "pending"
+PHASES = (UNCONFIGURED, AWAITING_RESET, RUNNING, PENDING)
+PAYMENTS = ("table_inventory", "jackpot_slip")
+LAST_HITS = const(25)
+MAX_SEAT = const(7)
+
+
+class Refused(ValueError):
+    # The operation is not allowed now; nothing was changed.
+    pass
+
+
+def _refuse_unless(condition, message):
+    if not condition:
+        raise Refused(message)
+
+
+def _qualifying(config, seats):
+    # seats: (seat, has_uth_wager, progressive_cents); checked whole, then
+    # the qualifying ones in seat order (653b.1(c)(1), rules.md).
+    seen = []
+    for seat, uth_wager, cents in seats:
+        _refuse_unless(type(seat) is int and 1 <= seat <= MAX_SEAT and seat not in seen,
+                       "bad or repeated seat %r" % (seat,))
+        _refuse_unless(uth_wager is True or uth_wager is False, "seat %d: bad UTH flag" % seat)
+        _refuse_unless(type(cents) is int and cents >= 0,
+                       "seat %d: progressive wager must be whole cents" % seat)
+        seen.append(seat)
+    chosen = [s for s in seats if s[1] and s[2] >= config.min_wager_cents]
+    return sorted(chosen, key=lambda s: s[0])
+
+
+class Meter:
+    def __init__(self):
+        self.config = None
+        self.phase = UNCONFIGURED
+        self.meter = 0
+        self.contributed = 0
+        self.seeded = 0
+        self.paid = 0
+        self.hits = 0
+        self.cycle = 0
+        self.round = 0
+        self.commitment = ""
+        self.pending = None  # [seat, award, cycle, round] until validated
+        self.last_hits = []  # [seat, award, cycle, round, payment], newest last
+        self._hit_value = 0  # secret while its cycle lasts
+        self._salt = ""
+
+    def balanced(self):
+        return self.seeded + self.contributed == self.paid + self.meter
+
+    def display(self):
+        # What the LED meter shows, in cents: the award while a hit is pending.
+        if self.phase == PENDING:
+            return self.pending[1] // MICROS_PER_CENT
+        return self.meter // MICROS_PER_CENT
+
+    def configure(self, name, service_mode):
+        _refuse_unless(service_mode, "configuration changes only in service mode")
+        _refuse_unless(self.phase in (UNCONFIGURED, AWAITING_RESET),
+                       "configuration changes only with the meter at a reset")
+        try:
+            config = configs.get(name)
+        except ValueError as error:
+            raise Refused(str(error)) from None
+        was, self.config = self.config, config.name
+        self.phase = AWAITING_RESET  # the new configuration starts at its reset
+        return [{"ev": "config", "config": config.name, "was": was}]
+
+    def reset(self, random_bytes):
+        _refuse_unless(self.phase == AWAITING_RESET, "reset needs a validated hit or a new "
+                       "configuration (meter is %s)" % self.phase)
+        config = configs.get(self.config)
+        self.seeded += config.minimum
+        self.meter += config.minimum
+        self.cycle += 1
+        self._hit_value, self._salt = hitvalue.draw(random_bytes, config.minimum,
+                                                    config.maximum)
+        self.commitment = hitvalue.commitment(self._hit_value, self._salt)
+        self.phase = RUNNING
+        return [{"ev": "reset", "cycle": self.cycle, "config": config.name,
+                 "meter": self.meter, "commitment": self.commitment}]
+
+    def lock_round(self, seats):
+        _refuse_unless(self.phase == RUNNING, "no round while the meter is %s" % self.phase)
+        config = configs.get(self.config)
+        chosen = _qualifying(config, seats)
+        self.round += 1
+        events = []
+        contributions = []
+        for seat, _, cents in chosen:
+            amount = config.contribution(cents)
+            self.contributed += amount
+            self.meter += amount
+            contributions.append([seat, cents, amount])
+            if self.phase == RUNNING and self.meter > self._hit_value:
+                events.append(self._hit(config, seat))
+        events.insert(0, {"ev": "round", "round": self.round, "contributions": contributions,
+                          "meter": self.meter})
+        return events
+
+    def _hit(self, config, seat):
+        # 100% of the meter to the cent, capped; the rest stays for the next cycle.
+        award = min(self.meter - self.meter % MICROS_PER_CENT, config.maximum)
+        self.pending = [seat, award, self.cycle, self.round]
+        self.phase = PENDING
+        return {"ev": "hit", "seat": seat, "award": award, "cycle": self.cycle,
+                "round": self.round, "hit_value": self._hit_value, "salt": self._salt,
+                "commitment": self.commitment}
+
+    def validate(self, payment):
+        _refuse_unless(self.phase == PENDING, "no hit is pending")
+        _refuse_unless(payment in PAYMENTS, "payment must be one of %s" % ", ".join(PAYMENTS))
+        seat, award, cycle, round_number = self.pending
+        self.paid += award
+        self.meter -= award
+        self.hits += 1
+        self.last_hits = (self.last_hits + [[seat, award, cycle, round_number, payment]])[
+            -LAST_HITS:]
+        self.pending = None
+        self._hit_value, self._salt = 0, ""  # revealed; the next reset draws anew
+        self.phase = AWAITING_RESET
+        return [{"ev": "validated", "seat": seat, "award": award, "cycle": cycle},
+                {"ev": "paid", "seat": seat, "award": award, "cycle": cycle,
+                 "payment": payment}]

@@ -1,0 +1,64 @@
+# A meter's persistent form, and the checks a stored one must pass before
+# play may resume. The hit value and salt are in the record (non-volatile
+# storage must keep them across a power cut) but never in public_meters().
+from . import configs
+from .configs import MICROS_PER_CENT
+from .meter import LAST_HITS, PAYMENTS, PENDING, PHASES, RUNNING, UNCONFIGURED, Meter
+
+_INTS = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round")
+_PUBLIC = _INTS + ("config", "phase", "commitment", "pending", "last_hits")
+
+
+def to_record(m):
+    record = {name: getattr(m, name) for name in _PUBLIC}
+    record["hit_value"] = m._hit_value
+    record["salt"] = m._salt
+    return record
+
+
+def public_meters(m):
+    meters = {name: getattr(m, name) for name in _PUBLIC}
+    meters["display_cents"] = m.display()
+    return meters
+
+
+def _check(condition, message):
+    if not condition:
+        raise ValueError("inconsistent meter record: " + message)
+
+
+def _check_live_cycle(m):
+    config = configs.get(m.config)
+    _check(m._hit_value % MICROS_PER_CENT == 0, "hit value not a whole cent")
+    _check(config.minimum <= m._hit_value < config.maximum, "hit value out of range")
+    _check(len(m._salt) == 32, "salt")
+
+
+def _check_meter(m):
+    _check(m.phase in PHASES, "phase %r" % (m.phase,))
+    for name in _INTS:
+        _check(type(getattr(m, name)) is int and getattr(m, name) >= 0, name)
+    _check(m.balanced(), "seeded + contributed != paid + meter")
+    _check(m.phase == UNCONFIGURED or m.config in configs.NAMES, "config %r" % (m.config,))
+    _check((m.phase == PENDING) == (m.pending is not None), "pending hit")
+    if m.phase in (RUNNING, PENDING):
+        _check_live_cycle(m)
+    if m.pending is not None:
+        _check(len(m.pending) == 4 and 0 < m.pending[1] <= m.meter, "pending award")
+    _check(len(m.last_hits) <= LAST_HITS, "last hits")
+    for hit in m.last_hits:
+        _check(len(hit) == 5 and hit[4] in PAYMENTS, "last hit %r" % (hit,))
+
+
+def from_record(record):
+    # Raises ValueError when any field is missing, mistyped or out of line.
+    m = Meter()
+    try:
+        for name in _PUBLIC:
+            setattr(m, name, record[name])
+        m._hit_value = record["hit_value"]
+        m._salt = record["salt"]
+    except (KeyError, TypeError):
+        raise ValueError("inconsistent meter record: missing fields") from None
+    _check_meter(m)
+    return m

@@ -1,0 +1,86 @@
+# No output path shows a live hit value: over a long run with hits, every
+# event, log record, meter read-out and error is searched for the value of
+# the cycle in progress (in micro-dollars and in cents) and for its salt.
+# The only place they may appear is the hit event that ends their cycle.
+import os
+
+import tmpdir
+from lcg import Lcg
+from mystery.bonus import MysteryBonus
+from mystery.meter import Refused
+from mystery.store import Store
+
+# Amounts the display already shows: the meter may equal the hit value
+# without being in excess of it, and then it is public by definition.
+_SHOWN = ("meter", "display_cents", "contributed", "seeded", "paid")
+
+
+def _leaks(value, secrets, salt):
+    if isinstance(value, dict):
+        return any(_leaks(v, secrets, salt) for k, v in value.items() if k not in _SHOWN)
+    if isinstance(value, (list, tuple)):
+        return any(_leaks(v, secrets, salt) for v in value)
+    if isinstance(value, str):
+        return salt in value or any(str(secret) in value for secret in secrets)
+    return value in secrets
+
+
+def _secrets(bonus):
+    value = bonus.meter._hit_value
+    return (value, value // 10_000), bonus.meter._salt
+
+
+def _seats(rng):
+    return [(seat, rng.below(4) != 0, 100 * (1 + rng.below(10))) for seat in range(1, 7)]
+
+
+def _play(bonus, rng, rounds):
+    outputs = hits = 0
+    for _ in range(rounds):
+        secrets, salt = _secrets(bonus)
+        records = bonus.lock_round(_seats(rng))
+        for record in records:
+            if record["ev"] == "hit":
+                assert record["hit_value"] == secrets[0] and record["salt"] == salt
+                hits += 1
+                continue
+            assert not _leaks(record, secrets, salt), record
+        outputs += len(records) + _probe(bonus, secrets, salt)
+        if bonus.meter.phase == "pending":
+            outputs += _pay_and_reset(bonus)
+    return outputs, hits
+
+
+def _probe(bonus, secrets, salt):
+    # Read-outs and refusals a host could provoke at any moment.
+    shown = [bonus.meters(), bonus.store.warnings]
+    for call, args in ((bonus.configure, ("B1", True)), (bonus.validate, ("cash",))):
+        try:
+            call(*args)
+        except Refused as error:
+            shown.append(str(error))
+    assert not _leaks(shown, secrets, salt), shown
+    return len(shown)
+
+
+def _pay_and_reset(bonus):
+    records = bonus.validate("jackpot_slip") + bonus.reset()
+    secrets, salt = _secrets(bonus)  # the new cycle's secret
+    assert not _leaks(records, secrets, salt), records
+    return len(records)
+
+
+def test_no_output_shows_a_live_hit_value():
+    root = tmpdir.make()
+    try:
+        bonus = MysteryBonus(Store(root), os.urandom)
+        bonus.boot()
+        bonus.configure("B1", True)  # 5%: a hit every few hundred rounds
+        bonus.reset()
+        outputs, hits = _play(bonus, Lcg(11), 2500)
+        secrets, salt = _secrets(bonus)
+        for record in bonus.log_since(0):
+            assert not _leaks(record, secrets, salt), record
+        assert hits >= 3 and outputs > 10000, (hits, outputs)
+    finally:
+        tmpdir.remove(root)

@@ -1,0 +1,158 @@
+# The meter store on a real filesystem (the power-cut proof on littlefs is
+# test_power_cut.py): what a reboot reads back, and what it refuses to trust.
+import json
+import os
+
+import tmpdir
+from mystery import chain
+from mystery.bonus import MysteryBonus
+from mystery.meter import Refused
+from mystery.record import to_record
+from mystery.store import Store
+
+ROUND = [(1, True, 500), (2, True, 100), (3, False, 500)]
+
+
+def _high_hit_value(n):
+    # Bytes that draw A1's highest hit value ($199.99), so no test round hits.
+    return (b"\x27\x0f" * 9)[:n]
+
+
+def _bonus(root, **store_options):
+    bonus = MysteryBonus(Store(root, **store_options), _high_hit_value)
+    assert bonus.boot() == [] and bonus.fault is None
+    return bonus
+
+
+def _played(root, rounds=5, **store_options):
+    bonus = _bonus(root, **store_options)
+    bonus.configure("A1", True)
+    bonus.reset()
+    for _ in range(rounds):
+        bonus.lock_round(ROUND)
+    return bonus
+
+
+def _with_dir(test):
+    # The test gets a new folder, removed afterwards whatever happens.
+    def run():
+        root = tmpdir.make()
+        try:
+            test(root)
+        finally:
+            tmpdir.remove(root)
+    return run
+
+
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def _reboot(root, **store_options):
+    bonus = MysteryBonus(Store(root, **store_options), _high_hit_value)
+    events = bonus.boot()
+    return bonus, events
+
+
+@_with_dir
+def test_fresh_store_is_unconfigured(root):
+    bonus = _bonus(root)
+    assert bonus.meter.phase == "unconfigured" and bonus.meters()["log_seq"] == 0
+
+
+
+@_with_dir
+def test_reboot_reads_back_every_meter_and_the_secret(root):
+    before = _played(root)
+    after, events = _reboot(root)
+    assert events == [] and after.fault is None
+    assert to_record(after.meter) == to_record(before.meter)
+    assert after.meters() == before.meters()
+    records = list(after.log_since(1))
+    assert [r["ev"] for r in records] == ["config", "reset"] + ["round"] * 5
+    assert chain.verify(records, chain.GENESIS) == (True, "7 records chain")
+    assert [r["seq"] for r in after.log_since(6)] == [6, 7]
+
+
+
+@_with_dir
+def test_both_copies_unreadable_is_a_fault_that_erases_nothing(root):
+    _played(root)
+    for name in ("meter.a", "meter.b"):
+        data = bytearray(_read(root + "/" + name))
+        data[-5] ^= 0x01  # one flipped bit in the payload: the CRC no longer matches
+        _write(root + "/" + name, data)
+    listing = sorted(os.listdir(root))
+    snapshot = [_read(root + "/" + name) for name in ("meter.a", "meter.b")]
+    bonus, events = _reboot(root)
+    assert bonus.fault is not None and events[0]["ev"] == "fault"
+    assert "no readable meter record" in bonus.fault
+    try:
+        bonus.lock_round(ROUND)
+        raise AssertionError("a faulted store accepted a round")
+    except Refused as error:
+        assert "fault" in str(error)
+    assert sorted(os.listdir(root)) == listing
+    assert [_read(root + "/" + name) for name in ("meter.a", "meter.b")] == snapshot
+
+
+
+@_with_dir
+def test_one_unreadable_copy_falls_back_to_the_other_and_says_so(root):
+    before = _played(root, rounds=4)  # commits 1..6: the newest (6) is meter.a
+    _write(root + "/meter.a", b"garbage")
+    bonus, events = _reboot(root)
+    assert events == [{"ev": "store_warning", "reason": "meter copy meter.a is unreadable"}]
+    # The older copy is one round behind; that round's log records are dropped.
+    assert bonus.meter.round == before.meter.round - 1
+    assert bonus.meters()["log_seq"] == before.meters()["log_seq"] - 1
+
+
+
+@_with_dir
+def test_an_altered_log_record_is_a_fault(root):
+    _played(root)
+    segment = root + "/log/" + sorted(os.listdir(root + "/log"))[0]
+    text = _read(segment).decode().replace('"config": "A1"', '"config": "D1"')
+    _write(segment, text.encode())
+    bonus, _ = _reboot(root)
+    assert bonus.fault is not None and "altered" in bonus.fault
+
+
+
+@_with_dir
+def test_records_of_an_uncommitted_operation_are_dropped(root):
+    before = _played(root)
+    head = before.store.head_hash
+    segment = root + "/log/" + sorted(os.listdir(root + "/log"))[-1]
+    orphan = chain.link({"ev": "round", "round": 99, "contributions": [], "meter": 1},
+                        before.store.head_seq + 1, head)
+    with open(segment, "a") as f:
+        f.write(json.dumps(orphan) + "\n")
+    _write(root + "/meter.tmp", b"half a meter record")
+    bonus, events = _reboot(root)
+    assert events == [] and bonus.fault is None
+    assert [r["seq"] for r in bonus.log_since(0)][-1] == before.store.head_seq
+    assert "meter.tmp" not in os.listdir(root)
+    bonus.lock_round(ROUND)  # play resumes and the chain goes on from the head
+    records = list(bonus.log_since(0))
+    assert records[-1]["prev"] == head and chain.verify(records)[0]
+
+
+
+@_with_dir
+def test_the_log_is_bounded_and_counts_what_it_dropped(root):
+    bonus = _played(root, rounds=20, segment_records=4, segments_kept=2)
+    assert len(os.listdir(root + "/log")) == 2
+    kept = list(bonus.log_since(0))
+    assert bonus.meters()["log_dropped"] == kept[0]["seq"] - 1 > 0
+    assert kept[-1]["seq"] == 22 and chain.verify(kept)[0]
+    again, _ = _reboot(root, segment_records=4, segments_kept=2)
+    assert again.fault is None and again.meters() == bonus.meters()
+

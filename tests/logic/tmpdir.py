@@ -1,0 +1,30 @@
+# Throwaway folders under /tmp that work on CPython and the unix port alike.
+import binascii
+import os
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def make():
+    while True:
+        path = "/tmp/uth-test-" + binascii.hexlify(os.urandom(6)).decode()
+        if not _exists(path):
+            os.mkdir(path)
+            return path
+
+
+def remove(path):
+    # Folders hold only files and folders the tests made.
+    for name in os.listdir(path):
+        child = path + "/" + name
+        if os.stat(child)[0] & 0x4000:
+            remove(child)
+        else:
+            os.remove(child)
+    os.rmdir(path)
