@@ -4,9 +4,9 @@ import argparse
 import json
 import sys
 
-from . import cmd_hand, cmd_par, cmd_paytables, cmd_settle
+from . import cmd_hand, cmd_mystery, cmd_par, cmd_paytables, cmd_settle
 
-COMMANDS = (cmd_hand, cmd_settle, cmd_par, cmd_paytables)
+COMMANDS = (cmd_hand, cmd_settle, cmd_par, cmd_paytables, cmd_mystery)
 
 
 def build_parser():

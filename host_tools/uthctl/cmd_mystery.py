@@ -1,0 +1,142 @@
+# uthctl mystery configs|simulate|verify: the Must-Hit-By Mystery bonus
+# (58 Pa. Code 653b.1) on the host, with the firmware's own engine.
+import argparse
+import json
+import sys
+import textwrap
+
+from tqdm import tqdm
+
+from mystery import configs
+from mystery.meter import MAX_SEAT
+
+from . import mystery_sim
+
+_SIMULATE_HELP = """\
+Runs the firmware's meter engine (mystery.meter.Meter, in memory) for ROUNDS
+rounds. The device's random bytes come from random.Random(SEED).randbytes.
+
+%s
+
+Each hit is validated at once, payment alternating between table inventory and
+jackpot slip, and the meter is reset.
+
+Checked after every operation: seeded + contributed = paid + meter, and the
+engine's meters against the same accounts recomputed here. At each hit: the
+revealed hit value and salt against the commitment of the cycle's reset, the
+winning seat, and the award (within [minimum, maximum]). Exit 2 when any check
+fails. Reports the meters, every award (--json), the mean award against
+(minimum + maximum) / 2, and chi-square and Kolmogorov-Smirnov tests of the
+revealed hit values against the uniform over [minimum, maximum - 1 cent].
+""" % textwrap.fill("Wager model: %s; a seat qualifies with a UTH wager and a progressive "
+                    "wager of at least the minimum." % mystery_sim.WAGER_MODEL_TEXT, 79)
+
+
+def add_parser(sub):
+    parser = sub.add_parser("mystery", help="Must-Hit-By Mystery bonus: configs, simulate, "
+                            "verify a log")
+    actions = parser.add_subparsers(dest="action", required=True)
+    actions.add_parser("configs", help="the twelve configurations of 653b.1(c)(4)")
+    simulate = actions.add_parser(
+        "simulate", help="seeded simulation on the firmware's engine",
+        description=_SIMULATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    simulate.add_argument("--config", choices=configs.NAMES, default="B2",
+                          help="configuration (default B2)")
+    simulate.add_argument("--rounds", type=int, default=100_000,
+                          help="rounds to play (default 100,000)")
+    simulate.add_argument("--seats", type=int, default=6,
+                          help="seats 1..N play (N <= %d, default 6)" % MAX_SEAT)
+    simulate.add_argument("--seed", type=int, default=1, help="seed (default 1)")
+    simulate.add_argument("--plot", metavar="FILE.png", help="histogram of awards")
+    simulate.add_argument("--log", metavar="FILE", help="write the event log as JSON lines, "
+                          "linked as the store links it (one record per event: large)")
+    verify = actions.add_parser("verify", help="check a log's hash chain and every revealed "
+                                "commitment (exit 2 on the first problem)")
+    verify.add_argument("logfile", metavar="LOGFILE", help="JSON lines, '-' for stdin")
+    # --json is added by cli.py to the `mystery` parser; the actions take it too.
+    for action in (simulate, verify, actions.choices["configs"]):
+        action.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                            help="print JSON")
+    return parser
+
+
+# ---- configs ----
+
+def _configs():
+    return [mystery_sim.config_dict(configs.get(name)) for name in configs.NAMES]
+
+
+def _run_configs(args):
+    rows = _configs()
+    if args.json:
+        print(json.dumps({"section": configs.SECTION, "configs": rows}))
+        return 0
+    print("Must-Hit-By Mystery configurations, 58 Pa. Code %s" % configs.SECTION)
+    for row in rows:
+        print("  " + mystery_sim.config_line(row))
+    return 0
+
+
+# ---- simulate ----
+
+class _Progress:
+    # A tqdm bar on stderr, shown only for runs that take seconds.
+    def __init__(self, label):
+        self.bar = None
+        self.label = label
+
+    def __call__(self, done, total):
+        if self.bar is None:
+            self.bar = tqdm(total=total, desc=self.label, file=sys.stderr, leave=False,
+                            delay=1.0, unit="round", unit_scale=True)
+        self.bar.update(done - self.bar.n)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _simulate(args, log_stream):
+    progress = _Progress("mystery %s" % args.config)
+    try:
+        return mystery_sim.simulate(args.config, args.rounds, args.seats, args.seed,
+                                    progress=progress, log_stream=log_stream)
+    finally:
+        progress.close()
+
+
+def _run_simulate(args):
+    if args.rounds <= 0:
+        raise ValueError("--rounds must be a positive number of rounds")
+    if not 1 <= args.seats <= MAX_SEAT:
+        raise ValueError("--seats must be 1 to %d" % MAX_SEAT)
+    if args.log:
+        with open(args.log, "w") as stream:
+            sim = _simulate(args, stream)
+    else:
+        sim = _simulate(args, None)
+    rep = mystery_sim.report(sim)
+    if args.plot:
+        mystery_sim.plot_awards(rep, args.plot)
+    print(json.dumps(rep) if args.json else mystery_sim.format_report(rep))
+    return 0 if rep["ok"] else 2
+
+
+# ---- verify ----
+
+def _run_verify(args):
+    if args.logfile == "-":
+        records = mystery_sim.read_log_lines(sys.stdin)
+    else:
+        with open(args.logfile) as stream:
+            records = mystery_sim.read_log_lines(stream)
+    result = mystery_sim.verify_log(records)
+    print(json.dumps(result) if args.json else mystery_sim.format_verify(result))
+    return 0 if result["ok"] else 2
+
+
+_ACTIONS = {"configs": _run_configs, "simulate": _run_simulate, "verify": _run_verify}
+
+
+def run(args):
+    return _ACTIONS[args.action](args)
