@@ -1,0 +1,228 @@
+# The table: a state machine over the seats' bet sensors, the dealer's LOCK
+# button and the floorperson's key switch, driving the bet and jackpot lights
+# and the LED meter, with every meter operation committed by the Mystery
+# bonus before its event leaves the board.
+#
+#   betting  --LOCK-->  locked (contributions committed; a hit -> hit_pending)
+#   locked   --all progressive spots clear, or LOCK held--> betting
+#   hit_pending --key--> validated, paid, reset --> locked
+#   betting  --key held--> service (configuration) --key released--> betting
+#   any      --store fault--> fault (play refused until a technician reboots)
+from micropython import const
+
+from mystery import configs
+from mystery.meter import AWAITING_RESET, PAYMENTS, PENDING, UNCONFIGURED, Refused
+
+from . import meter_text
+from .inputs import FALL, RISE, Debounced
+
+BETTING = "betting"
+LOCKED = "locked"
+HIT_PENDING = "hit_pending"
+SERVICE = "service"
+FAULT = "fault"
+NOT_CONFIGURED = "unconfigured"
+
+_SETTLE_MS = const(30)
+_OPEN_HOLD_MS = const(2000)  # LOCK held this long reopens betting by hand
+_ALTERNATE_MS = const(3000)  # meter and "must hit by" take turns on the display
+
+
+class Table:
+    def __init__(self, bonus, seats, lock_pin, key_pin, display, emit):
+        self.bonus = bonus
+        self.seats = seats  # inputs.Seat with raw pins; wrapped at start()
+        self.lock_pin = lock_pin
+        self.key_pin = key_pin
+        self.display = display
+        self.emit = emit  # takes one event dict for the host link
+        self.state = BETTING
+        self.payment = "table_inventory"
+        self.locked_in = []  # seats whose chips were locked this round
+        self.shown = None
+
+    # ---- start-up ----
+
+    def start(self, now):
+        for seat in self.seats:
+            seat.bet = Debounced(seat.bet, _SETTLE_MS, now)
+            if seat.uth is not None:
+                seat.uth = Debounced(seat.uth, _SETTLE_MS, now)
+        self.lock = Debounced(self.lock_pin, _SETTLE_MS, now)
+        self.key = Debounced(self.key_pin, _SETTLE_MS, now)
+        for event in self.bonus.boot():
+            self.emit(event)
+        self._resume()
+        self._refresh(now)
+
+    def _resume(self):
+        # Pick up where the last power cut left the meter.
+        if self.bonus.fault is not None:
+            self.state = FAULT
+            return
+        phase = self.bonus.meter.phase
+        if phase == UNCONFIGURED:
+            self.state = NOT_CONFIGURED
+        elif phase == PENDING:
+            self.state = HIT_PENDING
+        elif phase == AWAITING_RESET:
+            self._operate(self.bonus.reset)  # a validation committed; its reset did not
+            self.state = BETTING
+        else:
+            self.state = BETTING
+
+    # ---- the loop ----
+
+    def tick(self, now):
+        lock_edge = self.lock.poll(now)
+        key_edge = self.key.poll(now)
+        for seat in self.seats:
+            seat.bet.poll(now)
+            if seat.uth is not None:
+                seat.uth.poll(now)
+        handler = _HANDLERS.get(self.state)
+        if handler is not None:
+            handler(self, now, lock_edge, key_edge)
+        self._refresh(now)
+
+    def _betting(self, now, lock_edge, key_edge):
+        if key_edge == RISE:
+            self.state = SERVICE
+        elif lock_edge == RISE:
+            self._lock_round()
+
+    def _locked(self, now, lock_edge, key_edge):
+        # Further LOCK presses do nothing: a round locks once.
+        chips_gone = not any(seat.bet.state for seat in self.seats)
+        held = self.lock.state and self.lock.held_ms(now) >= _OPEN_HOLD_MS
+        if chips_gone or held:
+            self.locked_in = []
+            self.state = BETTING
+
+    def _hit_pending(self, now, lock_edge, key_edge):
+        if key_edge == RISE and self._operate(self.bonus.validate, self.payment):
+            if self._operate(self.bonus.reset):
+                self.state = LOCKED  # the hit's round is still in play
+
+    def _service(self, now, lock_edge, key_edge):
+        if key_edge == FALL:
+            self.state = NOT_CONFIGURED if self._unconfigured() else BETTING
+
+    def _not_configured(self, now, lock_edge, key_edge):
+        if key_edge == RISE:
+            self.state = SERVICE
+
+    # ---- meter operations ----
+
+    def _operate(self, operation, *args):
+        # Runs one committed operation and reports its events; a refusal
+        # caused by the store means the table can no longer be trusted.
+        try:
+            records = operation(*args)
+        except Refused as error:
+            if self.bonus.fault is not None:
+                self._enter_fault()
+            else:
+                self.emit({"ev": "refused", "reason": str(error)})
+            return None
+        for record in records:
+            for event in _host_events(record):
+                self.emit(event)
+        return records
+
+    def _lock_round(self):
+        wager = configs.get(self.bonus.meter.config).min_wager_cents
+        seats = [(seat.number, seat.has_uth_wager(), wager if seat.bet.state else 0)
+                 for seat in self.seats]
+        records = self._operate(self.bonus.lock_round, seats)
+        if records is None:
+            return
+        self.locked_in = [seat for seat, _, cents in records[0]["contributions"]]
+        self.state = HIT_PENDING if self.bonus.meter.phase == PENDING else LOCKED
+
+    def _enter_fault(self):
+        self.state = FAULT
+        self.emit({"ev": "fault", "reason": self.bonus.fault})
+
+    def _unconfigured(self):
+        return self.bonus.meter is None or self.bonus.meter.phase == UNCONFIGURED
+
+    # ---- what the host may ask ----
+
+    def configure(self, name):
+        if self.state != SERVICE:
+            raise Refused("configuration changes only in service mode")
+        records = self._operate(self.bonus.configure, name, True)
+        if records is None:
+            raise Refused(self.bonus.fault or "configuration refused")
+        self._operate(self.bonus.reset)
+        return records
+
+    def status(self):
+        meter = self.bonus.meter
+        status = {"state": self.state, "display": self.shown, "fault": self.bonus.fault,
+                  "payment": self.payment, "locked_in": self.locked_in}
+        if meter is not None and self.bonus.fault is None:
+            status.update(phase=meter.phase, config=meter.config, cycle=meter.cycle,
+                          round=meter.round, commitment=meter.commitment)
+        return status
+
+    def set_payment(self, method):
+        if method not in PAYMENTS:
+            raise Refused("payment must be one of %s" % ", ".join(PAYMENTS))
+        self.payment = method
+
+    # ---- outputs ----
+
+    def _refresh(self, now):
+        pending_seat = None
+        if self.state == HIT_PENDING:
+            pending_seat = self.bonus.meter.pending[0]
+        for seat in self.seats:
+            if self.state == BETTING:
+                lit = seat.bet.state
+            elif self.state in (LOCKED, HIT_PENDING):
+                lit = seat.number in self.locked_in
+            else:
+                lit = 0
+            seat.bet_light.value(1 if lit else 0)
+            seat.jackpot_light.value(1 if seat.number == pending_seat else 0)
+        text = self._display_text(now)
+        if text != self.shown:
+            self.display.show(text)
+            self.shown = text
+
+    def _display_text(self, now):
+        if self.state == FAULT:
+            return meter_text.FAULT
+        if self.state == SERVICE:
+            return meter_text.SERVICE
+        if self.state == NOT_CONFIGURED:
+            return meter_text.UNCONFIGURED
+        cents = self.bonus.meter.display()
+        if self.state == HIT_PENDING or (now // _ALTERNATE_MS) % 2 == 0:
+            return meter_text.money(cents)
+        maximum = configs.get(self.bonus.meter.config).maximum // 10_000
+        return meter_text.must_hit_by(maximum)
+
+
+_HANDLERS = {
+    BETTING: Table._betting,
+    LOCKED: Table._locked,
+    HIT_PENDING: Table._hit_pending,
+    SERVICE: Table._service,
+    NOT_CONFIGURED: Table._not_configured,
+}
+
+
+def _host_events(record):
+    # The log's round record reaches the host as "locked" plus one
+    # "contribution" per seat; the other records go as they are.
+    if record["ev"] != "round":
+        yield record
+        return
+    yield {"ev": "locked", "round": record["round"], "seq": record["seq"],
+           "meter": record["meter"]}
+    for seat, wager, amount in record["contributions"]:
+        yield {"ev": "contribution", "round": record["round"], "seat": seat,
+               "wager": wager, "amount": amount}

@@ -1,0 +1,85 @@
+# A table wired to fake pins over a store in a temporary folder, with a clock
+# the test moves: what a test rig does to a board, done in-process.
+import json
+
+from fakes import Display, Pin
+from mystery.bonus import MysteryBonus
+from mystery.store import Store
+from scripted import ScriptedBytes
+from table.controller import Table
+from table.hostlink import HostLink
+from table.inputs import Seat
+
+
+def high_hit_value(n):
+    # A1's highest hit value ($199.99): no round hits unless a test wants it.
+    return (b"\x27\x0f" * 9)[:n]
+
+
+class Rig:
+    def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True):
+        self.now = 1000
+        self.lock = Pin()
+        self.key = Pin()
+        self.display = Display()
+        self.chips = [Pin() for _ in range(seats)]
+        self.uth = [Pin(1) for _ in range(seats)] if uth_sensors else [None] * seats
+        self.bet_lights = [Pin() for _ in range(seats)]
+        self.jackpot_lights = [Pin() for _ in range(seats)]
+        seat_list = [Seat(n + 1, self.chips[n], self.uth[n], self.bet_lights[n],
+                          self.jackpot_lights[n]) for n in range(seats)]
+        bonus = MysteryBonus(Store(root), random_bytes)
+        self.lines = []
+        self.table = Table(bonus, seat_list, self.lock, self.key, self.display, None)
+        self.link = HostLink(self.table, self.lines.append)
+        self.table.emit = self.link.send
+        self.table.start(self.now)
+
+    def run(self, ms, step=5):
+        for _ in range(ms // step):
+            self.now += step
+            self.table.tick(self.now)
+
+    def press_lock(self, hold_ms=100):
+        self.lock.level = 1
+        self.run(hold_ms)
+        self.lock.level = 0
+        self.run(100)
+
+    def turn_key(self, hold_ms=100):
+        self.key.level = 1
+        self.run(hold_ms)
+        self.key.level = 0
+        self.run(100)
+
+    def chip(self, seat, on=True):
+        self.chips[seat - 1].level = 1 if on else 0
+        self.run(50)
+
+    def command(self, **command):
+        before = len(self.lines)
+        self.link.feed(json.dumps(command).encode() + b"\n")
+        return [json.loads(line) for line in self.lines[before:]]
+
+    def events(self, name=None):
+        found = [json.loads(line) for line in self.lines]
+        return [e for e in found if "ev" in e and (name is None or e["ev"] == name)]
+
+    def lit(self, lights):
+        return [n + 1 for n in range(len(lights)) if lights[n].level]
+
+    def configure(self, name="A1"):
+        self.key.level = 1
+        self.run(100)
+        reply = self.command(cmd="config", mystery=name)[-1]
+        self.key.level = 0
+        self.run(100)
+        return reply
+
+
+def scripted_hit(candidate):
+    # Random bytes that put the first cycle's hit value `candidate` cents above
+    # A1's $100 minimum, then A1's highest value for every later cycle.
+    chunks = [candidate.to_bytes(2, "big"), bytes(16)]
+    chunks += [b"\x27\x0f", bytes(16)] * 20
+    return ScriptedBytes(chunks)

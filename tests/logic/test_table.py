@@ -1,0 +1,181 @@
+# The table controller driven through fake pins and a moving clock: what a
+# dealer, a floorperson and a host do, and what lights, display and meters show.
+import json
+
+import tmpdir
+from table_rig import Rig, scripted_hit
+
+MILLION = 1_000_000
+
+
+def _in_dir(test):
+    def run():
+        root = tmpdir.make()
+        try:
+            test(root)
+        finally:
+            tmpdir.remove(root)
+    return run
+
+
+@_in_dir
+def test_a_new_board_waits_for_a_configuration_in_service_mode(root):
+    rig = Rig(root)
+    assert rig.table.state == "unconfigured" and rig.display.text == "no CFG"
+    rig.press_lock()
+    assert rig.table.state == "unconfigured" and rig.events("locked") == []
+    assert rig.command(cmd="config", mystery="A1")[-1]["ok"] is False  # not in service
+    assert rig.configure("A1") == {"ok": True, "reply": "config", "mystery": "A1"}
+    assert rig.table.state == "betting" and rig.display.text == "100.00"
+    assert [e["ev"] for e in rig.events()] == ["config", "reset"]
+
+
+@_in_dir
+def test_lock_commits_one_contribution_per_seat_with_chips(root):
+    rig = Rig(root)
+    rig.configure("A1")
+    rig.uth[2].level = 0  # seat 3 has a progressive chip but no UTH wager
+    rig.run(50)
+    for seat in (1, 3, 5):
+        rig.chip(seat)
+    assert rig.lit(rig.bet_lights) == [1, 3, 5]
+    rig.press_lock()
+    rig.press_lock()  # a second press in the same round locks nothing
+    assert rig.table.state == "locked"
+    locked = rig.events("locked")
+    assert len(locked) == 1 and locked[0]["round"] == 1
+    # A1 takes $1 from each qualifying seat's chip: 2% = 2 cents = 20,000 micro-dollars.
+    assert [(e["seat"], e["wager"], e["amount"]) for e in rig.events("contribution")] == [
+        (1, 100, 20_000), (5, 100, 20_000)]
+    assert rig.lit(rig.bet_lights) == [1, 5] and rig.display.text == "100.04"
+    assert rig.table.bonus.meters()["meter"] == 100 * MILLION + 40_000
+
+
+@_in_dir
+def test_the_round_ends_when_the_chips_are_gone_or_lock_is_held(root):
+    rig = Rig(root)
+    rig.configure("A1")
+    rig.chip(2)
+    rig.press_lock()
+    rig.chip(2, False)
+    assert rig.table.state == "betting"
+    rig.chip(4)  # a stuck sensor: the chip never leaves
+    rig.press_lock()
+    assert rig.table.state == "locked"
+    rig.press_lock(hold_ms=2500)  # the dealer reopens betting by hand
+    assert rig.table.state == "betting"
+    rig.press_lock()
+    # The stuck seat counted once in each of its two rounds.
+    assert [(e["round"], e["seat"]) for e in rig.events("contribution")] == [
+        (1, 2), (2, 4), (3, 4)]
+
+
+@_in_dir
+def test_a_chattering_sensor_counts_once(root):
+    rig = Rig(root)
+    rig.configure("A1")
+    for step in range(40):  # 1 ms flicker for 40 ms, then the chip rests
+        rig.chips[0].level = step % 2
+        rig.run(1, step=1)
+    rig.chips[0].level = 1
+    rig.run(100)
+    rig.press_lock()
+    assert [e["seat"] for e in rig.events("contribution")] == [1]
+
+
+@_in_dir
+def test_a_hit_lights_the_seat_shows_the_award_and_waits_for_the_key(root):
+    rig = Rig(root, random_bytes=scripted_hit(3))  # hit value $100.03
+    rig.configure("A1")
+    for seat in (1, 2, 6):
+        rig.chip(seat)
+    rig.press_lock()
+    # Seat 1 takes the meter to $100.02, seat 2 to $100.04 > $100.03: seat 2
+    # wins $100.04; seat 6's 2 cents go to the next cycle.
+    hit = rig.events("hit")[0]
+    assert (hit["seat"], hit["award"], hit["hit_value"]) == (2, 100_040_000, 100_030_000)
+    assert rig.table.state == "hit_pending" and rig.lit(rig.jackpot_lights) == [2]
+    assert rig.display.text == "100.04"
+    for seat in (1, 2, 6):
+        rig.chip(seat, False)
+    rig.chip(3)
+    rig.press_lock()  # no new round until the floorperson validates
+    assert rig.table.state == "hit_pending" and len(rig.events("locked")) == 1
+    assert rig.command(cmd="payment", method="jackpot_slip")[-1]["ok"] is True
+    rig.turn_key()
+    assert [e["ev"] for e in rig.events()][-3:] == ["validated", "paid", "reset"]
+    assert rig.events("paid")[0]["payment"] == "jackpot_slip"
+    assert rig.lit(rig.jackpot_lights) == [] and rig.display.text == "100.02"
+    meters = rig.table.bonus.meters()
+    assert meters["paid"] == 100_040_000 and meters["hits"] == 1
+    assert meters["seeded"] + meters["contributed"] == meters["paid"] + meters["meter"]
+
+
+@_in_dir
+def test_the_display_alternates_with_the_must_hit_by_amount(root):
+    rig = Rig(root)
+    rig.configure("A1")
+    rig.run(7000)
+    assert "bY 200.00" in rig.display.history and "100.00" in rig.display.history
+
+
+@_in_dir
+def test_bad_host_lines_get_errors_and_change_nothing(root):
+    rig = Rig(root)
+    rig.configure("A1")
+    rig.chip(1)
+    rig.press_lock()
+    before = (rig.table.status(), rig.table.bonus.meters())
+    lines = [b"garbage\n", b"{\"cmd\": 5}\n", b"[1, 2]\n", b"{\"cmd\": \"launch\"}\n",
+             b"\xff\xfe\n", b"x" * 1000 + b"\n", b"{\"cmd\": \"config\", \"mystery\": \"B1\"}\n",
+             b"{\"cmd\": \"log\", \"since\": -1}\n", b"{\"cmd\": \"payment\", \"method\": 1}\n"]
+    for line in lines:
+        count = len(rig.lines)
+        rig.link.feed(line)
+        replies = [json.loads(text) for text in rig.lines[count:]]
+        assert len(replies) == 1 and replies[0]["ok"] is False, (line, replies)
+        assert replies[0]["error"]
+    assert (rig.table.status(), rig.table.bonus.meters()) == before
+
+
+@_in_dir
+def test_commands_answer_with_their_id(root):
+    rig = Rig(root)
+    rig.configure("A1")
+    assert rig.command(cmd="ping", id=7) == [{"ok": True, "reply": "pong", "id": 7}]
+    status = rig.command(cmd="status")[-1]
+    assert status["state"] == "betting" and status["config"] == "A1"
+    records = rig.command(cmd="log", since=2)
+    assert [r["record"]["ev"] for r in records[:-1]] == ["reset"]
+    assert records[-1] == {"ok": True, "reply": "log", "count": 1}
+
+
+@_in_dir
+def test_a_validation_cut_before_its_reset_resets_at_the_next_boot(root):
+    rig = Rig(root, random_bytes=scripted_hit(0))
+    rig.configure("A1")
+    rig.chip(1)
+    rig.press_lock()
+    rig.table.bonus.validate("table_inventory")  # committed; power goes before the reset
+    again = Rig(root)
+    assert again.table.state == "betting"
+    assert [e["ev"] for e in again.events()] == ["reset"]
+    assert again.table.bonus.meter.cycle == 2
+
+
+@_in_dir
+def test_an_unreadable_store_is_a_fault_that_refuses_play(root):
+    rig = Rig(root)
+    rig.configure("A1")
+    for name in ("meter.a", "meter.b"):
+        with open(root + "/" + name, "w") as f:
+            f.write("not a meter")
+    broken = Rig(root)
+    assert broken.table.state == "fault" and broken.display.text == "FAULt"
+    assert broken.events("fault")
+    broken.chip(1)
+    broken.press_lock()
+    broken.turn_key()
+    assert broken.table.state == "fault" and broken.events("locked") == []
+    assert broken.command(cmd="status")[-1]["fault"].startswith("store:")
+    assert broken.command(cmd="meters")[-1]["ok"] is False
