@@ -4,9 +4,19 @@ import argparse
 import json
 import sys
 
-from . import cmd_hand, cmd_mystery, cmd_par, cmd_paytables, cmd_settle
+from . import (
+    cmd_hand,
+    cmd_meters,
+    cmd_mystery,
+    cmd_par,
+    cmd_paytables,
+    cmd_rig,
+    cmd_settle,
+    cmd_sim,
+)
 
-COMMANDS = (cmd_hand, cmd_settle, cmd_par, cmd_paytables, cmd_mystery)
+COMMANDS = (cmd_hand, cmd_settle, cmd_par, cmd_paytables, cmd_mystery, cmd_sim, cmd_rig,
+            cmd_meters)
 
 
 def build_parser():

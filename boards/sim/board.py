@@ -1,0 +1,377 @@
+# The virtual board: the firmware on the unix-port MicroPython behind a
+# pseudo-terminal, run by the supervisor host_tools/uthctl/vboard.py.
+#
+#   flash   a littlefs image in a file (UTH_SIM_FLASH), mounted at /flash,
+#           the working folder; made and formatted only when the file does
+#           not exist yet, never reformatted
+#   pins    wires over a TCP connection to the supervisor (UTH_SIM_WIRE,
+#           "127.0.0.1:PORT"): one text line per change, "NAME LEVEL\n";
+#           inputs bet1..6, uth1..6, lock, key come in, outputs betlight1..6,
+#           jackpot1..6 and "display TEXT" go out. Without UTH_SIM_WIRE the
+#           board runs unwired: inputs read 0, outputs go nowhere.
+#   serial  stdin/stdout, the pty the supervisor relays to the host
+#   reset   machine.reset() exits the interpreter with HARD_RESET_EXIT; the
+#           supervisor restarts it as a power cycle (main.py runs)
+#   random  os.urandom; UTH_SIM_SEED (TEST ONLY, never for play) swaps in a
+#           seeded generator so tests can predict hit values
+#
+# Wire protocol, board side: on connecting the board sends "hello" and its
+# present outputs; the supervisor answers with every input level and "ready"
+# (build() waits up to 0.5 s for it, as a board reads its pins at power-on).
+# The supervisor follows a rig's change with "sync N", which the board echoes
+# once the lines before it are applied: the rig then knows the next tick sees
+# its levels. A lost connection is retried every second from service(), which
+# never blocks (a connect to 127.0.0.1 is accepted or refused at once).
+import os
+import select
+import socket
+import sys
+import time
+
+from micropython import const
+
+from table.inputs import Seat
+from table.serial import UsbSerial
+
+SEATS = const(6)
+BLOCK_SIZE = const(4096)
+BLOCK_COUNT = const(128)  # 512 KB
+MOUNT = "/flash"
+FLASH_ENV = "UTH_SIM_FLASH"
+WIRE_ENV = "UTH_SIM_WIRE"
+SEED_ENV = "UTH_SIM_SEED"  # TEST ONLY: a deterministic random source
+DEFAULT_FLASH = "uth_sim_flash.img"
+HARD_RESET_EXIT = const(75)  # the same number in vboard.py
+
+_IOCTL_BLOCK_COUNT = const(4)
+_IOCTL_BLOCK_SIZE = const(5)
+_IOCTL_BLOCK_ERASE = const(6)
+_RETRY_MS = const(1000)
+_READY_MS = const(500)
+_MAX_OUT = const(4096)  # unsent bytes beyond this: drop the link, resend all
+
+
+# ---- flash ----
+
+
+class FileFlash:
+    # A block device over an image file. The methods allocate nothing: the
+    # file is unbuffered, seek and readinto/write take the caller's buffer.
+    def __init__(self, path, block_size=BLOCK_SIZE):
+        self.file = open(path, "r+b")
+        self.block_size = block_size
+        self.block_count = os.stat(path)[6] // block_size
+        self.blank = b"\xff" * block_size
+
+    def readblocks(self, block, buf, offset=0):
+        self.file.seek(block * self.block_size + offset)
+        self.file.readinto(buf)
+
+    def writeblocks(self, block, buf, offset=0):
+        self.file.seek(block * self.block_size + offset)
+        self.file.write(buf)
+
+    def ioctl(self, op, arg):
+        if op == _IOCTL_BLOCK_COUNT:
+            return self.block_count
+        if op == _IOCTL_BLOCK_SIZE:
+            return self.block_size
+        if op == _IOCTL_BLOCK_ERASE:
+            self.file.seek(arg * self.block_size)
+            self.file.write(self.blank)
+        return 0  # init, deinit, sync (writes are unbuffered) and erase
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def _new_image(path):
+    # Blank and format under a temporary name, then rename: a power cut
+    # while the image is made never leaves a half-made one under `path`.
+    tmp = path + ".new"
+    blank = b"\xff" * BLOCK_SIZE
+    with open(tmp, "wb") as f:
+        for _ in range(BLOCK_COUNT):
+            f.write(blank)
+    device = FileFlash(tmp)
+    os.VfsLfs2.mkfs(device)
+    device.file.close()
+    os.rename(tmp, path)
+
+
+_flash = None
+
+
+def boot():
+    # What a board does before main.py: its filesystem, its machine module.
+    mount()
+    if not isinstance(sys.modules.get("machine"), _Machine):
+        sys.modules["machine"] = _Machine()
+
+
+def mount():
+    # The board's filesystem at /flash, which becomes the working folder (as
+    # "/" is on a board); idempotent within one interpreter run.
+    global _flash
+    if _flash is not None:
+        return
+    path = os.getenv(FLASH_ENV) or DEFAULT_FLASH
+    if not _exists(path):
+        _new_image(path)
+    device = FileFlash(path)
+    try:
+        os.mount(os.VfsLfs2(device), MOUNT)
+    except OSError as error:
+        # Never reformat: the meters on it may be the only record.
+        raise OSError("flash image %s does not mount (%s); not reformatting it"
+                      % (path, error)) from None
+    _flash = device
+    os.chdir(MOUNT)
+
+
+class _Machine:
+    # The unix port's machine module plus reset(): the interpreter exits with
+    # HARD_RESET_EXIT and the supervisor powers the board off and on, so
+    # `mpremote reset` restarts the firmware as on a board.
+    def __getattr__(self, name):
+        import umachine
+
+        return getattr(umachine, name)
+
+    def reset(self):
+        sys.exit(HARD_RESET_EXIT)
+
+
+# ---- pins ----
+
+
+class InputWire:
+    # value() is the last level the supervisor sent.
+    def __init__(self, name):
+        self.name = name
+        self.level = 0
+
+    def value(self, level=None):
+        if level is None:
+            return self.level
+        return None  # an input pin ignores writes
+
+
+class OutputWire:
+    # value(v) sends the change; value() reads back the level last set.
+    def __init__(self, wires, name):
+        self.wires = wires
+        self.name = name
+        self.level = None  # never set: nothing sent yet
+
+    def value(self, level=None):
+        if level is None:
+            return self.level or 0
+        level = 1 if level else 0
+        if level != self.level:
+            self.level = level
+            self.wires.send(self.name, "%d" % level)
+        return None
+
+
+class Display:
+    def __init__(self, wires):
+        self.wires = wires
+        self.text = None
+
+    def show(self, text):
+        self.text = text
+        self.wires.send("display", text)
+
+
+class Wires:
+    # The TCP connection to the supervisor; all I/O from service(), non-blocking.
+    def __init__(self, address):
+        self.address = address  # (host, port) or None: unwired
+        self.inputs = {}
+        self.outputs = []  # (name, object) to resend after a reconnect
+        self.sock = None
+        self.poller = None
+        self.inbuf = b""
+        self.outbuf = b""
+        self.ready = False
+        self.retry_at = time.ticks_ms()
+        self.display = None  # resent after a reconnect too
+
+    def input(self, name):
+        wire = InputWire(name)
+        self.inputs[name] = wire
+        return wire
+
+    def output(self, name):
+        wire = OutputWire(self, name)
+        self.outputs.append(wire)
+        return wire
+
+    def send(self, name, text):
+        if self.sock is not None:
+            self.outbuf += ("%s %s\n" % (name, text)).encode()
+
+    # ---- connection ----
+
+    def connect(self):
+        self.retry_at = time.ticks_add(time.ticks_ms(), _RETRY_MS)
+        sock = socket.socket()
+        try:
+            # To 127.0.0.1 this answers at once: accepted or refused.
+            sock.connect(socket.getaddrinfo(self.address[0], self.address[1])[0][-1])
+        except OSError:
+            sock.close()
+            return False
+        sock.setblocking(False)
+        self.sock = sock
+        self.poller = select.poll()
+        self.poller.register(sock, select.POLLIN)
+        self.inbuf = b""
+        self.outbuf = b"hello\n"
+        self.ready = False
+        for wire in self.outputs:
+            if wire.level is not None:
+                self.send(wire.name, "%d" % wire.level)
+        if self.display is not None and self.display.text is not None:
+            self.send("display", self.display.text)
+        return True
+
+    def drop(self):
+        if self.sock is not None:
+            self.sock.close()
+        self.sock = None
+        self.poller = None
+        self.outbuf = b""
+
+    def wait_ready(self, ms):
+        # At boot only: read the pins' levels before the controller starts.
+        start = time.ticks_ms()
+        while self.sock is not None and not self.ready:
+            if time.ticks_diff(time.ticks_ms(), start) >= ms:
+                return
+            self.service()
+            time.sleep_ms(2)
+
+    # ---- every tick ----
+
+    def service(self):
+        if self.sock is None:
+            if self.address is not None and time.ticks_diff(time.ticks_ms(),
+                                                            self.retry_at) >= 0:
+                self.connect()
+            return
+        self._receive()
+        self._flush()
+
+    def _receive(self):
+        while self.sock is not None and self.poller.poll(0):
+            try:
+                data = self.sock.recv(512)
+            except OSError:
+                data = b""
+            if not data:
+                self.drop()
+                return
+            self.inbuf += data
+            while b"\n" in self.inbuf:
+                line, self.inbuf = self.inbuf.split(b"\n", 1)
+                self._apply(line)
+
+    def _apply(self, line):
+        name, _, value = line.decode().partition(" ")
+        wire = self.inputs.get(name)
+        if wire is not None:
+            wire.level = 1 if value == "1" else 0
+        elif name == "ready":
+            self.ready = True
+        elif name == "sync":
+            self.send("sync", value)
+
+    def _flush(self):
+        if self.sock is None or not self.outbuf:
+            return
+        try:
+            sent = self.sock.send(self.outbuf)
+        except OSError as error:
+            if error.errno != 11:  # EAGAIN: the supervisor is slow; later
+                self.drop()
+            sent = 0
+        self.outbuf = self.outbuf[sent:]
+        if len(self.outbuf) > _MAX_OUT:
+            self.drop()
+
+
+def _wire_address():
+    text = os.getenv(WIRE_ENV)
+    if not text:
+        return None
+    host, _, port = text.rpartition(":")
+    return (host or "127.0.0.1", int(port))
+
+
+# ---- serial and random source ----
+
+
+class SeededBytes:
+    # TEST ONLY, never for play: SHA-256 of "SEED:COUNTER" as a byte stream,
+    # so a test can predict the hit value (tests/host/test_vboard.py holds
+    # the same generator). Used only when UTH_SIM_SEED is set.
+    def __init__(self, seed):
+        self.seed = seed
+        self.counter = 0
+        self.pool = b""
+
+    def __call__(self, n):
+        import hashlib
+
+        while len(self.pool) < n:
+            text = "%d:%d" % (self.seed, self.counter)
+            self.pool += hashlib.sha256(text.encode()).digest()
+            self.counter += 1
+        out, self.pool = self.pool[:n], self.pool[n:]
+        return out
+
+
+def _random_source():
+    seed = os.getenv(SEED_ENV)
+    if seed:
+        return SeededBytes(int(seed))
+    return os.urandom
+
+
+# ---- the board ----
+
+
+class Board:
+    def __init__(self, wires):
+        self.wires = wires
+        self.seats = [Seat(n, wires.input("bet%d" % n), wires.input("uth%d" % n),
+                           wires.output("betlight%d" % n), wires.output("jackpot%d" % n))
+                      for n in range(1, SEATS + 1)]
+        self.lock = wires.input("lock")
+        self.key = wires.input("key")
+        self.display = Display(wires)
+        wires.display = self.display
+        self.serial = UsbSerial(sys.stdin, sys.stdout)
+        self.storage_root = MOUNT + "/meter"
+        self.random_bytes = _random_source()
+
+    def service(self):
+        self.wires.service()
+
+
+def build():
+    boot()
+    if not _exists(MOUNT + "/meter"):
+        os.mkdir(MOUNT + "/meter")
+    wires = Wires(_wire_address())
+    board = Board(wires)
+    if wires.address is not None and wires.connect():
+        wires.wait_ready(_READY_MS)
+    return board

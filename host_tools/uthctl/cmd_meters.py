@@ -1,0 +1,59 @@
+# uthctl meters --port PORT: the Mystery meters of a running table, asked
+# over its host link (a board's USB serial port or the virtual board's pty).
+import json
+
+from .link import Link
+
+MICROS_PER_CENT = 10_000
+
+
+def add_parser(sub):
+    parser = sub.add_parser("meters", help="read the Mystery meters over the host link")
+    parser.add_argument("--port", required=True, metavar="PORT",
+                        help="the board's serial port, or the virtual board's pty")
+    parser.add_argument("--timeout", type=float, default=5.0, metavar="S",
+                        help="seconds to wait for the reply")
+    return parser
+
+
+def read_meters(port, timeout=5.0):
+    with Link(port, timeout=timeout) as link:
+        reply = link.command("meters")
+    if not reply.get("ok"):
+        raise ValueError("the board refused: %s" % reply.get("error", "no reason given"))
+    return reply["meters"]
+
+
+def run(args):
+    meters = read_meters(args.port, args.timeout)
+    print(json.dumps(meters) if args.json else format_meters(meters))
+
+
+def money(micros):
+    # Dollars and cents; a fraction of a cent (1.5% of $1) shows its digits.
+    dollars, rest = divmod(micros, 1_000_000)
+    return "$%s.%s" % ("{:,}".format(dollars), ("%06d" % rest).rstrip("0").ljust(2, "0"))
+
+
+def format_meters(m):
+    lines = [
+        "configuration  %s" % (m.get("config") or "none"),
+        "phase          %s" % m["phase"],
+        "cycle          %d   round %d" % (m["cycle"], m["round"]),
+        "meter          %s" % money(m["meter"]),
+        "contributed    %s" % money(m["contributed"]),
+        "seeded         %s" % money(m["seeded"]),
+        "paid           %s" % money(m["paid"]),
+        "hits           %d" % m["hits"],
+        "display        %s" % money(m["display_cents"] * MICROS_PER_CENT),
+    ]
+    if m.get("pending"):
+        seat, award, cycle, round_number = m["pending"]
+        lines.append("pending hit    seat %d, %s (cycle %d, round %d)"
+                     % (seat, money(award), cycle, round_number))
+    for seat, award, cycle, round_number, payment in m.get("last_hits", [])[-5:]:
+        lines.append("hit            seat %d, %s (cycle %d, round %d, %s)"
+                     % (seat, money(award), cycle, round_number, payment))
+    if m.get("commitment"):
+        lines.append("commitment     %s" % m["commitment"])
+    return "\n".join(lines)

@@ -1,0 +1,84 @@
+# uthctl rig --sim ADDRESS ...: a test rig's hands on the virtual table.
+#   chip SEAT on|off      the progressive wager's bet sensor
+#   uth SEAT on|off       the UTH wager's sensor (all placed at start)
+#   lock [--hold MS]      press and release the dealer's LOCK button
+#   key [--hold MS]       turn and release the key (validates a hit)
+#   key on|off            hold the key turned (service mode) or release it
+#   state                 lights, meter display and input levels
+#   power on|off, reset   the board's power; reset is off then on
+import argparse
+import json
+
+from .rig import PRESS_MS, Rig, lit
+
+
+def add_parser(sub):
+    parser = sub.add_parser("rig", help="drive the virtual table's pins")
+    parser.add_argument("--sim", metavar="ADDRESS", required=True,
+                        help="the rig address `uthctl sim --headless` printed (HOST:PORT)")
+    actions = parser.add_subparsers(dest="action", required=True)
+    for name, text in (("chip", "progressive bet sensor"), ("uth", "UTH wager sensor")):
+        action = actions.add_parser(name, help="set one seat's " + text)
+        action.add_argument("seat", type=int)
+        action.add_argument("level", choices=("on", "off"))
+    lock = actions.add_parser("lock", help="press and release LOCK")
+    lock.add_argument("--hold", type=int, default=PRESS_MS, metavar="MS")
+    key = actions.add_parser("key", help="turn and release the key, or hold it on/off")
+    key.add_argument("level", nargs="?", choices=("on", "off"))
+    key.add_argument("--hold", type=int, default=PRESS_MS, metavar="MS")
+    state = actions.add_parser("state", help="lights, display and inputs")
+    state.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    power = actions.add_parser("power", help="switch the board on or off")
+    power.add_argument("level", choices=("on", "off"))
+    actions.add_parser("reset", help="power the board off and on")
+    return parser
+
+
+def run(args):
+    if getattr(args, "hold", 0) < 0:
+        raise ValueError("--hold must be 0 ms or more")
+    with Rig(args.sim) as rig:
+        reply = _act(rig, args)
+    if args.action == "state":
+        print(json.dumps(reply) if args.json else format_state(reply))
+    elif args.json:
+        print(json.dumps(reply))
+    elif reply.get("applied") is False:
+        print("set, but the board did not apply it (controller not running?)")
+
+
+def _act(rig, args):
+    on = getattr(args, "level", None) == "on"
+    if args.action == "chip":
+        return rig.chip(args.seat, on)
+    if args.action == "uth":
+        return rig.uth(args.seat, on)
+    if args.action == "lock":
+        return rig.press_lock(args.hold)
+    if args.action == "key":
+        return rig.turn_key(args.hold) if args.level is None else rig.key(on)
+    if args.action == "power":
+        return rig.power(on)
+    if args.action == "reset":
+        return rig.reset()
+    return rig.state()
+
+
+def format_state(state):
+    inputs = state["inputs"]
+    chips = [n for n in range(1, 7) if inputs.get("bet%d" % n)]
+    uth = [n for n in range(1, 7) if inputs.get("uth%d" % n)]
+    board = ("running" if state["board"] else "not wired") if state["powered"] else "off"
+    return "\n".join([
+        "display        %s" % (state["display"] if state["display"] is not None else "-"),
+        "bet lights     %s" % _seats(lit(state["bet_lights"])),
+        "jackpot lights %s" % _seats(lit(state["jackpot_lights"])),
+        "chips          %s" % _seats(chips),
+        "UTH wagers     %s" % _seats(uth),
+        "lock %d  key %d" % (inputs.get("lock", 0), inputs.get("key", 0)),
+        "board          %s, %s REPL, boots %d" % (board, state["repl"], state["boots"]),
+    ])
+
+
+def _seats(numbers):
+    return " ".join(str(n) for n in numbers) or "-"

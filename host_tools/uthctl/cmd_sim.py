@@ -1,0 +1,60 @@
+# uthctl sim: the virtual table, the firmware on the unix-port MicroPython
+# behind a pseudo-terminal (vboard.py). --headless prints one JSON line,
+# {"serial": PTY, "rig": "127.0.0.1:PORT", "flash": FILE}, then runs until
+# SIGTERM or SIGINT; mpremote, `uthctl meters --port PTY` and
+# `uthctl rig --sim ADDRESS` drive it from there.
+import json
+import signal
+import sys
+import threading
+
+from .vboard import VirtualBoard, default_flash
+
+
+def add_parser(sub):
+    parser = sub.add_parser("sim", help="run the virtual table (firmware on the unix port)")
+    parser.add_argument("--headless", action="store_true",
+                        help="print the serial and rig addresses as one JSON line, then run "
+                        "until SIGTERM/SIGINT")
+    parser.add_argument("--flash", metavar="FILE",
+                        help="the board's flash image, made when missing and never "
+                        "reformatted (default %s)" % default_flash())
+    parser.add_argument("--micropython", metavar="PATH",
+                        help="the unix-port interpreter (default: the one beside this Python)")
+    parser.add_argument("--test-seed", type=int, metavar="N",
+                        help="TEST ONLY: a deterministic random source, so hit values are "
+                        "predictable; never for play")
+    return parser
+
+
+def run(args):
+    if not args.headless:
+        return run_interactive(args)
+    return run_headless(args)
+
+
+def run_interactive(args):
+    # HOOK for the interactive table (seats, buttons, lights and meter in a
+    # terminal): start a VirtualBoard as run_headless() does and drive it
+    # through rig.Rig(board.rig_address) and link.Link(board.serial_path).
+    raise ValueError("the interactive table is not written yet; run: uthctl sim --headless")
+
+
+def run_headless(args):
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    board = VirtualBoard(flash=args.flash, micropython=args.micropython, seed=args.test_seed)
+    board.start()
+    try:
+        if args.test_seed is not None:
+            print("uthctl sim: TEST SEED %d: hit values are predictable" % args.test_seed,
+                  file=sys.stderr)
+        print(json.dumps({"serial": board.serial_path, "rig": board.rig_address,
+                          "flash": str(board.flash)}), flush=True)
+        while not stop.wait(0.2):
+            if not board.alive():
+                raise OSError("the virtual board's supervisor stopped: %s" % board.failure)
+    finally:
+        board.stop()
+    return 0

@@ -1,0 +1,383 @@
+# The virtual board end to end: the firmware on the unix-port MicroPython
+# behind a pty, its flash a littlefs image file, its pins driven through the
+# rig port (host_tools/uthctl/vboard.py, boards/sim/board.py). Select these
+# with `pytest tests/host/test_vboard.py` or `-k vboard`.
+#
+# Expected figures come from 653b.1(c)(4) as typed here (A1: $1 minimum
+# wager, 2%, $100-$200), not from the firmware's tables. Hit values are made
+# predictable with the board's TEST-ONLY seeded random source: SHA-256 of
+# "SEED:COUNTER" as a byte stream, written again below, fed to the firmware's
+# own hit-value draw (rejection sampling) on CPython.
+import contextlib
+import hashlib
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mystery import hitvalue
+from uthctl.cli import main as uthctl
+from uthctl.link import Link
+from uthctl.rig import Rig, lit
+from uthctl.vboard import VirtualBoard, find_micropython
+
+A1_MINIMUM_CENTS = 100 * 100
+A1_MAXIMUM_CENTS = 200 * 100
+A1_CENTS_PER_SEAT = 100 * 2 // 100  # a $1 chip at 2%
+MICROS_PER_CENT = 10_000
+MPREMOTE = Path(sys.executable).parent / "mpremote"
+DISPLAY_WAIT = 7.0  # the meter and "bY 200.00" take turns every 3 s
+
+try:
+    find_micropython()
+except OSError as error:
+    pytest.skip(str(error), allow_module_level=True)
+
+
+# ---- the TEST-ONLY random source, as boards/sim/board.py has it ----
+
+
+def seeded_bytes(seed):
+    state = {"counter": 0, "pool": b""}
+
+    def take(n):
+        while len(state["pool"]) < n:
+            text = "%d:%d" % (seed, state["counter"])
+            state["pool"] += hashlib.sha256(text.encode()).digest()
+            state["counter"] += 1
+        out, state["pool"] = state["pool"][:n], state["pool"][n:]
+        return out
+
+    return take
+
+
+def draws(seed, count):
+    # The first `count` A1 hit values (cents) and salts the seeded board draws.
+    source = seeded_bytes(seed)
+    found = []
+    for _ in range(count):
+        value, salt = hitvalue.draw(source, A1_MINIMUM_CENTS * MICROS_PER_CENT,
+                                    A1_MAXIMUM_CENTS * MICROS_PER_CENT)
+        found.append((value // MICROS_PER_CENT, salt))
+    return found
+
+
+def find_seed(low_cents, high_cents):
+    # The first seed whose first A1 hit value lies in [low, high] cents.
+    for seed in range(1, 200_000):
+        if low_cents <= draws(seed, 1)[0][0] <= high_cents:
+            return seed
+    raise AssertionError("no seed found")
+
+
+def money(cents):
+    return "%d.%02d" % divmod(cents, 100)
+
+
+# ---- fixtures: every board, link and rig is closed, even on failure ----
+
+
+@pytest.fixture
+def table(tmp_path):
+    with contextlib.ExitStack() as stack:
+        yield Table(tmp_path, stack)
+
+
+class Table:
+    def __init__(self, tmp_path, stack):
+        self.tmp_path = tmp_path
+        self.flash = tmp_path / "flash.img"
+        self.stack = stack
+
+    def board(self, seed=None, power=True):
+        vb = VirtualBoard(flash=self.flash, seed=seed)
+        self.stack.callback(vb.stop)
+        return vb.start(power=power)
+
+    def link(self, vb):
+        return self.stack.enter_context(Link(vb.serial_path, timeout=10.0))
+
+    def rig(self, vb):
+        return self.stack.enter_context(Rig(vb.rig_address))
+
+
+def wait_running(link, timeout=10.0):
+    # The controller answers the host link.
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return link.command("ping", timeout=0.5)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+
+
+def configure(rig, link, name):
+    rig.key(True)  # held: service mode
+    rig.wait_for(lambda s: s["display"] == "SErvICE", what="service mode")
+    reply = link.command("config", mystery=name)
+    assert reply["ok"], reply
+    rig.key(False)
+    return link.wait_event("reset")
+
+
+def play_round(rig, link, seats):
+    # Chips on, LOCK, chips off; returns the "locked" event and contributions.
+    for seat in seats:
+        rig.chip(seat, True)
+    rig.wait_for(lambda s: lit(s["bet_lights"]) == sorted(seats), what="bet lights on")
+    rig.press_lock()
+    locked = link.wait_event("locked")
+    contributions = [link.wait_event("contribution") for _ in seats]
+    assert lit(rig.state()["bet_lights"]) == sorted(seats)  # the locked-in seats stay lit
+    for seat in seats:
+        rig.chip(seat, False)
+    return locked, contributions
+
+
+def meters_cli(capsys, port, *extra):
+    capsys.readouterr()
+    assert uthctl(["meters", "--port", port, *extra]) == 0
+    return capsys.readouterr().out
+
+
+# ---- (a) a fresh board, configured and played ----
+
+
+def test_vboard_fresh_board_plays_rounds(table, capsys):
+    rounds = [(1, 2, 3), (2, 4, 6), (1, 2, 3, 4, 5, 6)]
+    total_cents = A1_CENTS_PER_SEAT * sum(len(seats) for seats in rounds)
+    seed = find_seed(A1_MINIMUM_CENTS + total_cents + 100, A1_MAXIMUM_CENTS)  # no hit here
+    vb = table.board(seed=seed, power=False)
+    link, rig = table.link(vb), table.rig(vb)
+    vb.power(True)
+
+    first = link.read_line(10.0)
+    assert first is not None and first.endswith(b"}\r\n") and not first.endswith(b"\r\r\n")
+    assert json.loads(first) == {"ev": "started", "state": "unconfigured"}
+    assert rig.wait_for(lambda s: s["display"] == "no CFG")["board"]
+
+    reset = configure(rig, link, "A1")
+    value, salt = draws(seed, 1)[0]
+    assert reset["meter"] == A1_MINIMUM_CENTS * MICROS_PER_CENT
+    assert reset["commitment"] == hitvalue.commitment(value * MICROS_PER_CENT, salt)
+
+    meter_cents = A1_MINIMUM_CENTS
+    for number, seats in enumerate(rounds, 1):
+        locked, contributions = play_round(rig, link, seats)
+        meter_cents += A1_CENTS_PER_SEAT * len(seats)
+        assert locked["round"] == number and locked["meter"] == meter_cents * MICROS_PER_CENT
+        assert [(c["seat"], c["wager"], c["amount"]) for c in contributions] == [
+            (seat, 100, A1_CENTS_PER_SEAT * MICROS_PER_CENT) for seat in sorted(seats)]
+        rig.wait_for(lambda s: not any(s["bet_lights"]), what="bet lights off")
+    state = rig.wait_for(lambda s: s["display"] == money(meter_cents), DISPLAY_WAIT,
+                         what="the meter on the display")
+    assert not any(state["jackpot_lights"])
+
+    link.close()  # one reader on the port at a time
+    report = meters_cli(capsys, vb.serial_path)
+    assert "$%s" % money(meter_cents) in report and "A1" in report
+    meters = json.loads(meters_cli(capsys, vb.serial_path, "--json"))
+    assert meters["meter"] == meter_cents * MICROS_PER_CENT
+    assert meters["contributed"] == total_cents * MICROS_PER_CENT
+    assert meters["seeded"] == A1_MINIMUM_CENTS * MICROS_PER_CENT
+    assert (meters["paid"], meters["hits"], meters["cycle"]) == (0, 0, 1)
+    assert (meters["config"], meters["phase"], meters["round"]) == ("A1", "running", 3)
+    assert meters["display_cents"] == meter_cents
+
+
+# ---- (b) a hit, made to come quickly by the TEST-ONLY seed ----
+
+
+def test_vboard_hit_is_shown_validated_and_reset(table):
+    seats = (1, 2, 4, 5)
+    # A hit within two rounds: the meter must pass the hit value by then.
+    seed = find_seed(A1_MINIMUM_CENTS, A1_MINIMUM_CENTS + 2 * len(seats) * A1_CENTS_PER_SEAT - 1)
+    (value, salt), (next_value, next_salt) = draws(seed, 2)
+    # The hit comes with the contribution that takes the meter above the value.
+    hit_index = (value - A1_MINIMUM_CENTS) // A1_CENTS_PER_SEAT  # 0-based seat-round
+    hit_round, hit_seat = hit_index // len(seats) + 1, seats[hit_index % len(seats)]
+    award_cents = A1_MINIMUM_CENTS + (hit_index + 1) * A1_CENTS_PER_SEAT
+    carried_cents = (len(seats) - 1 - hit_index % len(seats)) * A1_CENTS_PER_SEAT
+
+    vb = table.board(seed=seed)
+    link, rig = table.link(vb), table.rig(vb)
+    wait_running(link)
+    configure(rig, link, "A1")
+    for _ in range(hit_round):
+        play_round(rig, link, seats)
+    hit = link.wait_event("hit")
+    assert (hit["seat"], hit["round"], hit["cycle"]) == (hit_seat, hit_round, 1)
+    assert hit["award"] == award_cents * MICROS_PER_CENT
+    assert (hit["hit_value"], hit["salt"]) == (value * MICROS_PER_CENT, salt)
+
+    state = rig.wait_for(lambda s: s["display"] == money(award_cents), what="the award shown")
+    assert lit(state["jackpot_lights"]) == [hit_seat]
+    assert link.command("status")["state"] == "hit_pending"
+
+    rig.turn_key()  # the floorperson validates
+    assert link.wait_event("validated")["award"] == award_cents * MICROS_PER_CENT
+    assert link.wait_event("paid")["payment"] == "table_inventory"
+    reset = link.wait_event("reset")
+    assert reset["cycle"] == 2
+    assert reset["commitment"] == hitvalue.commitment(next_value * MICROS_PER_CENT, next_salt)
+    state = rig.wait_for(lambda s: not any(s["jackpot_lights"]), what="jackpot light off")
+    assert not any(state["bet_lights"])  # chips were taken away: betting again
+
+    meters = link.command("meters")["meters"]
+    assert meters["meter"] == (A1_MINIMUM_CENTS + carried_cents) * MICROS_PER_CENT
+    assert meters["paid"] == award_cents * MICROS_PER_CENT
+    assert (meters["hits"], meters["cycle"], meters["phase"]) == (1, 2, "running")
+    assert meters["last_hits"] == [[hit_seat, award_cents * MICROS_PER_CENT, 1, hit_round,
+                                    "table_inventory"]]
+    assert meters["seeded"] + meters["contributed"] == meters["paid"] + meters["meter"]
+    rig.wait_for(lambda s: s["display"] == money(A1_MINIMUM_CENTS + carried_cents),
+                 DISPLAY_WAIT, what="the new meter")
+
+
+# ---- (c) Ctrl-C, Ctrl-D: the interpreter restarts, the meters persist ----
+
+
+def test_vboard_soft_reset_keeps_the_meters(table):
+    vb = table.board()
+    link, rig = table.link(vb), table.rig(vb)
+    wait_running(link)
+    configure(rig, link, "A1")
+    play_round(rig, link, (3,))
+    before = link.command("meters")["meters"]
+    rig.chip(5, True)  # a level the restarted board must be told again
+    rig.wait_for(lambda s: lit(s["bet_lights"]) == [5], what="bet light 5")
+
+    link.events.clear()  # the boot's "started" among them
+    link.write(b"\x03")  # interrupts the controller, as on a board
+    shown = link.read_until(b">>> ")
+    assert b"KeyboardInterrupt" in shown
+    assert shown.count(b"\n") == shown.count(b"\r\n") > 0  # "\r\n" throughout
+    link.write(b"\x04")  # soft reset at the friendly REPL: main.py runs again
+    assert link.read_until(b"MPY: soft reboot\r\n")
+    assert link.wait_event("started")["state"] in ("betting", "hit_pending")
+    assert link.command("meters")["meters"] == before
+    state = rig.wait_for(lambda s: lit(s["bet_lights"]) == [5], what="bet light 5 again")
+    assert state["boots"] == 2
+
+    # The image is kept when the supervisor itself restarts, and not reformatted.
+    link.close()
+    vb.stop()
+    vb = table.board()
+    link = table.link(vb)
+    wait_running(link)
+    assert link.command("meters")["meters"] == before
+
+
+# ---- (d) mpremote against the pty ----
+
+
+def mpremote(vb, *args, timeout=30):
+    done = subprocess.run([str(MPREMOTE), "connect", vb.serial_path, *args],
+                          capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, (args, done.stdout, done.stderr)
+    return done.stdout
+
+
+def test_vboard_mpremote_exec_fs_and_restart(table, tmp_path):
+    vb = table.board()
+    rig = table.rig(vb)
+    with Link(vb.serial_path) as link:
+        wait_running(link)
+
+    assert mpremote(vb, "resume", "exec", "print(1+1)").strip() == "2"
+    assert "meter/" in mpremote(vb, "resume", "fs", "ls")
+    sent, back = tmp_path / "sent.txt", tmp_path / "back.txt"
+    sent.write_text("".join("line %d of a file for the board\n" % n for n in range(200)))
+    mpremote(vb, "resume", "fs", "cp", str(sent), ":note.txt")
+    mpremote(vb, "resume", "fs", "cp", ":note.txt", str(back))
+    assert back.read_bytes() == sent.read_bytes()
+    # Without `resume` mpremote soft-resets in the raw REPL first: emulated.
+    assert "note.txt" in mpremote(vb, "fs", "ls")
+    assert mpremote(vb, "exec", "import os; print(os.getcwd())").strip() == "/flash"
+    assert rig.state()["repl"] == "friendly"  # mpremote left with Ctrl-B
+
+    with Link(vb.serial_path) as link:
+        link.write(b"\x04")  # soft reset from the friendly REPL runs the controller
+        assert link.wait_event("started")["state"] == "unconfigured"
+        assert link.command("meters")["ok"]
+    rig.wait_for(lambda s: s["board"] and s["display"] == "no CFG", what="the board rewired")
+
+    mpremote(vb, "reset")  # machine.reset(): a power cycle, main.py runs
+    # boots: 1 power-on, 2-3 mpremote's soft resets, 4 Ctrl-D, 5 soft reset, 6 machine.reset
+    rig.wait_for(lambda s: s["board"] and s["boots"] == 6, what="the board after reset")
+    with Link(vb.serial_path) as link:
+        wait_running(link)
+
+
+# ---- `uthctl sim --headless` and `uthctl rig` as a person runs them ----
+
+
+def _children(pid):
+    found = []
+    for task in Path("/proc/%d/task" % pid).iterdir():
+        found += [int(n) for n in (task / "children").read_text().split()]
+    return found
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path("/proc/%d/stat" % pid)
+    return status.exists() and status.read_text().split()[2] != "Z"
+
+
+def test_vboard_headless_cli_and_rig_cli(tmp_path, capsys):
+    command = [sys.executable, "-m", "uthctl.cli", "sim", "--headless",
+               "--flash", str(tmp_path / "flash.img")]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 15.0)
+        assert ready, "uthctl sim --headless printed nothing"
+        addresses = json.loads(proc.stdout.readline())
+        assert set(addresses) >= {"serial", "rig"}
+        with Link(addresses["serial"]) as link:
+            wait_running(link)
+        interpreters = _children(proc.pid)
+        assert interpreters
+
+        capsys.readouterr()
+        assert uthctl(["rig", "--sim", addresses["rig"], "chip", "2", "on"]) == 0
+        assert uthctl(["rig", "--sim", addresses["rig"], "state", "--json"]) == 0
+        state = json.loads(capsys.readouterr().out)
+        assert state["inputs"]["bet2"] == 1 and state["display"] in ("no CFG", None)
+        assert uthctl(["rig", "--sim", addresses["rig"], "state"]) == 0
+        assert "chips          2" in capsys.readouterr().out
+        assert uthctl(["rig", "--sim", addresses["rig"], "chip", "7", "on"]) == 2
+        assert uthctl(["rig", "--sim", addresses["rig"], "lock", "--hold", "50"]) == 0
+        assert uthctl(["rig", "--sim", addresses["rig"], "power", "off"]) == 0
+        assert uthctl(["rig", "--sim", addresses["rig"], "state", "--json"]) == 0
+        state = json.loads(capsys.readouterr().out)
+        assert not state["powered"] and not state["board"]
+        assert uthctl(["rig", "--sim", addresses["rig"], "reset"]) == 0
+        with Link(addresses["serial"]) as link:
+            wait_running(link)
+        interpreters += _children(proc.pid)
+
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 0
+        assert not any(_alive(pid) for pid in interpreters)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def test_vboard_sim_without_headless_points_to_it(capsys):
+    assert uthctl(["sim"]) == 2
+    assert "--headless" in capsys.readouterr().err
