@@ -31,6 +31,7 @@ def _run_module(module_name):
             print("FAIL %s.%s: %s %s" % (module_name, attr, type(error).__name__, error))
             sys.print_exception(error)
     print("  %s: %d passed, %d failed" % (module_name, passed, failed))
+    del sys.modules[module_name]  # a board-sized heap cannot keep every test module
     return passed, failed
 
 

@@ -4,7 +4,6 @@
 # fault that refuses play until a technician clears the cause and reboots.
 from .meter import Refused
 from .record import public_meters
-from .store import StoreFault
 
 
 class MysteryBonus:
@@ -17,8 +16,8 @@ class MysteryBonus:
     def boot(self):
         try:
             self.meter = self.store.boot()
-        except (StoreFault, OSError, ValueError) as error:
-            self.fault = "store: %s" % error
+        except Exception as error:  # StoreFault, OSError, MemoryError: never play on
+            self.fault = "store: %s" % (str(error) or type(error).__name__)
             return [{"ev": "fault", "reason": self.fault}]
         return [{"ev": "store_warning", "reason": w} for w in self.store.warnings]
 

@@ -73,7 +73,7 @@ class Store:
         try:
             with open(self._path(name)) as f:
                 return _decode(f.read())
-        except OSError:
+        except (OSError, ValueError):  # ValueError: UnicodeError, bytes that are not text
             return None
 
     def _newest_copy(self):
@@ -125,6 +125,14 @@ class Store:
                 f.write(json.dumps(record) + "\n")
         os.rename(tmp, self._path(_LOG_DIR, name))
 
+    def _log_beyond_head(self):
+        for name in reversed(self._segments()):
+            for record in self._read_segment(name):
+                if record.get("seq", 0) > self.head_seq:
+                    return True
+            return False
+        return False
+
     def _drop_uncommitted(self):
         # Records past the head were written by an operation cut off before
         # its meter record landed: that operation did not happen.
@@ -154,12 +162,17 @@ class Store:
         return int(segments[0][:-4]) - 1
 
     def _check_log(self):
-        records = list(self.read_log())
-        ok, message = chain.verify(records)
-        if not ok:
-            raise StoreFault("event log: " + message)
-        if self.head_seq and (not records or records[-1]["seq"] != self.head_seq
-                              or records[-1]["hash"] != self.head_hash):
+        # Record by record: the whole kept log would not fit a board's heap.
+        last = None
+        for record in self.read_log():
+            if last is not None and record.get("seq") != last["seq"] + 1:
+                raise StoreFault("event log: sequence breaks at %r" % (record.get("seq"),))
+            ok, message = chain.verify([record], None if last is None else last["hash"])
+            if not ok:
+                raise StoreFault("event log: " + message)
+            last = record
+        if self.head_seq and (last is None or last["seq"] != self.head_seq
+                              or last["hash"] != self.head_hash):
             raise StoreFault("event log does not reach the meter's last record")
 
     def _append(self, records):
@@ -187,13 +200,22 @@ class Store:
             if self.warnings or self._segments():
                 raise StoreFault("no readable meter record (%s)"
                                  % ("; ".join(self.warnings) or "log without meter"))
-            return Meter()
+            # A new store: its first meter record lands before any log record
+            # can, so a power cut never leaves a log without a meter.
+            meter = Meter()
+            self._write_state(meter, 0, 0, chain.GENESIS)
+            return meter
         self.commit_seq, payload = newest
         try:
             meter = from_record(payload["meter"])
             self.head_seq, self.head_hash = payload["log_seq"], payload["log_hash"]
         except (ValueError, KeyError, TypeError) as error:
             raise StoreFault(str(error)) from None
+        if self.warnings and self._log_beyond_head():
+            # The unreadable copy was the newer: its operation's records are in
+            # the log. Falling back would drop an operation, maybe a hit.
+            raise StoreFault("the newest meter copy is unreadable (%s) and the log holds "
+                             "records past the older one" % "; ".join(self.warnings))
         self._drop_uncommitted()
         self._check_log()
         return meter

@@ -104,15 +104,22 @@ def test_both_copies_unreadable_is_a_fault_that_erases_nothing(root):
 
 
 @_with_dir
-def test_one_unreadable_copy_falls_back_to_the_other_and_says_so(root):
-    before = _played(root, rounds=4)  # commits 1..6: the newest (6) is meter.a
-    _write(root + "/meter.a", b"garbage")
+def test_an_unreadable_older_copy_falls_back_to_the_newer_and_says_so(root):
+    before = _played(root, rounds=4)  # commits 0..6: the newest (6) is meter.a
+    _write(root + "/meter.b", b"garbage")
     bonus, events = _reboot(root)
-    assert events == [{"ev": "store_warning", "reason": "meter copy meter.a is unreadable"}]
-    # The older copy is one round behind; that round's log records are dropped.
-    assert bonus.meter.round == before.meter.round - 1
-    assert bonus.meters()["log_seq"] == before.meters()["log_seq"] - 1
+    assert events == [{"ev": "store_warning", "reason": "meter copy meter.b is unreadable"}]
+    assert to_record(bonus.meter) == to_record(before.meter)
+    assert bonus.meters()["log_seq"] == before.meters()["log_seq"]
 
+
+@_with_dir
+def test_an_unreadable_newest_copy_is_a_fault_not_a_lost_operation(root):
+    _played(root, rounds=4)
+    _write(root + "/meter.a", b"garbage")  # the older copy is one round behind
+    bonus, events = _reboot(root)
+    assert bonus.fault is not None and events[0]["ev"] == "fault"
+    assert "newest meter copy is unreadable" in bonus.fault
 
 
 @_with_dir

@@ -1,0 +1,678 @@
+# The power-cut proof of design.md ("Nothing is lost"). test_power_cut.py runs
+# this file as a process of its own with the board's heap:
+#   MICROPYPATH=firmware:tests/logic micropython -X heapsize=192K \
+#       tests/logic/power_cut_script.py
+# The meter store on littlefs (os.VfsLfs2) over a RAM flash device
+# (ramflash.py); power cut at every flash operation of the scripted table day
+# below, in each of three ways (the operation lost, half done, done); then a
+# reboot on the surviving bytes: the meters must be as before or as after the
+# operation in flight and add up, the cycle's hit value must be the one it
+# drew, the log must chain up to the meter's head, and play must resume to the
+# very end state of a run with no cut. Also: a store that cannot be read
+# faults and is not reformatted, one bad meter copy falls back to the other,
+# and the flash wear a round costs.
+#
+# Why a process of its own: the flash image (64-96 KB of 4 KB blocks, which a
+# board keeps outside its heap) must sit in the heap beside the controller,
+# and tests/mp_run.py keeps every test module it has run loaded.
+#
+# The table day and its random source are plain Python; the proof runs on
+# MicroPython only (littlefs and the viper device are the unix port's).
+#
+# The random source is keyed by cycle: the bytes a reset draws depend only on
+# the cycle being started (and the seed), never on how many draws came
+# before. A run cut short and resumed therefore draws, for every cycle, the
+# very value the uninterrupted run drew, and the final states compare exactly.
+# That would also hide a controller that redraws a cycle's value at boot, so
+# the source is disarmed while the store boots: whatever it gives then comes
+# from a stream no cycle uses, and the proof counts such calls.
+import sys
+
+from mystery.meter import Refused
+
+# Configuration A1: $1 minimum wager, $100-$200, 2%. A2: $2 minimum wager, 1.5%.
+# Seats: (seat, has an Ultimate Texas Hold 'Em wager, progressive wager in cents).
+FULL = [(1, True, 2500), (2, True, 500), (3, False, 2500), (4, True, 2500), (5, True, 50),
+        (6, True, 2500), (7, True, 1000)]  # seat 3: no UTH wager; seat 5: under $1
+SMALL = [(2, True, 100), (5, True, 2500), (6, True, 150)]  # seats 2, 6 under A2's $2
+NOBODY = [(1, False, 2500), (4, True, 99)]  # nobody qualifies; still a round
+SHUFFLED = [(7, True, 2500), (1, True, 2500), (4, True, 2500)]  # applied in seat order
+
+SEED = 345
+SEGMENT_RECORDS = 4  # small, so log segments rotate and old ones are removed in the script
+SEGMENTS_KEPT = 3
+
+SCRIPT = (
+    ("configure", "A1", True),
+    ("reset",),
+    ("round", FULL),
+    ("round", SHUFFLED),
+    ("round", NOBODY),
+    ("round", FULL),
+    ("round", FULL),
+    ("round", FULL),  # A1's hit (seed 345: at seat 4, then seats 6 and 7 contribute)
+    ("refused", "round", FULL),  # no round while the hit is pending
+    ("refused", "configure", "A2", True),  # nor a configuration change
+    ("validate", "jackpot_slip"),
+    ("refused", "configure", "A2", False),  # service mode only
+    ("configure", "A2", True),  # the change, in service mode, at the meter's reset
+    ("reset",),
+    ("round", SMALL),
+    ("round", FULL),
+    ("round", FULL),
+    ("round", FULL),
+    ("round", FULL),  # A2's hit (at seat 4, then seats 6 and 7 contribute)
+    ("validate", "table_inventory"),
+    ("reset",),
+    ("round", SMALL),
+    ("round", FULL),
+)
+
+
+def apply(bonus, op):
+    # Plays one scripted operation and gives its events (None for a refusal,
+    # which a "refused" operation must be).
+    name = op[0]
+    if name == "refused":
+        try:
+            apply(bonus, op[1:])
+        except Refused:
+            return None
+        raise AssertionError("not refused: %r" % (op,))
+    if name == "configure":
+        return bonus.configure(op[1], op[2])
+    if name == "reset":
+        return bonus.reset()
+    if name == "round":
+        return bonus.lock_round(op[1])
+    if name == "validate":
+        return bonus.validate(op[1])
+    raise ValueError("unknown operation %r" % (name,))
+
+
+def describe(index, op):
+    if op[0] == "round":
+        return "%d round (%d seats)" % (index, len(op[1]))
+    return "%d %s" % (index, " ".join(str(part) for part in op))
+
+
+class CycleRandom:
+    # random_bytes for a MysteryBonus: set .bonus after building it.
+    def __init__(self, seed=SEED):
+        self.seed = seed
+        self.bonus = None
+        self.armed = True
+        self.unarmed_calls = 0
+        self._key = None
+        self._state = 0
+
+    def __call__(self, n):
+        if self.armed:
+            key = self.bonus.meter.cycle
+        else:
+            self.unarmed_calls += 1
+            key = -1  # a stream no cycle draws from
+        if key != self._key:
+            self._key = key
+            self._state = (self.seed * 7919 + key * 104729 + 12345) & 0xFFFFFFFF
+        out = bytearray(n)
+        for i in range(n):
+            self._state = (self._state * 1664525 + 1013904223) & 0xFFFFFFFF
+            out[i] = self._state >> 24
+        return bytes(out)
+
+
+HEAP = "192K"  # as the Makefile's test-micropython, a Pico's or an ESP32's heap
+
+if sys.implementation.name == "micropython" and __name__ == "__main__":
+    import binascii
+    import gc
+    import hashlib
+    import os
+    import time
+
+    import micropython
+
+    import tmpdir
+    from mystery import chain, hitvalue
+    from mystery.bonus import MysteryBonus
+    from mystery.meter import PENDING, RUNNING
+    from mystery.record import to_record
+    from mystery.store import Store
+    from ramflash import DONE, HALF, LOST, MODES, RamFlash, copy_block, erase, flip_bits, new_chip
+
+    MOUNT = "/flash"
+    BLOCK_SIZE = 4096  # a board's erase block
+    BLOCKS = 16  # enough for the store with a few to spare; a Pico's filesystem has 212
+    WEAR_BLOCKS = 16
+    ROUNDS_A_DAY = 1500
+    ERASE_CYCLES = 100_000  # rated erase cycles of a NOR flash block
+    WEAR_BUDGET_YEARS = 20  # a benchmark figure, reported, not asserted
+    BOARDS = (("Pico (RP2040), 848 KB filesystem", 212),
+              ("ESP32, default 2 MB filesystem partition", 512))
+
+    # ---- the flash and the controller on it ----
+
+    def _mount(blocks, cut_at=-1, mode=DONE):
+        device = RamFlash(blocks, cut_at, mode)
+        os.mount(os.VfsLfs2(device), MOUNT)
+        return device
+
+    def _unmount():
+        os.umount(MOUNT)
+
+    def _boot(segment_records=SEGMENT_RECORDS, segments_kept=SEGMENTS_KEPT):
+        # A new controller on whatever is mounted; its random source is
+        # disarmed while the store boots (a boot must draw nothing).
+        source = CycleRandom()
+        bonus = MysteryBonus(Store(MOUNT, segment_records, segments_kept), source)
+        source.bonus = bonus
+        source.armed = False
+        events = bonus.boot()
+        source.armed = True
+        return bonus, source, events
+
+    def _state(bonus):
+        # Every field of the meter record (the secret hit value and salt too),
+        # the commit number and the log head, as one digest.
+        store = bonus.store
+        text = "%s|%d|%d|%s" % (chain.canonical(to_record(bonus.meter)), store.commit_seq,
+                                store.head_seq, store.head_hash)
+        return hashlib.sha256(text.encode()).digest()
+
+    def _log_state(bonus):
+        # The kept log: segment names and every record's hash (which covers it).
+        digest = hashlib.sha256(" ".join(sorted(os.listdir(MOUNT + "/log"))).encode())
+        for record in bonus.log_since(0):
+            digest.update(record["hash"].encode())
+        return digest.digest()
+
+    def _image_digest(blocks):
+        digest = hashlib.sha256()
+        for block in blocks:
+            digest.update(block)
+        return digest.digest()
+
+    def _format(blocks):
+        # A new filesystem on a new chip (the only mkfs; a reboot never formats).
+        device = RamFlash(blocks)
+        os.VfsLfs2.mkfs(device)
+        return device
+
+    class Chip:
+        # One flash chip, and what it holds new with a new filesystem
+        # (formatted once; making a new chip again is a copy, not a mkfs).
+        def __init__(self, block_count=BLOCKS):
+            self.blocks = new_chip(block_count, BLOCK_SIZE)
+            _format(self.blocks)
+            erased = b"\xff" * BLOCK_SIZE
+            self.formatted = [(i, bytes(block)) for i, block in enumerate(self.blocks)
+                              if block != erased]
+
+        def new(self):
+            for block in self.blocks:
+                erase(block)
+            for i, content in self.formatted:
+                copy_block(self.blocks[i], content, BLOCK_SIZE)
+
+    # ---- the reference run ----
+
+    # The steps power is cut in: the first boot (a new store writes its
+    # first meter record) and then every operation of the script.
+    STEPS = (("boot",),) + SCRIPT
+
+    def _describe(step):
+        if step == 0:
+            return "0 boot of a new store"
+        return describe(step, STEPS[step])
+
+    class Reference:
+        # The script played to the end with no cut: the state before and after
+        # each step (states[step], states[step + 1]), where its flash
+        # operations start, the log's kept range, each cycle's hit value, the
+        # final state.
+        def __init__(self, chip):
+            self.states = []
+            self.dropped = []
+            self.starts = [0]  # flash operations before each step
+            self.hit_values = {}
+            self.hits = []
+            chip.new()
+            device = _mount(chip.blocks)
+            try:
+                bonus, _, events = _boot()
+                assert events == [] and bonus.fault is None, events
+                self._note(bonus)  # a new store boots to what its first boot writes
+                self._note(bonus)
+                self.starts.append(device.ops)
+                for op in SCRIPT:
+                    events = apply(bonus, op) or ()
+                    for event in events:
+                        if event["ev"] == "hit":  # (cycle, seat, seats contributing after it)
+                            self.hits.append((event["cycle"], event["seat"], [
+                                c[0] for c in events[0]["contributions"] if c[0] > event["seat"]]))
+                    self._note(bonus)
+                    self.starts.append(device.ops)
+                self.final_log = _log_state(bonus)
+            finally:
+                _unmount()
+            _mount(chip.blocks)  # what was played is what a reboot reads
+            try:
+                bonus, source, events = _boot()
+                assert events == [] and bonus.fault is None, events
+                assert source.unarmed_calls == 0, "the boot drew random bytes"
+                assert _state(bonus) == self.states[-1], "a reboot changed the meters"
+                assert _log_state(bonus) == self.final_log, "a reboot changed the log"
+            finally:
+                _unmount()
+
+        def _note(self, bonus):
+            self.states.append(_state(bonus))
+            self.dropped.append(bonus.store.dropped())
+            meter = bonus.meter
+            if meter.phase in (RUNNING, PENDING):
+                known = self.hit_values.setdefault(meter.cycle, meter._hit_value)
+                assert known == meter._hit_value, "cycle %d drew twice" % meter.cycle
+
+        def flash_ops(self, step):
+            return self.starts[step + 1] - self.starts[step]
+
+    # ---- one cut ----
+
+    def _check_booted(bonus, source, events, ref, index):
+        # The checks after a reboot on the bytes a cut left; gives "before" or
+        # "after" (the state of the operation in flight that was found).
+        assert bonus.fault is None, bonus.fault
+        assert events == [], events  # no unreadable meter copy either
+        assert source.unarmed_calls == 0, "the boot drew random bytes"
+        state = _state(bonus)
+        if state == ref.states[index]:
+            found = "before"
+        elif state == ref.states[index + 1]:
+            found = "after"
+        else:
+            raise AssertionError("meters are neither the state before nor after the operation: %r"
+                                 % (to_record(bonus.meter),))
+        meter, store = bonus.meter, bonus.store
+        assert meter.seeded + meter.contributed == meter.paid + meter.meter, "identity"
+        if meter.phase in (RUNNING, PENDING):
+            assert meter._hit_value == ref.hit_values[meter.cycle], "cycle got a new hit value"
+            assert hitvalue.commitment(meter._hit_value, meter._salt) == meter.commitment
+        records = list(bonus.log_since(0))
+        ok, message = chain.verify(records)
+        assert ok, message
+        if store.head_seq:
+            assert records[-1]["seq"] == store.head_seq and records[-1]["hash"] == store.head_hash
+        for record in records:
+            if record["ev"] == "reset" and record["cycle"] == meter.cycle:
+                assert record["commitment"] == meter.commitment, "published commitment differs"
+        meters = bonus.meters()
+        assert meters["log_seq"] == store.head_seq
+        low, high = ref.dropped[index], ref.dropped[index + 1]
+        assert low <= meters["log_dropped"] <= high, "log dropped %d, not in [%d, %d]" % (
+            meters["log_dropped"], low, high)
+        return found
+
+    def _cut_and_recover(chip, ref, step, cut_at, mode, tally, recovery_cut=None):
+        # Plays the script on a new chip with the power cut at flash operation
+        # `cut_at` of `step`, reboots on what survived, checks, plays on; gives
+        # how many flash operations the boot after the cut made. With
+        # recovery_cut (operation, mode), the power goes again in that boot.
+        chip.new()
+        device = _mount(chip.blocks, ref.starts[step] + cut_at, mode)
+        try:
+            bonus, _, _ = _boot()
+            if step > 0:
+                assert bonus.fault is None, bonus.fault
+                for earlier in range(step - 1):
+                    apply(bonus, SCRIPT[earlier])
+                assert not device.dead and device.ops == ref.starts[step], "replay differs"
+                try:
+                    apply(bonus, STEPS[step])
+                    raise AssertionError("the step ended before flash operation %d" % cut_at)
+                except Refused:
+                    pass
+            assert device.dead and bonus.fault is not None, "no cut, or no fault after it"
+        finally:
+            _unmount()  # the dead filesystem goes with its device
+        if recovery_cut is not None:
+            device = _mount(chip.blocks, recovery_cut[0], recovery_cut[1])
+            try:
+                bonus, _, _ = _boot()
+                assert device.dead and bonus.fault is not None, "no cut in the boot"
+            finally:
+                _unmount()
+        # Power back: a new device over the bytes that survived (the dead one
+        # never touches them again), a new controller, a normal boot.
+        device = _mount(chip.blocks)
+        try:
+            bonus, source, events = _boot()
+            recovery_ops = device.ops
+            found = _check_booted(bonus, source, events, ref, step)
+            tally[found] += 1
+            # Play resumes: the operation again if it did not happen, then the rest.
+            first = max(0, step - 1 if found == "before" else step)
+            for later in range(first, len(SCRIPT)):
+                apply(bonus, SCRIPT[later])
+                meter = bonus.meter
+                if meter.phase in (RUNNING, PENDING):  # each cycle with its one hit value
+                    assert meter._hit_value == ref.hit_values[meter.cycle], "new hit value"
+            assert _state(bonus) == ref.states[-1], "final meters differ from the reference run"
+            assert _log_state(bonus) == ref.final_log, "final log differs from the reference run"
+        finally:
+            _unmount()
+        return recovery_ops
+
+    def _try_all(cuts, ref, chip, tally, label, started):
+        # Every (step, cut_at, mode, recovery_cut) cuts gives; prints the summary
+        # line and gives the failures.
+        tried = [0, 0, 0]
+        failed = [0, 0, 0]
+        failures = []
+        recoveries = {}  # step: (flash operations of the boot after the cut, cut_at, mode)
+        for step, cut_at, mode, recovery_cut in cuts:
+            counted = mode if recovery_cut is None else recovery_cut[1]
+            tried[counted] += 1
+            try:
+                ops = _cut_and_recover(chip, ref, step, cut_at, mode, tally, recovery_cut)
+                if ops > recoveries.get(step, (0,))[0]:
+                    recoveries[step] = (ops, cut_at, mode)
+            except Exception as error:  # every cut point is tried and reported
+                failed[counted] += 1
+                if len(failures) < 8:
+                    failures.append("step %s, flash op %d, %s%s: %s: %s" % (
+                        _describe(step), cut_at, MODES[mode], "" if recovery_cut is None else
+                        ", then in the boot at flash op %d, %s" % (
+                            recovery_cut[0], MODES[recovery_cut[1]]),
+                        type(error).__name__, error))
+            gc.collect()
+        print("%s: %d cut points x 3 modes tried, %d failed (%s), %.1f s" % (
+            label, tried[0], sum(failed), ", ".join(
+                "%s %d/%d" % (MODES[m], failed[m], tried[m]) for m in (LOST, HALF, DONE)),
+            time.ticks_diff(time.ticks_ms(), started) / 1000))
+        for line in failures:
+            print("  FAILED", line)
+        return tried[0], failures, recoveries
+
+    def check_power_cut_at_every_flash_operation():
+        started = time.ticks_ms()
+        chip = Chip()
+        ref = Reference(chip)
+        # The script does what it is for: a hit at a middle seat (later seats
+        # still contribute) in each of its two cycles, log segments rotate and
+        # old ones go, and a refused operation writes nothing.
+        assert ref.hits == [(1, 4, [6, 7]), (2, 4, [6, 7])], ref.hits
+        assert ref.dropped[-1] > 0
+        for step in range(1, len(STEPS)):
+            assert (ref.flash_ops(step) == 0) == (STEPS[step][0] == "refused"), step
+        tally = {"before": 0, "after": 0}
+        cuts = ((step, cut_at, mode, None) for step in range(len(STEPS))
+                for cut_at in range(ref.flash_ops(step)) for mode in (LOST, HALF, DONE))
+        points, failures, recoveries = _try_all(
+            cuts, ref, chip, tally, "power cut (%d steps)" % len(STEPS), started)
+        print("power cut: reboots found the operation not done %d times, done %d times; "
+              "%d steps' boots after a cut wrote to flash" % (
+                  tally["before"], tally["after"], len(recoveries)))
+        # The boot after a cut may write (drop an unfinished operation's log
+        # records, remove meter.tmp): the power goes again in it, at every
+        # flash operation of the longest such boot of each step.
+        started = time.ticks_ms()
+        cuts = ((step, cut_at, mode, (op, second)) for step, (ops, cut_at, mode)
+                in sorted(recoveries.items()) for op in range(ops)
+                for second in (LOST, HALF, DONE))
+        again, more_failures, _ = _try_all(cuts, ref, chip, tally,
+                                           "power cut in the boot after a cut", started)
+        assert points > 0 and again > 0 and not failures and not more_failures, (
+            failures + more_failures)
+
+    # ---- what cannot be read ----
+
+    def _played(chip, rounds):
+        # A configured store with `rounds` rounds (no hit) on a new chip: its
+        # state digest after each of the last two operations.
+        chip.new()
+        _mount(chip.blocks)
+        try:
+            bonus, _, _ = _boot()
+            apply(bonus, ("configure", "A1", True))
+            apply(bonus, ("reset",))
+            states = []
+            for _ in range(rounds):
+                apply(bonus, ("round", SMALL))
+                states = (states + [_state(bonus)])[-2:]
+            return states, bonus.store.commit_seq
+        finally:
+            _unmount()
+
+    def _copy_location(blocks, name):
+        # Where the stored copy `name` starts in the raw flash: (block, offset)
+        # of its body (its header, with its commit number and CRC, is on the
+        # flash once, at the start of the file's first block).
+        _mount(blocks)
+        try:
+            with open(MOUNT + "/" + name, "rb") as f:
+                header = f.read().split(b"\n", 1)[0] + b"\n"
+        finally:
+            _unmount()
+        found = [(i, block.find(header)) for i, block in enumerate(blocks)
+                 if block.find(header) >= 0]
+        assert len(found) == 1, "%s found %d times on the flash" % (name, len(found))
+        return found[0][0], found[0][1] + len(header)
+
+    # Two ways a stored byte goes bad: one bit (still text, the CRC catches
+    # it) and a whole byte (no longer UTF-8 text, reading it raises).
+    ONE_BIT = 0x01
+    WHOLE_BYTE = 0xFF
+
+    def _corrupt(blocks, name, mask):
+        block, body = _copy_location(blocks, name)
+        flip_bits(blocks[block], body + 20, mask)  # inside the JSON body
+
+    def check_one_bad_meter_copy():
+        chip = Chip()
+        for mask in (ONE_BIT, WHOLE_BYTE):
+            # The older copy bad: the newest is read, with a warning.
+            (previous, newest), commit_seq = _played(chip, 6)
+            newer_copy = "meter.%s" % "ab"[commit_seq % 2]
+            older_copy = "meter.%s" % "ab"[1 - commit_seq % 2]
+            _corrupt(chip.blocks, older_copy, mask)
+            _mount(chip.blocks)
+            try:
+                bonus, _, events = _boot()
+                assert bonus.fault is None, bonus.fault
+                assert events == [{"ev": "store_warning",
+                                   "reason": "meter copy %s is unreadable" % older_copy}], events
+                assert _state(bonus) == newest, "the newest copy was not the one read"
+                apply(bonus, ("round", SMALL))  # rewrites the bad copy
+            finally:
+                _unmount()
+            _mount(chip.blocks)
+            try:
+                bonus, _, events = _boot()
+                assert events == [] and bonus.fault is None, events
+            finally:
+                _unmount()
+            # The newest copy bad: its operation's records are in the log, so
+            # falling back would lose that operation. The store faults instead,
+            # and leaves the flash as it found it.
+            _played(chip, 6)
+            _corrupt(chip.blocks, newer_copy, mask)
+            before = [binascii.crc32(block) for block in chip.blocks]  # no room for a copy
+            _mount(chip.blocks)
+            try:
+                bonus, _, events = _boot()
+                assert bonus.fault is not None and events[0]["ev"] == "fault", events
+                assert "newest meter copy is unreadable" in bonus.fault, bonus.fault
+            finally:
+                _unmount()
+            after = [binascii.crc32(block) for block in chip.blocks]
+            assert after == before, "a faulted boot wrote"
+
+    def check_unreadable_store_faults_and_is_never_reformatted():
+        chip = Chip()
+        for mask in (ONE_BIT, WHOLE_BYTE):
+            _played(chip, 4)
+            _corrupt(chip.blocks, "meter.a", mask)
+            _corrupt(chip.blocks, "meter.b", mask)
+            image = _image_digest(chip.blocks)
+            for _ in range(2):  # and again after another power cycle
+                _mount(chip.blocks)
+                try:
+                    bonus, _, events = _boot()
+                    assert bonus.fault is not None and "no readable meter record" in bonus.fault, (
+                        bonus.fault)
+                    assert events == [{"ev": "fault", "reason": bonus.fault}], events
+                    for method, args in ((bonus.meters, ()), (bonus.reset, ()),
+                                         (bonus.lock_round, (SMALL,)),
+                                         (bonus.configure, ("A1", True))):
+                        try:
+                            method(*args)
+                            raise AssertionError("a faulted store played on")
+                        except Refused:
+                            pass
+                    assert sorted(os.listdir(MOUNT)) == ["log", "meter.a", "meter.b"]
+                finally:
+                    _unmount()
+                assert _image_digest(chip.blocks) == image, "the faulted boot wrote to flash"
+
+    # ---- the device itself ----
+
+    def check_ram_flash_is_nor_flash_and_allocates_nothing():
+        blocks = new_chip(2, BLOCK_SIZE)
+        zeros, ones, pattern, out = (bytearray(BLOCK_SIZE), bytearray(8), bytearray(8),
+                                     bytearray(8))
+        for i in range(8):
+            ones[i] = 0xFF
+            pattern[i] = 0xF0 | i
+        device = RamFlash(blocks, cut_at=4, cut_mode=HALF)
+        erase_cut = RamFlash(blocks, cut_at=1, cut_mode=HALF)
+        lost_cut = RamFlash(blocks, cut_at=0, cut_mode=LOST)
+        results = [None] * 16
+        micropython.heap_lock()
+        try:
+            results[0] = device.writeblocks(1, pattern, 8)  # op 0
+            results[1] = device.writeblocks(1, ones, 8)  # op 1: cannot set bits
+            results[2] = device.readblocks(1, out, 8)
+            results[3] = device.ioctl(6, 1)  # op 2: erase block 1
+            results[4] = device.writeblocks(1, zeros, 16)  # op 3 (a program may be short)
+            results[5] = device.ioctl(4, 0)
+            results[6] = device.ioctl(5, 0)
+            results[7] = device.writeblocks(1, pattern, 0)  # op 4: the cut, half done
+            results[8] = device.writeblocks(1, pattern, 100)  # dead from now on
+            results[9] = device.readblocks(1, out, 0)
+            results[10] = device.ioctl(6, 1)
+            results[11] = erase_cut.writeblocks(0, zeros, 0)  # op 0
+            results[12] = erase_cut.ioctl(6, 0)  # op 1: the cut, half the block erased
+            results[13] = lost_cut.writeblocks(0, zeros, 0)  # op 0: the cut, nothing written
+            results[14] = lost_cut.ioctl(6, 0)
+        finally:
+            micropython.heap_unlock()
+        assert results == [0, 0, 0, 0, 0, 2, BLOCK_SIZE, -5, -5, -5, -5, 0, -5, -5, -5,
+                           None], results
+        assert bytes(out) == bytes(pattern)  # read before the erase
+        block = blocks[1]
+        assert bytes(block[:4]) == bytes(pattern[:4])
+        assert bytes(block[4:16]) == b"\xff" * 12  # the half never written, then erased
+        assert bytes(block[16:BLOCK_SIZE]) == bytes(BLOCK_SIZE - 16)
+        half = BLOCK_SIZE // 2
+        assert bytes(blocks[0][:half]) == b"\xff" * half
+        assert bytes(blocks[0][half:]) == bytes(half)
+        assert device.dead and device.ops == 5 and device.programs == 4 and device.erases == 1
+        assert erase_cut.dead and lost_cut.dead and lost_cut.programs == 0
+
+    # ---- wear ----
+
+    def check_erases_per_round_and_flash_lifetime():
+        warm_up, rounds = 50, 100
+        blocks = new_chip(WEAR_BLOCKS, BLOCK_SIZE)
+        _format(blocks)
+        device = _mount(blocks)
+        try:
+            # The firmware's segments of 32 records, but 2 kept rather than 8,
+            # so that the log reaches its steady state (a segment started and
+            # the oldest removed every 32 rounds) on a chip this heap holds; a
+            # round's commit costs the same either way. A1's highest hit
+            # value, so no hit.
+            bonus = MysteryBonus(Store(MOUNT, segments_kept=2), lambda n: (b"\x27\x0f" * 9)[:n])
+            assert bonus.boot() == []
+            bonus.configure("A1", True)
+            bonus.reset()
+            seats = [(seat, True, 500) for seat in range(1, 7)]
+            for _ in range(warm_up):
+                bonus.lock_round(seats)
+            start = device.erases
+            for _ in range(rounds):
+                bonus.lock_round(seats)
+            assert bonus.meter.phase == RUNNING and bonus.store.dropped() > 0
+            per_round = (device.erases - start) / rounds
+        finally:
+            _unmount()
+        counts = [device.erase_counts[i] for i in range(WEAR_BLOCKS)]
+        print("flash wear: %.2f erases per round (rounds %d-%d of 6 seats, %d KB blocks; "
+              "erases per block so far %d-%d, mean %.0f)" % (
+                  per_round, warm_up + 1, warm_up + rounds, BLOCK_SIZE // 1024, min(counts),
+                  max(counts), sum(counts) / len(counts)))
+        # littlefs spreads erases over every block, so a filesystem of B blocks
+        # rated for ERASE_CYCLES each lasts B * ERASE_CYCLES erases.
+        for board, blocks in BOARDS:
+            years = blocks * ERASE_CYCLES / (per_round * ROUNDS_A_DAY * 365)
+            print("flash wear: %s, %d blocks x %d erases: %.1f years at %d rounds a day "
+                  "(design.md budget: %d)" % (board, blocks, ERASE_CYCLES, years, ROUNDS_A_DAY,
+                                              WEAR_BUDGET_YEARS))
+        assert 0 < per_round < 10
+
+    # ---- a full log in the board's heap ----
+
+    def check_a_full_log_boots_in_the_board_heap():
+        # The firmware's own log settings, every segment full (on the host's
+        # filesystem: that much log would not fit a RAM flash in this heap).
+        root = tmpdir.make()
+        try:
+            bonus = MysteryBonus(Store(root), lambda n: (b"\x27\x0f" * 9)[:n])
+            assert bonus.boot() == []
+            bonus.configure("A1", True)
+            bonus.reset()
+            store = bonus.store
+            rounds = store.segment_records * (store.segments_kept + 1)
+            for _ in range(rounds):
+                bonus.lock_round([(seat, True, 100) for seat in range(1, 8)])
+            assert bonus.meter.phase == RUNNING
+            before = bonus.meters()
+            bonus = None
+            gc.collect()
+            again = MysteryBonus(Store(root), lambda n: (b"\x27\x0f" * 9)[:n])
+            assert again.boot() == [] and again.fault is None, again.fault
+            assert again.meters() == before and before["log_dropped"] > 0
+            gc.collect()
+            print("full log: %d rounds, %d records kept, boots with %d KB of the %s heap free"
+                  % (rounds, before["log_seq"] - before["log_dropped"], gc.mem_free() // 1024,
+                     HEAP))
+        finally:
+            tmpdir.remove(root)
+
+    # ---- run as a script ----
+
+    def _main():
+        # Like tests/mp_run.py: every check, a line for each failure, a summary.
+        checks = (check_erases_per_round_and_flash_lifetime,
+                  check_ram_flash_is_nor_flash_and_allocates_nothing,
+                  check_one_bad_meter_copy,
+                  check_unreadable_store_faults_and_is_never_reformatted,
+                  check_a_full_log_boots_in_the_board_heap,
+                  check_power_cut_at_every_flash_operation)
+        passed = failed = 0
+        for check in checks:
+            gc.collect()
+            try:
+                check()
+                passed += 1
+            except Exception as error:
+                failed += 1
+                print("FAIL test_power_cut.%s: %s %s" % (check.__name__, type(error).__name__,
+                                                         error))
+                sys.print_exception(error)
+        print("  test_power_cut (own process, heap %s): %d passed, %d failed"
+              % (HEAP, passed, failed))
+        sys.exit(1 if failed else 0)
+
+    _main()

@@ -1,0 +1,164 @@
+# A RAM flash block device for the MicroPython unix port, mounted with
+# os.VfsLfs2 to prove the meter store against power cuts (power_cut_script.py).
+#
+# It behaves like a board's NOR flash: an erase sets a whole block to 0xFF,
+# a program can only clear bits (it ANDs the new bytes into the old ones), and
+# every program and erase is one counted flash operation. Given cut_at, the
+# operation with that number is where the power goes, in one of three ways:
+#   LOST  the operation does nothing,
+#   HALF  only the first half of its bytes is programmed (of the block erased),
+#   DONE  the operation completes,
+# and in every way the device is dead from then on: that operation and every
+# later call return -EIO and never touch the bytes again, so a reboot can
+# mount a new device over the surviving bytes. (Raising from the device also
+# gets through littlefs, but it jumps out of lfs_file_close before the file is
+# marked closed, and the file's finaliser later calls the dead device again;
+# an error code is what VfsLfs2 handles cleanly: the failed call raises
+# OSError(EIO) and the file is closed.)
+#
+# The block-device methods allocate nothing (littlefs may call them with the
+# heap locked): the flash is a list of preallocated bytearrays, one per erase
+# block, copied by viper loops; counters and results are small ints. One
+# bytearray a block rather than one for the whole chip: after the controller's
+# modules are compiled, a 192 KB heap may no longer hold 64-96 KB in one piece.
+#
+# MicroPython only (viper); pytest never imports this module.
+from array import array
+
+import micropython
+
+LOST = 0
+HALF = 1
+DONE = 2
+MODES = ("lost", "half", "done")
+
+_IOCTL_INIT = 1
+_IOCTL_DEINIT = 2
+_IOCTL_SYNC = 3
+_IOCTL_BLOCK_COUNT = 4
+_IOCTL_BLOCK_SIZE = 5
+_IOCTL_BLOCK_ERASE = 6
+
+_EIO = -5  # what a dead device answers; VfsLfs2 raises OSError(EIO)
+
+
+@micropython.viper
+def _read(dst: ptr8, src: ptr8, start: int, n: int):  # noqa: F821
+    i = 0
+    while i < n:
+        dst[i] = src[start + i]
+        i += 1
+
+
+@micropython.viper
+def _program(dst: ptr8, start: int, src: ptr8, n: int):  # noqa: F821
+    i = 0
+    while i < n:
+        dst[start + i] = dst[start + i] & src[i]
+        i += 1
+
+
+@micropython.viper
+def _erase(dst: ptr8, n: int):  # noqa: F821
+    i = 0
+    while i < n:
+        dst[i] = 0xFF
+        i += 1
+
+
+@micropython.viper
+def copy_block(dst: ptr8, src: ptr8, n: int):  # noqa: F821
+    # dst[:n] = src[:n] without a slice.
+    i = 0
+    while i < n:
+        dst[i] = src[i]
+        i += 1
+
+
+@micropython.viper
+def flip_bits(block: ptr8, index: int, mask: int):  # noqa: F821
+    # A fault in the flash itself: the bits of mask inverted at block[index].
+    block[index] = block[index] ^ mask
+
+
+def erase(block):
+    # Every byte of one block 0xFF, as an erase leaves it.
+    _erase(block, len(block))
+
+
+def new_chip(block_count, block_size=4096):
+    # The flash's bytes: one bytearray per erase block, every byte 0xFF.
+    blocks = []
+    for _ in range(block_count):
+        block = bytearray(block_size)
+        _erase(block, block_size)
+        blocks.append(block)
+    return blocks
+
+
+class RamFlash:
+    def __init__(self, blocks, cut_at=-1, cut_mode=DONE):
+        # blocks: the flash's bytes from new_chip(), used in place, not copied.
+        # cut_at: the number of the flash operation (program or erase, counted
+        # from 0 on this device) where the power goes, or -1 for none.
+        self.blocks = blocks
+        self.block_size = len(blocks[0])
+        self.block_count = len(blocks)
+        self.cut_at = cut_at
+        self.cut_mode = cut_mode
+        self.ops = 0  # programs + erases started
+        self.programs = 0
+        self.erases = 0
+        self.reads = 0
+        self.dead = False
+        self.erase_counts = array("I", bytes(4 * self.block_count))  # per block
+
+    def _cut_now(self):
+        # True when this operation is the one the power goes at.
+        number = self.ops
+        self.ops += 1
+        return number == self.cut_at
+
+    def readblocks(self, block, buf, offset=0):
+        if self.dead:
+            return _EIO
+        self.reads += 1
+        _read(buf, self.blocks[block], offset, len(buf))
+        return 0
+
+    def writeblocks(self, block, buf, offset=0):
+        if self.dead:
+            return _EIO
+        n = len(buf)
+        if self._cut_now():
+            self.dead = True
+            if self.cut_mode == LOST:
+                return _EIO
+            if self.cut_mode == HALF:
+                n = n // 2
+        self.programs += 1
+        _program(self.blocks[block], offset, buf, n)
+        return _EIO if self.dead else 0
+
+    def ioctl(self, op, arg):
+        if op == _IOCTL_BLOCK_COUNT:
+            return self.block_count
+        if op == _IOCTL_BLOCK_SIZE:
+            return self.block_size
+        if self.dead:
+            return _EIO
+        if op == _IOCTL_BLOCK_ERASE:
+            n = self.block_size
+            if self._cut_now():
+                self.dead = True
+                if self.cut_mode == LOST:
+                    return _EIO
+                if self.cut_mode == HALF:
+                    n = n // 2
+            self.erases += 1
+            self.erase_counts[arg] += 1
+            _erase(self.blocks[arg], n)
+            return _EIO if self.dead else 0
+        if op == _IOCTL_INIT or op == _IOCTL_DEINIT or op == _IOCTL_SYNC:
+            return 0
+        return None
