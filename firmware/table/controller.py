@@ -189,8 +189,11 @@ class Table:
             seat.jackpot_light.value(1 if seat.number == pending_seat else 0)
         text = self._display_text(now)
         if text != self.shown:
-            self.display.show(text)
             self.shown = text
+            try:
+                self.display.show(text)
+            except ValueError as error:  # a text the display cannot show: say so, play on
+                self.emit({"ev": "display_error", "text": text, "reason": str(error)})
 
     def _display_text(self, now):
         if self.state == FAULT:

@@ -8,8 +8,11 @@ def money(cents):
 
 def must_hit_by(maximum_cents):
     # 653b.1(b): the display tells players the Must-Hit-By bonus is offered;
-    # the signage beside it reads "MUST HIT BY", the display the amount.
-    return "bY " + money(maximum_cents)
+    # the signage beside it reads "MUST HIT BY", the display the amount. The
+    # maxima are whole dollars, so "bY 1000" fits eight digits where cents would not.
+    if maximum_cents % 100:
+        return "bY " + money(maximum_cents)
+    return "bY %d" % (maximum_cents // 100)
 
 
 SERVICE = "SErvICE"

@@ -1,0 +1,38 @@
+# What every MicroPython board gives the controller alike: the USB serial
+# link, the littlefs folder for the meter store and os.urandom. A board's
+# board.py makes the pins and passes them in; it names GPIOs, this does not.
+import os
+import sys
+
+from .inputs import Seat
+from .serial import UsbSerial
+
+
+def seats_from(bet_sensors, bet_lights, jackpot_lights, uth_sensors=None):
+    # Seats 1..n from parallel lists; no UTH sensors: the progressive chip qualifies alone.
+    uth = uth_sensors or [None] * len(bet_sensors)
+    return [Seat(i + 1, bet_sensors[i], uth[i], bet_lights[i], jackpot_lights[i])
+            for i in range(len(bet_sensors))]
+
+
+def _folder(path):
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass  # already there; any worse trouble surfaces as a store fault
+    return path
+
+
+class Board:
+    # What docs/boards.md calls the board: everything the controller is handed.
+    def __init__(self, seats, lock, key, display, storage_root="/meter"):
+        self.seats = seats
+        self.lock = lock
+        self.key = key
+        self.display = display
+        self.serial = UsbSerial(sys.stdin, sys.stdout)
+        self.storage_root = _folder(storage_root)
+        self.random_bytes = os.urandom
+
+    def service(self):
+        pass  # real pins need nothing between ticks
