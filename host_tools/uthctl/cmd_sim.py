@@ -1,5 +1,7 @@
 # uthctl sim: the virtual table, the firmware on the unix-port MicroPython
-# behind a pseudo-terminal (vboard.py). --headless prints one JSON line,
+# behind a pseudo-terminal (vboard.py), played in this terminal (tui.py:
+# seats, lights, the LED meter, meters and events; `make sim`). --headless
+# runs the board alone and prints one JSON line,
 # {"serial": PTY, "rig": "127.0.0.1:PORT", "flash": FILE}, then runs until
 # SIGTERM or SIGINT; mpremote, `uthctl meters --port PTY` and
 # `uthctl rig --sim ADDRESS` drive it from there.
@@ -34,10 +36,14 @@ def run(args):
 
 
 def run_interactive(args):
-    # HOOK for the interactive table (seats, buttons, lights and meter in a
-    # terminal): start a VirtualBoard as run_headless() does and drive it
-    # through rig.Rig(board.rig_address) and link.Link(board.serial_path).
-    raise ValueError("the interactive table is not written yet; run: uthctl sim --headless")
+    # The table in this terminal (tui.py): seats, lights, the LED meter, the
+    # meters and the event stream; keys for chips, LOCK and the key switch.
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise ValueError("the interactive table needs a terminal; for scripts run: "
+                         "uthctl sim --headless")
+    from . import tui  # curses is loaded only for the interactive table
+
+    return tui.run(flash=args.flash, micropython=args.micropython, seed=args.test_seed)
 
 
 def run_headless(args):

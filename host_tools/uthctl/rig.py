@@ -28,6 +28,7 @@ class Rig:
         self.timeout = timeout
         try:
             self.sock = socket.create_connection(self.address, timeout=timeout)
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except OSError as error:
             raise RigError("no virtual board rig at %s:%d (%s)"
                            % (self.address + (error.strerror or error,))) from None

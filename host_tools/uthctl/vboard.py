@@ -476,6 +476,8 @@ class VirtualBoard:
             sock, _ = listener.accept()
         except BlockingIOError:
             return
+        # Pin changes are tiny lines: Nagle's delay would hold each one ~40 ms.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         conn = _Conn(sock, kind)
         if kind == "board":
             self._drop_board()

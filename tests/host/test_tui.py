@@ -1,0 +1,414 @@
+# `uthctl sim`, the interactive table, driven as a person drives it: the real
+# command in a pseudo-terminal, its screen read back with pyte (a VT100
+# screen in Python), keys typed into the pty. Select with -k tui.
+#
+# Expected figures come from 653b.1(c)(4) as typed here (A1: $1 minimum
+# wager, 2%, $100-$200), not from the firmware. The hit is made to come in a
+# few auto-played rounds by the board's TEST-ONLY seeded random source,
+# predicted with the same generator tests/host/test_vboard.py writes out.
+import fcntl
+import hashlib
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from collections import deque
+from pathlib import Path
+
+import pyte  # a VT100 screen in Python (requirements-dev.txt)
+import pytest
+
+from mystery import hitvalue
+from uthctl.cmd_meters import money as dollars
+from uthctl.tui import Canvas, TableView, describe, led_rows
+from uthctl.vboard import find_micropython
+
+A1_MINIMUM_CENTS = 100 * 100
+A1_MAXIMUM_CENTS = 200 * 100
+A1_CENTS_PER_SEAT = 100 * 2 // 100  # a $1 chip at 2%
+MICROS_PER_CENT = 10_000
+COLS, ROWS = 80, 24  # the smallest terminal the table supports
+DISPLAY_WAIT = 7.0  # the LED shows the meter and "bY 200.00" in turn, 3 s each
+
+
+# ---- the TEST-ONLY random source, as boards/sim/board.py has it ----
+
+
+def seeded_bytes(seed):
+    state = {"counter": 0, "pool": b""}
+
+    def take(n):
+        while len(state["pool"]) < n:
+            state["pool"] += hashlib.sha256(("%d:%d" % (seed, state["counter"])).encode()
+                                            ).digest()
+            state["counter"] += 1
+        out, state["pool"] = state["pool"][:n], state["pool"][n:]
+        return out
+
+    return take
+
+
+def first_a1_value(seed):
+    value, _ = hitvalue.draw(seeded_bytes(seed), A1_MINIMUM_CENTS * MICROS_PER_CENT,
+                             A1_MAXIMUM_CENTS * MICROS_PER_CENT)
+    return value // MICROS_PER_CENT
+
+
+def find_seed(low_cents, high_cents):
+    for seed in range(1, 200_000):
+        if low_cents <= first_a1_value(seed) <= high_cents:
+            return seed
+    raise AssertionError("no seed found")
+
+
+def money(cents):
+    return "%d.%02d" % divmod(cents, 100)
+
+
+# ---- a terminal the test reads like a person ----
+
+
+class Screen(pyte.Screen):
+    # pyte's screen plus what ncurses sends an xterm and pyte 0.8 lacks:
+    # SU/SD (scroll the region up/down N lines) and REP (repeat the last
+    # character N times).
+    last = " "
+
+    def draw(self, data):
+        if data:
+            self.last = data[-1]
+        super().draw(data)
+
+    def scroll_up(self, count=1, **_):
+        top, bottom = self.margins or (0, self.lines - 1)
+        for _ in range(max(1, count)):
+            for y in range(top, bottom):
+                self.buffer[y] = self.buffer[y + 1]
+            self.buffer.pop(bottom, None)
+        self.dirty.update(range(self.lines))
+
+    def scroll_down(self, count=1, **_):
+        top, bottom = self.margins or (0, self.lines - 1)
+        for _ in range(max(1, count)):
+            for y in range(bottom, top, -1):
+                self.buffer[y] = self.buffer[y - 1]
+            self.buffer.pop(top, None)
+        self.dirty.update(range(self.lines))
+
+    def repeat_last(self, count=1, **_):
+        self.draw(self.last * max(1, count))
+
+
+class Stream(pyte.ByteStream):
+    csi = dict(pyte.ByteStream.csi, S="scroll_up", T="scroll_down", b="repeat_last")
+
+
+class Terminal:
+    def __init__(self, argv, env, cols=COLS, rows=ROWS):
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     close_fds=True, start_new_session=True)
+        os.close(slave)
+        self.screen = Screen(cols, rows)
+        self.stream = Stream(self.screen)
+        self.output = b""
+
+    def pump(self, wait=0.05):
+        # Feeds what the program drew; False once the pty is closed.
+        ready, _, _ = select.select([self.master], [], [], wait)
+        if not ready:
+            return True
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:
+            return False
+        self.output += data
+        self.stream.feed(data)
+        return bool(data)
+
+    def text(self):
+        return "\n".join(self.screen.display)
+
+    def row(self, needle):
+        # The first screen row that contains needle.
+        return next((line for line in self.screen.display if needle in line), "")
+
+    def wait_for(self, predicate, timeout=10.0, what="the screen"):
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.text()
+            if predicate(text):
+                return text
+            if time.monotonic() > deadline:
+                raise AssertionError("timed out after %.1f s waiting for %s; screen:\n%s"
+                                     % (timeout, what, text))
+            if not self.pump(0.05):
+                time.sleep(0.05)
+
+    def wait_text(self, needle, timeout=10.0):
+        return self.wait_for(lambda text: needle in text, timeout, repr(needle))
+
+    def keys(self, text):
+        os.write(self.master, text.encode())
+
+    def close(self):
+        # As a closed terminal would (SIGHUP), then harder; the board's
+        # interpreter runs in its own session, so it is looked after too.
+        interpreters = children(self.proc.pid) if self.proc.poll() is None else []
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGHUP)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        for pid in interpreters:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        os.close(self.master)
+
+
+def children(pid):
+    found = []
+    try:
+        for task in Path("/proc/%d/task" % pid).iterdir():
+            found += [int(n) for n in (task / "children").read_text().split()]
+    except OSError:
+        pass  # gone meanwhile
+    return found
+
+
+def alive(pid):
+    status = Path("/proc/%d/stat" % pid)
+    try:
+        return status.read_text().split()[2] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def start_sim(tmp_path, *extra):
+    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
+    env.pop("LC_ALL", None)
+    env.pop("NO_COLOR", None)
+    argv = [sys.executable, "-m", "uthctl.cli", "sim", "--flash", str(tmp_path / "flash.img"),
+            *extra]
+    return Terminal(argv, env)
+
+
+def seat_row(term, seat):
+    # Seat rows begin with the right-aligned seat number.
+    return next((line for line in term.screen.display if re.match(r"\s{2}%d\s" % seat, line)),
+                "")
+
+
+def meter_line(term):
+    return term.row("meter        $")
+
+
+# ---- the pieces, without a terminal ----
+
+
+def test_tui_led_rows_use_the_boards_font():
+    rows = led_rows("100.04")
+    assert len(rows) == 5
+    assert "●" in rows[4]  # the decimal point after the third digit
+    assert rows[0].count("━━") == 3  # 0, 0, 0 have a top bar; 1 and 4 do not
+    assert led_rows("bY 200.00")  # labels fit the 8 digits
+    assert led_rows("SErvICE", fancy=False)[2].count("--") == 4  # S E r ... middle bars
+    with pytest.raises(ValueError):
+        led_rows("12345678.90")  # a digit would be lost: the board refuses it too
+
+
+def test_tui_describes_events_compactly():
+    assert describe({"ev": "locked", "round": 3, "meter": 100_060_000}) == \
+        "locked round 3, meter $100.06"
+    assert describe({"ev": "contribution", "round": 3, "seat": 2, "wager": 100,
+                     "amount": 20_000}) == "contribution seat 2 $0.02"
+    assert describe({"ev": "hit", "seat": 4, "award": 187_340_000, "round": 9,
+                     "hit_value": 187_330_000}).startswith("HIT seat 4 $187.34")
+    assert describe({"ev": "paid", "seat": 4, "award": 1_000_000,
+                     "payment": "jackpot_slip"}) == "paid seat 4 $1.00 by jackpot slip"
+    assert describe({"ev": "something"}) == '{"ev":"something"}'
+
+
+def test_tui_canvas_clips_to_the_screen():
+    canvas = Canvas(10, 2)
+    canvas.put(0, 6, "overflowing")
+    canvas.put(5, 0, "off screen")
+    assert canvas.text() == "      over\n"
+
+
+class _Fake:
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+def _view(status, meters, pins):
+    board = _Fake(alive=lambda: True, failure=None)
+    host = _Fake(status=status, meters=meters, inbox=deque(), failure=None, answered_at=None)
+    hands = _Fake(auto=None, autoplaying=threading.Event(), do=lambda *a: None)
+    return TableView(board, host, hands, _Fake(state=lambda: pins))
+
+
+def test_tui_draws_a_pending_hit_at_80x24():
+    pins = {"display": "187.34", "inputs": dict({"bet%d" % n: 1 for n in (2, 4)}, lock=0,
+                                                key=0, uth2=1, uth4=0),
+            "bet_lights": [0, 1, 0, 1, 0, 0], "jackpot_lights": [0, 0, 0, 1, 0, 0],
+            "board": True, "powered": True, "boots": 1}
+    status = {"state": "hit_pending", "payment": "jackpot_slip", "locked_in": [2, 4]}
+    meters = {"meter": 187_340_000, "contributed": 87_340_000, "seeded": 100_000_000,
+              "paid": 0, "hits": 0, "phase": "pending", "config": "B1", "cycle": 1,
+              "round": 230, "pending": [4, 187_340_000, 1, 230], "last_hits": []}
+    view = _view(status, meters, pins)
+    view.update()
+    canvas = Canvas(80, 24)
+    view.draw(canvas)
+    text = canvas.text()
+    lines = text.split("\n")
+    assert lines[0].startswith("uthctl sim  state HIT PENDING  B1  cycle 1  round 230")
+    assert 'display "187.34"' in text
+    assert "HIT at seat 4: $187.34!" in text and "pending  seat 4 $187.34" in text
+    seat4 = next(line for line in lines if line.startswith("  4 "))
+    assert "● chip" in seat4 and "○ none" in seat4 and "● ON" in seat4 and "JACKPOT" in seat4
+    assert "payment  jackpot slip" in text and "in round 2 4" in text
+    assert "q quit" in text and all(len(line) <= 80 for line in lines)
+
+    small = Canvas(60, 20)
+    view.draw(small)
+    assert "at least 80x24" in small.text()
+
+
+def test_tui_refuses_without_a_terminal():
+    done = subprocess.run([sys.executable, "-m", "uthctl.cli", "sim"], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, timeout=30)
+    assert done.returncode == 2 and "--headless" in done.stderr
+
+
+# ---- the whole table, as a person plays it ----
+
+
+def test_tui_bet_lock_autoplay_hit_validate_quit(tmp_path):
+    try:
+        find_micropython()
+    except OSError as error:
+        pytest.skip(str(error))
+    manual = (1, 2, 3)  # one round by hand, then auto-play at all six seats
+    after_manual = A1_MINIMUM_CENTS + A1_CENTS_PER_SEAT * len(manual)
+    # A hit value 2-4 auto-played rounds in: the meter passes it by then.
+    seed = find_seed(after_manual + 12 * 2, after_manual + 12 * 4 - 1)
+    value = first_a1_value(seed)
+    k = (value - A1_MINIMUM_CENTS) // A1_CENTS_PER_SEAT + 1  # contributions to the hit
+    award_cents = A1_MINIMUM_CENTS + k * A1_CENTS_PER_SEAT
+    auto_index = k - len(manual) - 1  # 0-based seat-round within auto-play
+    hit_seat = auto_index % 6 + 1
+    carried_cents = (5 - auto_index % 6) * A1_CENTS_PER_SEAT  # later seats of that round
+
+    started = time.monotonic()
+    term = start_sim(tmp_path, "--test-seed", str(seed))
+    try:
+        # A fresh flash: unconfigured, with the hint; the seed labelled.
+        term.wait_text("turn on service mode (s) and choose a configuration (c)", 20.0)
+        term.wait_text('display "no CFG"')
+        assert "TEST SEED %d" % seed in term.row("uthctl sim")
+        assert "state UNCONFIGURED" in term.text()
+
+        # Configure: key held, A1 chosen from the menu, key released.
+        term.keys("s")
+        term.wait_text('display "SErvICE"')
+        term.wait_text("state SERVICE")
+        term.keys("c")
+        term.wait_text("choose a configuration")
+        term.keys("A1\r")
+        term.wait_text("config A1 (was none)")
+        term.keys("s")
+        term.wait_text("state BETTING")
+        term.wait_for(lambda t: "$%s" % money(A1_MINIMUM_CENTS) in meter_line(term),
+                      what="the meter at $100.00")
+
+        # Three chips, their bet lights, LOCK: the meter climbs 2 cents a seat.
+        term.keys("".join(str(n) for n in manual))
+        term.wait_for(lambda t: all("● ON" in seat_row(term, n) for n in manual),
+                      what="bet lights 1-3")
+        term.wait_for(lambda t: "○ off" in seat_row(term, 4) and "● chip" in seat_row(term, 1),
+                      what="seat 4 empty, seat 1 with a chip")
+        term.keys("l")
+        term.wait_text("locked round 1, meter $%s" % money(after_manual))
+        term.wait_text("contribution seat 3 $0.02")
+        term.wait_text("state LOCKED")
+        term.wait_for(lambda t: "$%s" % money(after_manual) in meter_line(term),
+                      what="the meters read over the host link")
+        term.wait_text('display "%s"' % money(after_manual), DISPLAY_WAIT)
+        term.keys("0")  # the chips go: betting again
+        term.wait_text("state BETTING")
+        term.wait_for(lambda t: all("○ off" in seat_row(term, n) for n in manual),
+                      what="bet lights off")
+
+        # Auto-play to the hit: the jackpot light at the winning seat, the award shown.
+        term.keys("a")
+        term.wait_text("state HIT PENDING", 20.0)
+        term.wait_text("HIT seat %d $%s" % (hit_seat, money(award_cents)))
+        term.wait_text("HIT at seat %d: $%s!" % (hit_seat, money(award_cents)))
+        term.wait_text('display "%s"' % money(award_cents))
+        term.wait_for(lambda t: [n for n in range(1, 7) if "JACKPOT" in seat_row(term, n)]
+                      == [hit_seat], what="the jackpot light at seat %d alone" % hit_seat)
+
+        # The key validates: light off, paid, the meter reset with the carry.
+        children_before = children(term.proc.pid)
+        assert children_before, "no board interpreter under uthctl sim"
+        term.keys("k")
+        term.wait_text("validated seat %d $%s" % (hit_seat, money(award_cents)))
+        term.wait_text("paid seat %d $%s by table inventory" % (hit_seat, money(award_cents)))
+        new_meter = A1_MINIMUM_CENTS + carried_cents
+        term.wait_text("reset: cycle 2, A1, meter %s" % dollars(new_meter * MICROS_PER_CENT))
+        term.wait_for(lambda t: "JACKPOT" not in t, what="the jackpot light off")
+        term.wait_for(lambda t: "$%s" % money(new_meter) in meter_line(term),
+                      what="the reset meter")
+        term.wait_text("last hit seat %d $%s" % (hit_seat, money(award_cents)))
+        term.keys("0")
+        term.wait_text("state BETTING")
+        term.wait_text('display "%s"' % money(new_meter), DISPLAY_WAIT)
+
+        # q: the program ends and takes the board's interpreter with it.
+        term.keys("q")
+        deadline = time.monotonic() + 10
+        while term.proc.poll() is None and time.monotonic() < deadline:
+            term.pump(0.1)
+        assert term.proc.poll() == 0
+        while term.pump(0.05):
+            pass
+        assert b"kept in" in term.output
+        assert not any(alive(pid) for pid in children_before)
+    finally:
+        term.close()
+    assert time.monotonic() - started < 60
+
+
+def test_tui_hangup_stops_the_board(tmp_path):
+    # A closed terminal (SIGHUP) or SIGTERM ends the table as q does: the
+    # board's interpreter must not outlive it, holding the flash image.
+    try:
+        find_micropython()
+    except OSError as error:
+        pytest.skip(str(error))
+    for signum in (signal.SIGHUP, signal.SIGTERM):
+        term = start_sim(tmp_path)
+        try:
+            term.wait_text("board started (unconfigured)", 20.0)
+            interpreters = children(term.proc.pid)
+            assert interpreters
+            term.proc.send_signal(signum)
+            deadline = time.monotonic() + 10
+            while term.proc.poll() is None and time.monotonic() < deadline:
+                term.pump(0.1)
+            assert term.proc.poll() == 0
+            assert not any(alive(pid) for pid in interpreters)
+        finally:
+            term.close()
