@@ -1,6 +1,7 @@
 # The benchmark behind `make bench`: best-of-seven hand evaluation (uth on the
 # MicroPython unix port and on CPython, treys on CPython) and settling a six-seat
-# round on the unix port, all in one run, with an RP2040 estimate.
+# round on the unix port, all in one run, with an RP2040 estimate; then the time from
+# LOCK to the committed contributions on the virtual board (vboard_lock.py).
 # Usage: .venv/bin/python bench/run.py [--hands N] [--repeats R] [--json FILE]
 # Figures are reported, never asserted: a slow machine is not a failed build.
 import argparse
@@ -14,6 +15,8 @@ import sys
 import tempfile
 import time
 from importlib import metadata
+
+import vboard_lock  # bench/, beside this script
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
@@ -53,6 +56,8 @@ def parse_args():
     parser.add_argument("--repeats", type=int, default=5, help="passes; the best one counts")
     parser.add_argument("--pairs", type=int, default=100_000, help="pairs for the order check")
     parser.add_argument("--settle-calls", type=int, default=1_000, help="calls per repeat")
+    parser.add_argument("--lock-rounds", type=int, default=30,
+                        help="rounds timed from LOCK on the virtual board")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     return parser.parse_args()
 
@@ -335,6 +340,9 @@ def main():
     order = check_order(mp_scores, cp, sample_pairs(args.pairs, len(hands), args.seed))
     result = figures(args, mp, cp, order, settle)
     print_report(result, args)
+    result["vboard_lock"] = vboard_lock.bench(args.lock_rounds)  # LOCK to the commit
+    print()
+    vboard_lock.print_report(result["vboard_lock"])
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=2)

@@ -150,11 +150,17 @@ class Table:
     # ---- what the host may ask ----
 
     def configure(self, name):
+        # Refusals go back to the host as the command's one error reply.
         if self.state != SERVICE:
             raise Refused("configuration changes only in service mode")
-        records = self._operate(self.bonus.configure, name, True)
-        if records is None:
-            raise Refused(self.bonus.fault or "configuration refused")
+        try:
+            records = self.bonus.configure(name, True)
+        except Refused:
+            if self.bonus.fault is not None:
+                self._enter_fault()
+            raise
+        for record in records:
+            self.emit(record)
         self._operate(self.bonus.reset)
         return records
 

@@ -13,6 +13,16 @@ MAX_LINE = const(256)
 _INTERRUPT = const(3)  # Ctrl-C: a board's USB stack raises it before we read
 
 
+def _finite(value):
+    if isinstance(value, float):
+        return value - value == 0  # false for inf and nan
+    if isinstance(value, dict):
+        return all(_finite(item) for item in value.values())
+    if isinstance(value, list):
+        return all(_finite(item) for item in value)
+    return True
+
+
 class HostLink:
     def __init__(self, table, write):
         self.table = table
@@ -56,6 +66,10 @@ class HostLink:
             command = json.loads(line.decode())
         except (ValueError, UnicodeError):  # MicroPython raises ValueError for both
             self.send({"ok": False, "error": "not a JSON line"})
+            return
+        if not _finite(command):
+            # 1e400 parses to inf, which no JSON reply could echo back.
+            self.send({"ok": False, "error": "numbers must be finite"})
             return
         if not isinstance(command, dict) or not isinstance(command.get("cmd"), str):
             self.send({"ok": False, "error": "a command is an object with a \"cmd\" string"})

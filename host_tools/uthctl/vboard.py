@@ -30,6 +30,7 @@
 # The supervisor keeps the pin state: inputs as rigs set them, re-sent when a
 # board (re)connects; outputs as the board reports them (all off at power off).
 # One thread runs every descriptor through a selector; other threads ask it.
+import hashlib
 import json
 import os
 import pty
@@ -68,6 +69,22 @@ _QUICK_EXIT = 0.5
 HARD_RESET_EXIT = 75  # machine.reset() on the virtual board (boards/sim/board.py)
 _LINE_MAX = 4096
 _BARE_LF = re.compile(rb"(?<!\r)\n")
+
+
+def seeded_bytes(seed):
+    # The host's twin of the sim board's TEST-ONLY random source (--test-seed):
+    # SHA-256 of "SEED:COUNTER", so a test can foresee the hit values drawn.
+    state = {"counter": 0, "pool": b""}
+
+    def take(n):
+        while len(state["pool"]) < n:
+            text = "%d:%d" % (seed, state["counter"])
+            state["pool"] += hashlib.sha256(text.encode()).digest()
+            state["counter"] += 1
+        out, state["pool"] = state["pool"][:n], state["pool"][n:]
+        return out
+
+    return take
 
 
 def default_flash():
@@ -278,7 +295,9 @@ class VirtualBoard:
                 "jackpot_lights": list(self._lights["jackpot"]), "display": self._display,
                 "inputs": dict(self._levels), "board": self._board is not None,
                 "powered": self._powered, "boots": self._boots,
-                "repl": "raw" if self._raw else "friendly"}
+                "repl": "raw" if self._raw else "friendly",
+                "pid": self._proc.pid if self._proc is not None and self._proc.poll() is None
+                else None}
 
     # ---- the interpreter ----
 

@@ -7,7 +7,6 @@
 # few auto-played rounds by the board's TEST-ONLY seeded random source,
 # predicted with the same generator tests/host/test_vboard.py writes out.
 import fcntl
-import hashlib
 import os
 import pty
 import re
@@ -28,7 +27,7 @@ import pytest
 from mystery import hitvalue
 from uthctl.cmd_meters import money as dollars
 from uthctl.tui import Canvas, TableView, describe, led_rows
-from uthctl.vboard import find_micropython
+from uthctl.vboard import find_micropython, seeded_bytes
 
 A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100
@@ -41,18 +40,6 @@ DISPLAY_WAIT = 7.0  # the LED shows the meter and "bY 200.00" in turn, 3 s each
 # ---- the TEST-ONLY random source, as boards/sim/board.py has it ----
 
 
-def seeded_bytes(seed):
-    state = {"counter": 0, "pool": b""}
-
-    def take(n):
-        while len(state["pool"]) < n:
-            state["pool"] += hashlib.sha256(("%d:%d" % (seed, state["counter"])).encode()
-                                            ).digest()
-            state["counter"] += 1
-        out, state["pool"] = state["pool"][:n], state["pool"][n:]
-        return out
-
-    return take
 
 
 def first_a1_value(seed):

@@ -9,7 +9,6 @@
 # "SEED:COUNTER" as a byte stream, written again below, fed to the firmware's
 # own hit-value draw (rejection sampling) on CPython.
 import contextlib
-import hashlib
 import json
 import os
 import select
@@ -25,7 +24,7 @@ from mystery import hitvalue
 from uthctl.cli import main as uthctl
 from uthctl.link import Link
 from uthctl.rig import Rig, lit
-from uthctl.vboard import VirtualBoard, find_micropython
+from uthctl.vboard import VirtualBoard, find_micropython, seeded_bytes
 
 A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100
@@ -43,18 +42,6 @@ except OSError as error:
 # ---- the TEST-ONLY random source, as boards/sim/board.py has it ----
 
 
-def seeded_bytes(seed):
-    state = {"counter": 0, "pool": b""}
-
-    def take(n):
-        while len(state["pool"]) < n:
-            text = "%d:%d" % (seed, state["counter"])
-            state["pool"] += hashlib.sha256(text.encode()).digest()
-            state["counter"] += 1
-        out, state["pool"] = state["pool"][:n], state["pool"][n:]
-        return out
-
-    return take
 
 
 def draws(seed, count):

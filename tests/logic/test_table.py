@@ -128,7 +128,8 @@ def test_bad_host_lines_get_errors_and_change_nothing(root):
     before = (rig.table.status(), rig.table.bonus.meters())
     lines = [b"garbage\n", b"{\"cmd\": 5}\n", b"[1, 2]\n", b"{\"cmd\": \"launch\"}\n",
              b"\xff\xfe\n", b"x" * 1000 + b"\n", b"{\"cmd\": \"config\", \"mystery\": \"B1\"}\n",
-             b"{\"cmd\": \"log\", \"since\": -1}\n", b"{\"cmd\": \"payment\", \"method\": 1}\n"]
+             b"{\"cmd\": \"log\", \"since\": -1}\n", b"{\"cmd\": \"payment\", \"method\": 1}\n",
+             b"{\"cmd\": \"ping\", \"id\": 1e400}\n"]
     for line in lines:
         count = len(rig.lines)
         rig.link.feed(line)
@@ -136,6 +137,18 @@ def test_bad_host_lines_get_errors_and_change_nothing(root):
         assert len(replies) == 1 and replies[0]["ok"] is False, (line, replies)
         assert replies[0]["error"]
     assert (rig.table.status(), rig.table.bonus.meters()) == before
+
+
+@_in_dir
+def test_a_config_refused_in_service_mode_is_one_error_reply(root):
+    rig = Rig(root)
+    rig.configure("A1")
+    rig.key.level = 1
+    rig.run(100)
+    before = len(rig.events())
+    assert rig.command(cmd="config", mystery="B2", id=3) == [
+        {"ok": False, "error": "configuration changes only with the meter at a reset", "id": 3}]
+    assert len(rig.events()) == before and rig.table.bonus.meter.config == "A1"
 
 
 @_in_dir

@@ -1,0 +1,598 @@
+# The host link against malformed, overlong and out-of-mode lines: every line
+# gets exactly the reply docs/host-link.md gives it, and nothing changes.
+#
+# (a) In-process on CPython: the firmware's HostLink and Table over fake pins
+#     and a store in a temporary folder (tests/logic/table_rig.py), in five
+#     table states, fed thousands of hypothesis-generated lines in the
+#     board's 64-byte reads: random bytes and text, JSON of random shapes,
+#     command-shaped objects with wrong types, unknown and near-miss command
+#     names, configuration changes out of service mode (or in it, with the
+#     meter running), bad payment methods, byte-level mutations of commands,
+#     overlong lines. Each line's reply is checked against an oracle written
+#     here from docs/host-link.md, and status, meters, payment method,
+#     display, lights and every byte of the store's files are unchanged.
+# (b) The same kinds of line against the virtual board over its pty
+#     (pyserial), a few thousand of them in batches, only lines that must get
+#     an error: one error reply per line, in order, the board never restarts
+#     (the interpreter's pid and the supervisor's boot count are unchanged, it
+#     still answers ping), and meters, status and log are unchanged.
+#
+# Never generated: Ctrl-C (0x03), which stops the controller by design, and
+# "\r" or "\n" inside a line (they end it; the terminator is "\n", "\r" or
+# "\r\n"). A valid payment method would change the table's payment setting
+# (harmlessly, but a change), so payment commands carry invalid methods only.
+# A line that is empty or only ASCII whitespace gets no reply (the firmware
+# skips it; the document does not say).
+#
+# What the firmware does that these tests step around, each with a test of its
+# own marked xfail(strict) at the end:
+#   - a number that parses to a non-finite value (1e400 on MicroPython, NaN or
+#     1e999 on CPython) gets its own error, tested at the end; no line with NaN,
+#     Infinity or a 3-digit exponent is generated;
+#   - MicroPython's json accepts lines that are not JSON ({"cmd": "ping",},
+#     {"cmd" "ping"}, raw control characters in strings): on the board such a
+#     line may get another error than "not a JSON line" (counted), and lines
+#     that could become valid commands that way are not generated;
+#   - MicroPython's json does not join an escaped surrogate pair ("\ud83d\ude00"):
+#     the id comes back as CESU-8 bytes, so such ids are not compared (counted).
+import contextlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from vboard_procs import interpreter_pids
+
+from mystery import configs
+from table_rig import Rig as TableRig
+from table_rig import scripted_hit
+from uthctl.link import Link, LinkError
+from uthctl.rig import Rig, lit
+from uthctl.vboard import VirtualBoard, find_micropython
+
+MAX_LINE = 256
+COMMANDS = ("ping", "status", "meters", "log", "config", "payment")
+PAYMENTS = ("table_inventory", "jackpot_slip")
+NOT_JSON = "not a JSON line"
+NOT_COMMAND = 'a command is an object with a "cmd" string'
+TOO_LONG = "line longer than 256 bytes"
+NOT_SERVICE = "configuration changes only in service mode"
+NOT_AT_RESET = "configuration changes only with the meter at a reset"
+SINCE = "since must be a record number, 0 or more"
+NEEDS_MYSTERY = 'config needs "mystery": a configuration name such as "B2"'
+BAD_PAYMENT = "payment must be one of table_inventory, jackpot_slip"
+NOT_FINITE = "numbers must be finite"
+NON_FINITE = re.compile(rb"NaN|Infinity|[eE][+-]?[0-9]{3}")
+WHITESPACE = b" \t\x0b\x0c"  # with \r and \n, what bytes.strip() removes
+READ_SIZE = 64  # the board's serial reads (table/serial.py)
+
+
+def _strict(text):
+    # JSON as the host must read it: NaN, Infinity and the like are not JSON.
+    def reject(name):
+        raise ValueError("non-standard JSON constant %s" % name)
+
+    return json.loads(text, parse_constant=reject)
+
+
+# ---- the oracle: docs/host-link.md ----
+
+
+def expected(line, state):
+    # ("none",) for no reply; ("error", message[, command]); ("ok", command
+    # name, command). `state`: the table's state.
+    if len(line) > MAX_LINE:
+        return ("error", TOO_LONG)
+    if not line.strip(WHITESPACE):
+        return ("none",)
+    try:
+        command = json.loads(line.decode())
+    except ValueError:
+        return ("error", NOT_JSON)
+    if not isinstance(command, dict) or not isinstance(command.get("cmd"), str):
+        return ("error", NOT_COMMAND)
+    name = command["cmd"]
+    if name not in COMMANDS:
+        return ("error", "unknown command %r" % name, command)
+    if name == "log":
+        since = command.get("since", 0)
+        if type(since) is not int or since < 0:
+            return ("error", SINCE, command)
+    if name == "config":
+        if not isinstance(command.get("mystery"), str):
+            return ("error", NEEDS_MYSTERY, command)
+        # Out of service mode refused; in it, refused unless the meter is at a
+        # reset, which never holds in the states fuzzed (a fresh board is not
+        # put in service mode here: there a valid name would configure it).
+        if state == "service":
+            return ("error", NOT_AT_RESET, command)
+        return ("error", NOT_SERVICE, command)
+    if name == "payment" and command.get("method") not in PAYMENTS:
+        return ("error", BAD_PAYMENT, command)
+    return ("ok", name, command)
+
+
+def harmless(line):
+    # Not a valid payment method (the one change a command makes), and no
+    # number that could parse as non-finite (see the header).
+    if NON_FINITE.search(line):
+        return False
+    try:
+        command = json.loads(line.decode())
+    except ValueError:
+        return True
+    return not (isinstance(command, dict) and command.get("cmd") == "payment"
+                and command.get("method") in PAYMENTS)
+
+
+# ---- the lines ----
+
+
+def clean(data):
+    # No Ctrl-C, no line ends inside a line.
+    return data.translate(None, b"\x03\r\n")
+
+
+def encode(text):
+    # Lone surrogates go out as their (invalid) UTF-8 bytes.
+    return clean(text.encode("utf-8", "surrogatepass"))
+
+
+scalars = (st.none() | st.booleans() | st.integers(-(2 ** 70), 2 ** 70)
+           | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12))
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=8)
+ids = st.none() | st.integers(-(2 ** 64), 2 ** 64) | st.text(max_size=10) | values
+separators = st.sampled_from([(", ", ": "), (",", ":"), (" ,  ", " :\t")])
+ascii_only = st.booleans()
+near_names = st.sampled_from(["PING", "ping ", " ping", "pin", "pingg", "Status", "meter",
+                              "logs", "configure", "pay", "payments", "", "cmd", "reset",
+                              "validate", "lock", "\u0000", "p\u00efng", "status\t", "log\u200b"])
+far_names = st.sampled_from(["launch", "reboot", "format", "erase", "set", "hit", "seed",
+                             "unlock", "award", "mpremote", "", "\u00e9t\u00e9", "0"])
+
+
+@st.composite
+def dumped(draw, value):
+    # One JSON text of `value`, with varied spacing and escaping.
+    text = json.dumps(draw(value), ensure_ascii=draw(ascii_only), separators=draw(separators))
+    return encode(text)
+
+
+def with_id(fields):
+    return st.fixed_dictionaries(fields, optional={"id": ids})
+
+
+bad_since = values.filter(lambda v: type(v) is not int or v < 0)
+bad_method = values.filter(lambda v: v not in PAYMENTS) | st.sampled_from(
+    ["Table_inventory", "jackpot slip", "jackpot_slip ", "cash", "", "table-inventory"])
+mysteries = st.sampled_from(configs.NAMES) | values
+
+command_shapes = st.one_of(
+    with_id({"cmd": near_names | far_names}),
+    with_id({"cmd": scalars.filter(lambda v: not isinstance(v, str)) | st.lists(scalars)}),
+    with_id({"cmd": st.just("log"), "since": bad_since}),
+    with_id({"cmd": st.just("config"), "mystery": mysteries}),
+    with_id({"cmd": st.just("config"), "name": mysteries}),
+    with_id({"cmd": st.just("payment"), "method": bad_method}),
+    with_id({"cmd": st.just("payment")}),
+    st.fixed_dictionaries({"id": ids}, optional={"command": st.sampled_from(COMMANDS)}),
+)
+
+
+@st.composite
+def mutated(draw, bases):
+    # A command's text with a few bytes deleted, inserted or changed.
+    data = bytearray(draw(bases))
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(data)))
+        edit = draw(st.sampled_from(("delete", "insert", "replace")))
+        byte = draw(st.integers(0, 255).filter(lambda b: b not in (3, 10, 13)))
+        if edit == "delete" and at < len(data):
+            del data[at]
+        elif edit == "insert":
+            data.insert(at, byte)
+        elif at < len(data):
+            data[at] = byte
+    return bytes(data)
+
+
+@st.composite
+def overlong(draw, long):
+    # Over 256 bytes: noise, or a command padded (still an error: too long).
+    kind = draw(st.sampled_from(("bytes", "padded", "deep")))
+    if kind == "bytes":
+        return clean(draw(st.binary(min_size=MAX_LINE + 1, max_size=long))).ljust(
+            MAX_LINE + 1, b"x")
+    if kind == "padded":
+        text = json.dumps({"cmd": draw(st.sampled_from(COMMANDS)), "id": 1})
+        return (text + " " * draw(st.integers(MAX_LINE + 1 - len(text), long))).encode()
+    depth = draw(st.integers(130, long // 2))
+    return b"[" * depth + b"]" * depth
+
+
+def lines(errors_only, size=300, long=700):
+    # The generated lines; errors_only keeps lines that must get an error, and
+    # among the mutations only those of commands no edit of a few bytes makes
+    # valid on a lenient parser (config, unknown names).
+    bases = st.one_of(
+        dumped(with_id({"cmd": far_names})),
+        dumped(with_id({"cmd": st.just("config"), "mystery": st.sampled_from(configs.NAMES)})))
+    if not errors_only:
+        bases = bases | dumped(command_shapes) | dumped(with_id(
+            {"cmd": st.sampled_from(COMMANDS), "since": st.integers(0, 40)}))
+    generated = st.one_of(
+        st.binary(max_size=size).map(clean),
+        st.text(max_size=size // 3).map(encode),
+        dumped(values),
+        dumped(command_shapes),
+        mutated(bases),
+        overlong(long),
+    )
+    if not errors_only:
+        generated = generated | st.one_of(
+            # The 256-byte boundary: a valid command padded to 255, 256 bytes.
+            st.builds(lambda n: json.dumps({"cmd": "ping"}).encode().ljust(n),
+                      st.sampled_from((MAX_LINE - 1, MAX_LINE))),
+            st.binary(max_size=8).map(lambda b: bytes(c for c in b if c in WHITESPACE)),
+            dumped(with_id({"cmd": st.sampled_from(("ping", "status", "meters"))})),
+            dumped(with_id({"cmd": st.just("log"), "since": st.integers(0, 2 ** 40)})),
+        )
+        return generated.filter(harmless)
+    return generated.filter(
+        lambda line: harmless(line) and expected(line, "betting")[0] == "error")
+
+
+terminators = st.sampled_from((b"\n", b"\r", b"\r\n"))
+
+
+# ---- (a) in-process on CPython ----
+
+
+def make_rig(root, state):
+    if state == "hit_pending":
+        rig = TableRig(root, random_bytes=scripted_hit(0))  # the first contribution hits
+    else:
+        rig = TableRig(root)
+    if state != "unconfigured":
+        assert rig.configure("A1")["ok"]
+        for seat in (1, 3, 4):
+            rig.chip(seat)
+        rig.press_lock()
+        if state != "locked":
+            for seat in (1, 3, 4):
+                rig.chip(seat, False)
+        if state == "service":
+            rig.key.level = 1
+            rig.run(100)
+    assert rig.table.state == state, rig.table.state
+    del rig.lines[:]
+    return rig
+
+
+def store_files(root):
+    found = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                found[os.path.relpath(path, root)] = f.read()
+    return found
+
+
+def snapshot(rig, root):
+    return {
+        "status": rig.table.status(),
+        "meters": rig.table.bonus.meters(),
+        "payment": rig.table.payment,
+        "display": rig.display.text,
+        "lights": [p.level for p in rig.bet_lights + rig.jackpot_lights],
+        "files": store_files(root),
+    }
+
+
+def check_reply(rig, line, state, replies, records_since):
+    want = expected(line, state)
+    if want[0] == "none":
+        assert replies == [], (line, replies)
+        return want
+    *records, reply = replies  # exactly one reply, after log records if any
+    assert "record" not in reply, (line, replies)
+    if want[0] == "error":
+        assert reply.get("ok") is False and reply["error"] == want[1], (line, replies)
+        assert records == []
+    else:
+        assert reply.get("ok") is True and reply["reply"] == {"ping": "pong"}.get(
+            want[1], want[1]), (line, replies)
+        if want[1] == "log":
+            since = want[2].get("since", 0)
+            assert [r["record"] for r in records] == records_since(since)
+            assert reply["count"] == len(records)
+        else:
+            assert records == []
+        if want[1] == "status":
+            assert {k: v for k, v in reply.items() if k not in ("ok", "reply", "id")} == \
+                rig.table.status()
+        if want[1] == "meters":
+            assert reply["meters"] == rig.table.bonus.meters()
+    command = want[2] if len(want) > 2 else {}
+    if "id" in command:
+        assert "id" in reply and reply["id"] == command["id"], (line, reply)
+    else:
+        assert "id" not in reply, (line, reply)
+    return want
+
+
+STATES = ("unconfigured", "betting", "locked", "service", "hit_pending")
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_hostlink_fuzz_in_process(state):
+    root = tempfile.mkdtemp(prefix="uth-fuzz-")
+    counts = {}
+    try:
+        rig = make_rig(root, state)
+        before = snapshot(rig, root)
+        records = list(rig.table.bonus.log_since(0))
+
+        def records_since(since):
+            return [r for r in records if r["seq"] >= since]
+
+        @settings(max_examples=1200, deadline=None,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+        @given(line=lines(errors_only=False), end=terminators)
+        def feed_one(line, end):
+            data = line + end
+            for at in range(0, len(data), READ_SIZE):  # as the board reads its serial
+                rig.link.feed(data[at:at + READ_SIZE])
+            replies = [_strict(text) for text in rig.lines]
+            del rig.lines[:]
+            want = check_reply(rig, line, state, replies, records_since)
+            key = category(want[1]) if want[0] == "error" else want[0]
+            counts[key] = counts.get(key, 0) + 1
+            assert not rig.link.buffer and not rig.link.overlong
+            assert snapshot(rig, root) == before
+
+        feed_one()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print("\n%s: %d lines: %s" % (state, sum(counts.values()), counts))
+    assert sum(counts.values()) >= 1000
+
+
+def test_hostlink_fuzz_in_process_known_replies():
+    # The oracle itself, against the document's own examples.
+    assert expected(b"garbage", "betting") == ("error", NOT_JSON)
+    assert expected(b"[1, 2]", "betting") == ("error", NOT_COMMAND)
+    assert expected(b'{"cmd": 5}', "betting") == ("error", NOT_COMMAND)
+    assert expected(b"x" * 257, "betting") == ("error", TOO_LONG)
+    assert expected(b'{"cmd": "launch"}', "betting")[:2] == ("error", "unknown command 'launch'")
+    assert expected(b'{"cmd": "config", "mystery": "B1"}', "betting")[:2] == (
+        "error", NOT_SERVICE)
+    assert expected(b'{"cmd": "log", "since": -1}', "betting")[:2] == ("error", SINCE)
+    assert expected(b'{"cmd": "ping", "id": 1}', "betting")[:2] == ("ok", "ping")
+    assert expected(b"   ", "betting") == ("none",)
+
+
+# ---- (b) the virtual board over its pty ----
+
+
+def _no_micropython():
+    try:
+        find_micropython()
+    except OSError as error:
+        return str(error)
+    return None
+
+
+
+
+class Board:
+    def __init__(self, vb, link, rig):
+        self.vb = vb
+        self.link = link
+        self.rig = rig
+        self.next_id = 10_000
+
+    def exchange(self, batch, timeout=30.0):
+        # Sends the lines, then a ping; returns the replies (not events) before
+        # the pong, and the events.
+        number, self.next_id = self.next_id, self.next_id + 1
+        self.link.write(b"".join(line + end for line, end in batch)
+                        + json.dumps({"cmd": "ping", "id": number}).encode() + b"\n")
+        replies, events = [], []
+        deadline = time.monotonic() + timeout
+        while True:
+            raw = self.link.read_line(max(0.0, deadline - time.monotonic()))
+            if raw is None:
+                raise LinkError("no pong %d: %d replies so far" % (number, len(replies)))
+            try:
+                message = _strict(raw.decode("utf-8", "replace").strip())
+            except ValueError:
+                raise AssertionError("a line from the board that is not JSON: %r" % raw) \
+                    from None
+            if not isinstance(message, dict):
+                raise AssertionError("a line from the board that is no object: %r" % raw)
+            if message.get("id") == number and message.get("reply") == "pong":
+                return replies, events
+            (events if "ev" in message else replies).append(message)
+
+    def command(self, cmd, **fields):
+        return self.link.command(cmd, timeout=5.0, **fields)
+
+    def log(self):
+        self.link.send({"cmd": "log", "since": 0, "id": "fuzz-log"})
+        records = []
+        deadline = time.monotonic() + 10.0
+        while True:
+            message = self.link.read_message(max(0.0, deadline - time.monotonic()))
+            assert message is not None, "no log reply"
+            if "record" in message:
+                records.append(message["record"])
+            elif message.get("id") == "fuzz-log":
+                return records
+
+    def state(self):
+        status = self.command("status")
+        status.pop("display")  # the meter and "bY 200.00" take turns
+        status.pop("id")
+        meters = self.command("meters")["meters"]
+        log = self.log()
+        return {"status": status, "meters": meters, "log": [r["hash"] for r in log],
+                "pids": interpreter_pids(self.vb.flash), "boots": self.rig.state()["boots"]}
+
+
+@pytest.fixture
+def board(tmp_path):
+    if _no_micropython():
+        pytest.skip(_no_micropython())
+    with contextlib.ExitStack() as stack:
+        vb = VirtualBoard(flash=tmp_path / "flash.img")
+        stack.callback(vb.stop)
+        vb.start()
+        link = stack.enter_context(Link(vb.serial_path, timeout=10.0))
+        rig = stack.enter_context(Rig(vb.rig_address))
+        deadline = time.monotonic() + 10.0
+        while True:
+            try:
+                link.command("ping", timeout=0.5)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+        # Configured A1 and one round played: the meters are not a new board's.
+        rig.key(True)
+        rig.wait_for(lambda s: s["display"] == "SErvICE", what="service mode")
+        assert link.command("config", mystery="A1")["ok"]
+        rig.key(False)
+        link.wait_event("reset")
+        for seat in (2, 5):
+            rig.chip(seat)
+        rig.wait_for(lambda s: lit(s["bet_lights"]) == [2, 5], what="bet lights")
+        rig.press_lock()
+        link.wait_event("locked")
+        for seat in (2, 5):
+            rig.chip(seat, False)
+        rig.wait_for(lambda s: not any(s["bet_lights"]), what="betting again")
+        assert link.command("status")["state"] == "betting"
+        link.events.clear()
+        yield Board(vb, link, rig)
+
+
+BOARD_BATCHES = 60
+BATCH = (45, 55)
+
+
+def strict_json(line):
+    try:
+        _strict(line.decode())
+    except ValueError:
+        return False
+    return True
+
+
+def astral_escape(line):
+    # A \uD800-\uDBFF escape: MicroPython's json does not join surrogate pairs.
+    lowered = line.lower()
+    return any(b"\\ud" + bytes([c]) in lowered for c in b"89ab")
+
+
+def category(message):
+    # An error's kind: the message without the quoted name of an unknown command.
+    return "unknown command" if message.startswith("unknown command ") else message
+
+
+def test_hostlink_fuzz_virtual_board(board):
+    before = board.state()
+    assert len(before["pids"]) == 1
+    tally = {"lines": 0, "bytes": 0, "lenient": 0, "astral": 0}
+    lenient = []
+    started = time.monotonic()
+
+    @settings(max_examples=BOARD_BATCHES, deadline=None, database=None, derandomize=True,
+              phases=[Phase.explicit, Phase.generate],
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                     HealthCheck.data_too_large])
+    @given(st.lists(st.tuples(lines(errors_only=True, size=120, long=320), terminators),
+                    min_size=BATCH[0], max_size=BATCH[1]))
+    def send_batch(batch):
+        replies, events = board.exchange(batch)
+        assert events == [], events  # nothing happened on the table
+        assert len(replies) == len(batch), (len(replies), len(batch), batch, replies)
+        for (line, _), reply in zip(batch, replies, strict=True):
+            assert reply.get("ok") is False and isinstance(reply.get("error"), str), \
+                (line, reply)
+            want = expected(line, "betting")
+            if category(reply["error"]) != category(want[1]):
+                # Only a line that is not strict JSON may read otherwise on the
+                # board (MicroPython's json is lenient); it is still an error.
+                assert not strict_json(line), (line, reply, want)
+                tally["lenient"] += 1
+                if len(lenient) < 3:
+                    lenient.append((line, reply["error"]))
+            elif len(want) > 2 and "id" in want[2]:
+                if astral_escape(line):
+                    tally["astral"] += 1  # the id comes back in CESU-8: see the xfail
+                else:
+                    assert reply.get("id") == want[2]["id"], (line, reply)
+        tally["lines"] += len(batch)
+        tally["bytes"] += sum(len(line) + len(end) for line, end in batch)
+
+    send_batch()
+    elapsed = time.monotonic() - started
+    assert board.command("ping")["ok"]
+    after = board.state()
+    assert after == before
+    print("\nvirtual board: %(lines)d lines, %(bytes)d bytes, every one an error reply; "
+          "%(lenient)d not strict JSON and read otherwise by MicroPython; %(astral)d ids "
+          "with escaped surrogate pairs not compared" % tally
+          + "; %.1f s; interpreter pid %s unchanged, boots %d" % (
+              elapsed, after["pids"][0], after["boots"]))
+    for line, error in lenient:
+        print("  e.g. %r -> %r" % (line, error))
+    assert tally["lines"] >= 2000
+
+
+# ---- the bugs, as tests that fail until they are fixed ----
+
+
+def test_hostlink_non_finite_number_on_the_board_gets_an_error(board):
+    board.link.write(b'{"cmd": "ping", "id": 1e400}\n')
+    raw = board.link.read_line(5.0)
+    assert raw is not None
+    assert _strict(raw.decode()) == {"ok": False, "error": NOT_FINITE}
+
+
+def test_hostlink_non_finite_number_in_process_gets_an_error(tmp_path):
+    rig = make_rig(str(tmp_path), "betting")
+    for line in (b'{"cmd": "ping", "id": NaN}', b'{"cmd": "ping", "id": [1e999]}'):
+        rig.link.feed(line + b"\n")
+    assert [_strict(text) for text in rig.lines] == [{"ok": False, "error": NOT_FINITE}] * 2
+
+
+def test_hostlink_config_refused_in_service_mode_is_one_error_reply(tmp_path):
+    rig = make_rig(str(tmp_path), "service")
+    assert rig.command(cmd="config", mystery="B2", id=7) == [
+        {"ok": False, "error": NOT_AT_RESET, "id": 7}]
+
+
+@pytest.mark.xfail(strict=True, reason="MicroPython's json does not join an escaped "
+                   "surrogate pair: the id comes back as CESU-8, not the id sent")
+def test_hostlink_escaped_astral_id_on_the_board_comes_back_the_same(board):
+    board.link.send({"cmd": "ping", "id": "\U0001F600"})  # json.dumps: "\ud83d\ude00"
+    message = board.link.read_message(5.0)
+    assert message is not None and message.get("id") == "\U0001F600", message
+
+
+@pytest.mark.xfail(strict=True, reason="MicroPython's json accepts a trailing comma and a "
+                   "missing comma: lines that are not JSON run as commands")
+def test_hostlink_lines_that_are_not_json_get_not_json_on_the_board(board):
+    for line in (b'{"cmd": "ping", "id": 1,}', b'{"cmd": "ping" "id": 2}'):
+        board.link.write(line + b"\n")
+        message = board.link.read_message(5.0)
+        assert message == {"ok": False, "error": NOT_JSON}, (line, message)

@@ -1,0 +1,647 @@
+# Power cuts on the virtual board: the interpreter is SIGKILLed at random
+# moments while rounds are played and hits validated, restarted on the same
+# flash image, and every meter must be at its value before or after the
+# operation in flight, never anything else (design.md, "Nothing is lost").
+#
+# Two ways to kill, both a SIGKILL of the micropython process, never of the
+# supervisor (which runs in this process; the interpreter is its child):
+#   power   the rig's {"op": "power", "on": false}: the supervisor SIGKILLs the
+#           interpreter and drops the input it had not read, as a power cut
+#           does; the test looks at the flash image while the power is off,
+#           then powers on
+#   sigkill os.kill(pid, SIGKILL) on the interpreter found under /proc; the
+#           supervisor restarts it at once on the same image (as after a
+#           crash)
+# and three kinds of moment: "commit", 0-1.5 ms after the rig's set of the LOCK
+# (or key) level returns: the board echoes the rig's sync from the tick that
+# then commits, and a commit takes about 0.5-3 ms on the unix port, so these
+# land in it or just around it; "press", 0-8 ms after that level is sent; and
+# "any", anywhere in the operation or just after it. Some restarts are killed again
+# while they boot (the store's recovery runs then, and a validation whose
+# reset did not commit is finished then). After a power off the image is
+# read (a copy, mounted read-only by another interpreter) to count the kills
+# that cut a commit short: log records past the meter record's head, or a
+# meter.tmp not yet renamed; such a round must read as "before".
+#
+# Expected meters are computed here from 653b.1(c)(4) as typed below (A1: $1
+# minimum wager, 2%, $100-$200), from the seats that have chips and a UTH
+# wager, never from the firmware's tables. The hit value of each cycle comes
+# from the board's TEST-ONLY seeded random source (SHA-256 of "SEED:COUNTER",
+# written again below): the seeded source starts over at every boot, so a
+# cycle's value is the first, second, ... draw of a fresh stream, recognised
+# by its commitment.
+#
+# Checked after every operation, killed or not: the meters are the expected
+# ones before or after it (the meters after, whenever the host had already
+# received the operation's committed event); seeded + contributed = paid +
+# meter; the event log read over the host link chains (mystery.chain.verify),
+# reaches the meters' log_seq, keeps every record it ever showed unchanged and
+# holds exactly the expected new records; the cycle's commitment is unchanged
+# within a cycle and every hit reveals the value and salt of its commitment;
+# status agrees with the meters; no fault and no store warning at boot.
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import threading
+import time
+
+import pytest
+from vboard_procs import interpreter_pids
+
+from mystery import chain, hitvalue
+from uthctl.link import Link, LinkError
+from uthctl.rig import Rig, lit
+from uthctl.vboard import REPO, VirtualBoard, find_micropython, seeded_bytes
+
+try:
+    MICROPYTHON = find_micropython()
+except OSError as error:
+    pytest.skip(str(error), allow_module_level=True)
+
+MICROS_PER_CENT = 10_000
+A1_MIN_WAGER_CENTS = 100
+A1_RATE_BP = 200  # 2%: cents x basis points = micro-dollars
+A1_MINIMUM = 100 * 1_000_000
+A1_MAXIMUM = 200 * 1_000_000
+CONTRIBUTION = A1_MIN_WAGER_CENTS * A1_RATE_BP  # 20,000 micro-dollars: 2 cents a seat
+LAST_HITS = 25
+SEATS = 6
+
+KILLS = 60  # kills to make (operations killed plus boots killed)
+MIN_KILLS = 30  # fewer only if the time budget ran out: a failure
+TIME_BUDGET = 75.0  # seconds of play; every wait below has its own timeout
+RNG_SEED = 653_2024  # the kill moments and the seats played
+HIT_WINDOW_CENTS = 90  # the seed's first two hit values lie this close to $100
+COMPARED = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round", "config",
+            "phase", "pending", "last_hits", "display_cents", "log_seq")
+
+
+# ---- the TEST-ONLY random source, as boards/sim/board.py has it ----
+
+
+
+
+def draws(seed, count):
+    # The first `count` A1 (hit value, salt) a freshly booted seeded board draws.
+    source = seeded_bytes(seed)
+    return [hitvalue.draw(source, A1_MINIMUM, A1_MAXIMUM) for _ in range(count)]
+
+
+def find_seed():
+    # A seed whose first two draws lie within HIT_WINDOW_CENTS of $100, so
+    # cycles hit within the run whether or not a boot came between them.
+    limit = A1_MINIMUM + HIT_WINDOW_CENTS * MICROS_PER_CENT
+    for seed in range(1, 1_000_000):
+        if draws(seed, 1)[0][0] <= limit and draws(seed, 2)[1][0] <= limit:
+            return seed
+    raise AssertionError("no seed found")
+
+
+# ---- the interpreter process ----
+
+
+
+
+def wait_pid(flash, not_pid=None, timeout=5.0):
+    # The interpreter's pid, once one other than not_pid runs.
+    deadline = time.monotonic() + timeout
+    while True:
+        pids = [pid for pid in interpreter_pids(flash) if pid != not_pid]
+        if len(pids) == 1:
+            return pids[0]
+        if time.monotonic() > deadline:
+            raise AssertionError("no single interpreter on %s (found %s)" % (flash, pids))
+        time.sleep(0.002)
+
+
+# ---- a look at the flash image while the power is off ----
+
+INSPECT = r"""
+import os, sys
+sys.path.append(%(board)r)
+from board import FileFlash
+os.mount(os.VfsLfs2(FileFlash(%(image)r)), "/img", readonly=True)
+root = "/img/meter"
+def exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+best = None
+for name in ("meter.a", "meter.b"):
+    try:
+        with open(root + "/" + name) as f:
+            header, body = f.read().split("\n", 1)
+        seq = int(header.split(" ")[1])
+        head = int(body.split('"log_seq": ')[1].split(",")[0].split("}")[0])
+        if best is None or seq > best[0]:
+            best = (seq, head)
+    except (OSError, ValueError, IndexError):
+        pass
+last = 0
+names = os.listdir(root + "/log") if exists(root + "/log") else []
+for name in names:
+    if name.endswith(".log"):
+        with open(root + "/log/" + name) as f:
+            for line in f:
+                if '"seq": ' in line:
+                    last = max(last, int(line.split('"seq": ')[1].split(",")[0].split("}")[0]))
+print("INSPECT", best[1] if best else -1, last, int(exists(root + "/meter.tmp")))
+"""
+
+
+def inside_commit(flash, scratch):
+    # True when the image holds a commit cut short: log records past the
+    # meter record's head, or a meter.tmp not yet renamed over a copy.
+    image = scratch / "inspect.img"
+    shutil.copyfile(flash, image)
+    script = INSPECT % {"board": str(REPO / "boards" / "sim"), "image": str(image)}
+    done = subprocess.run([MICROPYTHON, "-c", script], capture_output=True, text=True,
+                          timeout=10, env=dict(os.environ, MICROPYPATH=str(REPO / "firmware")))
+    words = [line for line in done.stdout.splitlines() if line.startswith("INSPECT")]
+    assert words, (done.stdout, done.stderr)
+    head, last, tmp = (int(w) for w in words[0].split()[1:])
+    return last > head or tmp == 1
+
+
+# ---- the host link, keeping every event ----
+
+
+class Aborted(Exception):
+    # The board was killed while an operation waited on it.
+    pass
+
+
+class Host:
+    def __init__(self, link):
+        self.link = link
+        self.events = []  # every event seen, in order
+        self.next_id = 1
+
+    def pump(self, timeout):
+        message = self.link.read_message(timeout)
+        if message is not None and "ev" in message:
+            self.events.append(message)
+        return message
+
+    def command(self, cmd, timeout=3.0, **fields):
+        # (reply, log records sent before it).
+        number, self.next_id = self.next_id, self.next_id + 1
+        self.link.send(dict(fields, cmd=cmd, id=number))
+        records = []
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.pump(min(0.05, max(0.0, deadline - time.monotonic())))
+            if message is None:
+                if time.monotonic() > deadline:
+                    raise LinkError("no reply to %r" % cmd)
+            elif message.get("reply") == "log" and "record" in message:
+                records.append(message["record"])
+            elif message.get("id") == number:
+                return message, records
+
+    def wait_event(self, predicate, start, timeout, aborted):
+        # The first event from index `start` on that predicate accepts.
+        deadline = time.monotonic() + timeout
+        while True:
+            for event in self.events[start:]:
+                if predicate(event):
+                    return event
+            start = len(self.events)
+            if aborted():
+                raise Aborted
+            if time.monotonic() > deadline:
+                raise LinkError("no such event within %.1f s" % timeout)
+            self.pump(0.02)
+
+    def ping_until_running(self, timeout=10.0):
+        self.link.write(b"\r\n")  # ends whatever a killed board left half sent
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return self.command("ping", timeout=0.5)[0]
+            except LinkError:
+                if time.monotonic() > deadline:
+                    raise
+
+
+# ---- the expected meters, from the rules ----
+
+
+def display_cents(m):
+    if m["phase"] == "pending":
+        return m["pending"][1] // MICROS_PER_CENT
+    return m["meter"] // MICROS_PER_CENT
+
+
+def after_round(m, qualifying, hit_value, salt):
+    # The meters and new log records after a round with these qualifying seats.
+    a = json.loads(json.dumps(m))
+    a["round"] += 1
+    contributions, hit = [], None
+    for seat in sorted(qualifying):
+        a["meter"] += CONTRIBUTION
+        a["contributed"] += CONTRIBUTION
+        contributions.append([seat, A1_MIN_WAGER_CENTS, CONTRIBUTION])
+        if a["phase"] == "running" and a["meter"] > hit_value:
+            award = min(a["meter"] - a["meter"] % MICROS_PER_CENT, A1_MAXIMUM)
+            a["pending"] = [seat, award, a["cycle"], a["round"]]
+            a["phase"] = "pending"
+            hit = {"ev": "hit", "seat": seat, "award": award, "cycle": a["cycle"],
+                   "round": a["round"], "hit_value": hit_value, "salt": salt,
+                   "commitment": m["commitment"]}
+    records = [{"ev": "round", "round": a["round"], "contributions": contributions,
+                "meter": a["meter"]}] + ([hit] if hit else [])
+    a["log_seq"] += len(records)
+    a["display_cents"] = display_cents(a)
+    return a, records
+
+
+def after_validation(m, payment="table_inventory"):
+    # Validation, payment and the new cycle's reset (its commitment unknown here).
+    a = json.loads(json.dumps(m))
+    seat, award, cycle, round_number = m["pending"]
+    a["paid"] += award
+    a["meter"] += A1_MINIMUM - award
+    a["seeded"] += A1_MINIMUM
+    a["hits"] += 1
+    a["cycle"] += 1
+    a["last_hits"] = (a["last_hits"] + [[seat, award, cycle, round_number, payment]])[
+        -LAST_HITS:]
+    a["pending"] = None
+    a["phase"] = "running"
+    a["commitment"] = None
+    a["log_seq"] += 3
+    a["display_cents"] = display_cents(a)
+    records = [{"ev": "validated", "seat": seat, "award": award, "cycle": cycle},
+               {"ev": "paid", "seat": seat, "award": award, "cycle": cycle,
+                "payment": payment},
+               {"ev": "reset", "cycle": cycle + 1, "config": "A1",
+                "meter": a["meter"], "commitment": None}]
+    return a, records
+
+
+# ---- the table ----
+
+
+class Killer:
+    # One kill: `delay` seconds after arm(), from a thread of its own, or
+    # after fire_inline() starts, from the caller's thread (less latency).
+    def __init__(self, table, method, moment, delay):
+        self.table = table
+        self.method = method
+        self.moment = moment  # "commit", "press": armed at the LOCK / key; "any": before
+        self.delay = delay
+        self.fired = threading.Event()
+        self.pid = None
+        self.error = None
+        self.timer = None
+
+    def arm(self):
+        if self.timer is None:
+            self.pid = wait_pid(self.table.vb.flash)
+            self.timer = threading.Timer(self.delay, self._fire)
+            self.timer.start()
+
+    def fire_inline(self):
+        # For "commit": called the moment the rig's set returns, pid known before.
+        until = time.perf_counter() + self.delay
+        while time.perf_counter() < until:
+            pass
+        self._fire()
+
+    def _fire(self):
+        try:
+            if self.method == "power":
+                self.table.power_rig.power(False)  # the supervisor SIGKILLs it
+            else:
+                os.kill(self.pid, signal.SIGKILL)
+        except Exception as error:  # noqa: BLE001 - reported by the main thread
+            self.error = error
+        finally:
+            self.fired.set()
+
+    def wait(self, timeout=10.0):
+        if self.timer is not None:
+            self.timer.join(timeout)
+        assert self.fired.is_set() and self.error is None, self.error
+
+    def cancel(self):
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer.join(5.0)
+
+
+class Table:
+    def __init__(self, vb, link, rig, power_rig, seed, scratch):
+        self.vb = vb
+        self.host = Host(link)
+        self.rig = rig
+        self.power_rig = power_rig  # used by Killer threads only
+        self.seed = seed
+        self.scratch = scratch
+        self.candidates = {}  # commitment -> (hit value, salt) of a fresh stream's draws
+        for value, salt in draws(seed, 6):
+            self.candidates[hitvalue.commitment(value, salt)] = (value, salt)
+        self.model = None  # the meters as they must be now
+        self.known = {}  # log seq -> hash of every record seen
+        self.killer = None
+
+    # -- the rig, watching for the kill --
+
+    def aborted(self):
+        return self.killer is not None and self.killer.fired.is_set()
+
+    def set(self, pin, level):
+        if self.aborted():
+            raise Aborted
+        self.rig.set(pin, level)
+
+    def wait_rig(self, predicate, timeout=5.0):
+        deadline = time.monotonic() + timeout
+        while not predicate(self.rig.state()):
+            if self.aborted():
+                raise Aborted
+            if time.monotonic() > deadline:
+                raise AssertionError("rig state never came: %s" % self.rig.state())
+            time.sleep(0.01)
+
+    def sleep(self, seconds):
+        if self.killer is None:
+            time.sleep(seconds)
+        elif self.killer.fired.wait(seconds):
+            raise Aborted
+
+    def press(self, pin):
+        # The LOCK or key level set, the kill armed for the moments timed from it.
+        if self.killer is not None and self.killer.moment == "press":
+            self.killer.arm()
+        if self.killer is not None and self.killer.moment == "commit":
+            self.killer.pid = wait_pid(self.vb.flash)
+            self.set(pin, 1)
+            self.killer.fire_inline()
+            raise Aborted
+        self.set(pin, 1)
+        self.sleep(0.1)
+        self.set(pin, 0)
+
+    def clear_inputs(self):
+        for seat in range(1, SEATS + 1):
+            self.rig.set("bet%d" % seat, 0)
+            self.rig.set("uth%d" % seat, 1)
+        self.rig.set("lock", 0)
+        self.rig.set("key", 0)
+
+    # -- reading the board --
+
+    def hit_of(self, commitment):
+        assert commitment in self.candidates, "a commitment no fresh seeded draw makes"
+        return self.candidates[commitment]
+
+    def observe(self):
+        # Meters, status and log, checked for consistency on their own.
+        reply, _ = self.host.command("meters")
+        assert reply["ok"], reply
+        meters = reply["meters"]
+        assert meters["seeded"] + meters["contributed"] == meters["paid"] + meters["meter"]
+        status, _ = self.host.command("status")
+        assert status["ok"] and status["fault"] is None, status
+        assert status["state"] == ("hit_pending" if meters["phase"] == "pending" else
+                                   "betting"), (status, meters)
+        for name in ("cycle", "round", "config", "phase", "commitment"):
+            assert status[name] == meters[name], (name, status, meters)
+        reply, records = self.host.command("log", since=0, timeout=10.0)
+        assert reply["ok"] and reply["count"] == len(records), reply
+        first_prev = chain.GENESIS if meters["log_dropped"] == 0 else None
+        ok, message = chain.verify(records, first_prev)
+        assert ok, message
+        assert records and records[-1]["seq"] == meters["log_seq"], (records[-1:], meters)
+        assert len(records) == meters["log_seq"] - meters["log_dropped"]
+        for record in records:
+            if record["seq"] in self.known:  # a committed record never changes
+                assert self.known[record["seq"]] == record["hash"], record
+        self.known.update((record["seq"], record["hash"]) for record in records)
+        return meters, {record["seq"]: record for record in records}
+
+    def matches(self, meters, log, expected, records):
+        # Whether the board shows exactly `expected` and `records` as its last ones.
+        if any(meters[name] != expected[name] for name in COMPARED):
+            return False
+        if expected["commitment"] is not None and meters["commitment"] != expected["commitment"]:
+            return False
+        first = expected["log_seq"] - len(records) + 1
+        for offset, want in enumerate(records):
+            got = {k: v for k, v in log[first + offset].items()
+                   if k not in ("seq", "prev", "hash")}
+            if want.get("ev") == "reset" and want["commitment"] is None:
+                want = dict(want, commitment=meters["commitment"])
+            if got != want:
+                return False
+        return True
+
+    def accept(self, meters):
+        # The board's meters become the model; a new cycle's value is looked up.
+        self.model = {name: meters[name] for name in COMPARED + ("commitment",)}
+        if meters["phase"] == "running":
+            self.hit_value, self.salt = self.hit_of(meters["commitment"])
+            assert self.hit_value >= A1_MINIMUM
+
+    # -- operations --
+
+    def play_round(self, chips, no_uth):
+        # Chips on, LOCK, chips off; returns after the round as the board shows it.
+        start = len(self.host.events)
+        for seat in no_uth:
+            self.set("uth%d" % seat, 0)
+        for seat in chips:
+            self.set("bet%d" % seat, 1)
+        self.wait_rig(lambda s: lit(s["bet_lights"]) == sorted(chips))  # betting
+        self.press("lock")
+        number = self.model["round"] + 1
+        self.host.wait_event(lambda e: e["ev"] == "locked" and e["round"] == number, start,
+                             5.0, self.aborted)
+        for seat in chips:
+            self.set("bet%d" % seat, 0)
+        for seat in no_uth:
+            self.set("uth%d" % seat, 1)
+        # Betting again (every light off), or a hit pending (its jackpot light on).
+        self.wait_rig(lambda s: any(s["jackpot_lights"]) or not any(s["bet_lights"]))
+
+    def validate(self):
+        start = len(self.host.events)
+        self.press("key")
+        cycle = self.model["cycle"] + 1
+        self.host.wait_event(lambda e: e["ev"] == "reset" and e["cycle"] == cycle, start, 5.0,
+                             self.aborted)
+        self.wait_rig(lambda s: not any(s["jackpot_lights"]) and not any(s["bet_lights"]))
+
+    def committed(self, start, op):
+        # Whether the host received the operation's committed event before the kill.
+        for event in self.host.events[start:]:
+            if op == "round" and event["ev"] == "locked" and \
+                    event["round"] == self.model["round"] + 1:
+                return True
+            if op == "validate" and event["ev"] in ("validated", "paid") and \
+                    event["cycle"] == self.model["cycle"]:
+                return True
+        return False
+
+    def recover(self, killer, rng, stats):
+        # After the kill: power on if it was a cut, maybe kill the boot too, then
+        # wait for the controller. Returns the events the boot(s) sent and
+        # whether the image showed a commit cut short.
+        start = len(self.host.events)
+        killer.wait()
+        cut_short = False
+        if killer.method == "power":
+            cut_short = inside_commit(self.vb.flash, self.scratch)
+            stats["inside_commit"] += cut_short
+            self.clear_inputs()  # the board powers on with no chips and no buttons
+            self.rig.power(True)
+        old = killer.pid
+        if rng.random() < 0.2:
+            pid = wait_pid(self.vb.flash, not_pid=old)
+            time.sleep(rng.uniform(0.0, 0.08))  # into its boot and the store's recovery
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            stats["kills"] += 1
+            stats["boot_kills"] += 1
+            old = pid
+        self.clear_inputs()
+        self.host.ping_until_running()
+        new = wait_pid(self.vb.flash, not_pid=old)
+        assert new != killer.pid
+        return self.host.events[start:], cut_short
+
+
+# ---- the test ----
+
+
+@pytest.fixture
+def table(tmp_path):
+    seed = find_seed()
+    with contextlib.ExitStack() as stack:
+        vb = VirtualBoard(flash=tmp_path / "flash.img", seed=seed)
+        stack.callback(vb.stop)
+        vb.start()
+        link = stack.enter_context(Link(vb.serial_path, timeout=10.0))
+        rig = stack.enter_context(Rig(vb.rig_address))
+        power_rig = stack.enter_context(Rig(vb.rig_address))
+        board = Table(vb, link, rig, power_rig, seed, tmp_path)
+        try:
+            yield board
+        finally:
+            if board.killer is not None:
+                board.killer.cancel()
+
+
+def test_vboard_power_cuts_leave_every_meter_before_or_after(table):
+    rng = random.Random(RNG_SEED)
+    stats = dict.fromkeys(("kills", "before", "after", "boot_kills", "inside_commit", "commit",
+                           "press", "any", "power", "sigkill", "rounds", "validations",
+                           "killed_validations", "hits", "unkilled"), 0)
+    host, rig = table.host, table.rig
+    host.ping_until_running()
+
+    # Configuration A1 in service mode, not killed.
+    rig.key(True)
+    rig.wait_for(lambda s: s["display"] == "SErvICE", what="service mode")
+    start = len(host.events)
+    assert host.command("config", mystery="A1")[0]["ok"]
+    rig.key(False)
+    reset = host.wait_event(lambda e: e["ev"] == "reset", start, 5.0, lambda: False)
+    meters, log = table.observe()
+    assert (meters["meter"], meters["seeded"], meters["cycle"], meters["round"]) == (
+        A1_MINIMUM, A1_MINIMUM, 1, 0)
+    assert meters["commitment"] == reset["commitment"]
+    table.accept(meters)
+    assert table.hit_value == draws(table.seed, 1)[0][0]
+
+    began = time.monotonic()
+    while stats["kills"] < KILLS and time.monotonic() - began < TIME_BUDGET:
+        op = "validate" if table.model["phase"] == "pending" else "round"
+        killed = rng.random() < (0.9 if op == "validate" else 0.75)
+        if killed:
+            moment = rng.choice(("commit", "commit", "commit", "press", "any", "any"))
+            method = rng.choice(("power", "power", "sigkill"))
+            delay = {"commit": rng.uniform(0.0, 0.0015), "press": rng.uniform(0.0, 0.008),
+                     "any": rng.uniform(0.03, 0.4)}[moment]
+            table.killer = Killer(table, method, moment, delay)
+            if moment == "any":
+                table.killer.arm()  # timed from the operation's start
+            stats[moment] += 1
+            stats[method] += 1
+        else:
+            table.killer = None
+        before = dict(table.model)
+        if op == "round":
+            chips = sorted(rng.sample(range(1, SEATS + 1), rng.randint(2, SEATS)))
+            no_uth = [rng.choice(chips)] if rng.random() < 0.3 else []
+            qualifying = [seat for seat in chips if seat not in no_uth]
+            after, records = after_round(before, qualifying, table.hit_value, table.salt)
+        else:
+            after, records = after_validation(before)
+        start = len(host.events)
+        try:
+            if op == "round":
+                table.play_round(chips, no_uth)
+            else:
+                table.validate()
+        except (Aborted, LinkError):
+            if not table.aborted():
+                raise
+
+        if killed:
+            killer, table.killer = table.killer, None
+            stats["kills"] += 1
+            boot_events, cut_short = table.recover(killer, rng, stats)
+            committed_seen = table.committed(start, op)  # events the killed board sent
+            assert not [e for e in boot_events if e["ev"] in ("fault", "store_warning")], \
+                boot_events
+        else:
+            committed_seen, cut_short = True, False
+            stats["unkilled"] += 1
+
+        meters, log = table.observe()
+        if table.matches(meters, log, after, records):
+            landed = "after"
+        elif table.matches(meters, log, before, []):
+            landed = "before"
+            assert not committed_seen, "the host had the committed event; the meters lost it"
+        else:
+            raise AssertionError("meters neither before nor after the %s:\n before %s\n "
+                                 "after  %s\n board  %s" % (op, before, after, meters))
+        if cut_short and op == "round":
+            assert landed == "before", "a round cut short on the flash counted after a reboot"
+        if killed:
+            stats[landed] += 1
+        else:
+            assert landed == "after"
+        if meters["cycle"] == before["cycle"]:
+            assert meters["commitment"] == before["commitment"]  # the cycle's value kept
+        if landed == "after":
+            if op == "round":
+                stats["rounds"] += 1
+                stats["hits"] += meters["phase"] == "pending"
+            else:
+                stats["validations"] += 1
+                stats["killed_validations"] += killed
+        table.accept(meters)
+
+    print("\npower cuts: %(kills)d kills, %(boot_kills)d of them into a restart's boot"
+          % stats)
+    print("  operations killed: %(before)d landed before, %(after)d after" % stats)
+    print("  moments: %(commit)d at the commit, %(press)d at the press, %(any)d anywhere; "
+          "ways: %(power)d power off, %(sigkill)d SIGKILL" % stats)
+    print("  power-offs that found a commit cut short on the image: %(inside_commit)d" % stats)
+    print("  rounds committed %(rounds)d, hits %(hits)d, validations %(validations)d "
+          "(%(killed_validations)d under a kill); operations not killed %(unkilled)d" % stats)
+    print("elapsed %.1f s" % (time.monotonic() - began))
+    assert stats["kills"] >= MIN_KILLS, stats
+    assert stats["before"] and stats["after"], stats
+    assert stats["hits"] >= 1 and stats["validations"] >= 1, stats
