@@ -388,14 +388,18 @@ class Hands(threading.Thread):
 
     def _autoplay(self):
         status = self.host.command("status")
-        if status.get("state") != "betting":
-            self.say("auto-play starts from betting (the table is %s)"
-                     % STATE_NAMES.get(status.get("state"), status.get("state")), "error")
-            return
         inputs = self.rig.state()["inputs"]
         seats = [n for n in range(1, SEATS + 1) if inputs.get("bet%d" % n)] or list(
             range(1, SEATS + 1))
         chips = ["bet%d" % n for n in seats]
+        if status.get("state") == "locked":
+            # A round under way ends as a dealer ends it: the chips come off.
+            self.rig.set_many([(pin, 0) for pin in chips])
+            status = self._await_state(("betting",), "end the round")
+        if status.get("state") != "betting":
+            self.say("auto-play starts from betting (the table is %s)"
+                     % STATE_NAMES.get(status.get("state"), status.get("state")), "error")
+            return
         # A dealer's round: a UTH wager and a progressive chip at each seat.
         self.rig.set_many([("uth%d" % n, 1) for n in seats])
         self.auto = {"seats": seats, "rounds": 0, "since": time.monotonic()}
