@@ -7,9 +7,10 @@ from .record import public_meters
 
 
 class MysteryBonus:
-    def __init__(self, store, random_bytes):
+    def __init__(self, store, random_bytes, clock=None):
         self.store = store
         self.random_bytes = random_bytes  # the board's os.urandom
+        self.clock = clock  # the board's time.time, kept with each hit; None: no clock
         self.meter = None
         self.fault = None
 
@@ -43,7 +44,8 @@ class MysteryBonus:
 
     def lock_round(self, seats):
         self._ready()
-        return self._commit(self.meter.lock_round(seats))
+        when = None if self.clock is None else int(self.clock())
+        return self._commit(self.meter.lock_round(seats, when))
 
     def validate(self, payment):
         self._ready()

@@ -24,6 +24,10 @@ _TABLE = {
 }
 NAMES = tuple(sorted(_TABLE))
 SECTION = "653b.1(c)(4)"
+# The regulation's source note: a temporary provision, so an operator can see
+# when the meter rests on one that has expired.
+EFFECTIVE = "2021-09-04"
+EXPIRES = "2024-09-04"
 
 
 class Config:

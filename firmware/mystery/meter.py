@@ -59,9 +59,10 @@ class Meter:
         self.hits = 0
         self.cycle = 0
         self.round = 0
+        self.reset_round = 0  # the round count when the cycle began
         self.commitment = ""
-        self.pending = None  # [seat, award, cycle, round] until validated
-        self.last_hits = []  # [seat, award, cycle, round, payment], newest last
+        self.pending = None  # [seat, award, cycle, round, time] until validated
+        self.last_hits = []  # [seat, award, cycle, round, payment, time], newest last
         self._hit_value = 0  # secret while its cycle lasts
         self._salt = ""
 
@@ -74,17 +75,36 @@ class Meter:
             return self.pending[1] // MICROS_PER_CENT
         return self.meter // MICROS_PER_CENT
 
+    def at_reset(self):
+        # The meter is at a reset: a new board, a validated hit not yet reset,
+        # or a cycle that has seen no round since its reset.
+        return self.phase in (UNCONFIGURED, AWAITING_RESET) or (
+            self.phase == RUNNING and self.round == self.reset_round)
+
     def configure(self, name, service_mode):
         _refuse_unless(service_mode, "configuration changes only in service mode")
-        _refuse_unless(self.phase in (UNCONFIGURED, AWAITING_RESET),
-                       "configuration changes only with the meter at a reset")
+        _refuse_unless(self.at_reset(), "configuration changes only with the meter at a reset")
         try:
             config = configs.get(name)
         except ValueError as error:
             raise Refused(str(error)) from None
-        was, self.config = self.config, config.name
+        event = {"ev": "config", "config": config.name, "was": self.config}
+        if self.phase == RUNNING:
+            event.update(self._close_untouched_cycle())
+        self.config = config.name
         self.phase = AWAITING_RESET  # the new configuration starts at its reset
-        return [{"ev": "config", "config": config.name, "was": was}]
+        return [event]
+
+    def _close_untouched_cycle(self):
+        # A cycle no round has played ends unplayed: its seed is withdrawn (the
+        # new configuration seeds its own minimum) and its secret revealed.
+        minimum = configs.get(self.config).minimum
+        self.seeded -= minimum
+        self.meter -= minimum
+        closed = {"withdrawn": minimum, "cycle": self.cycle, "hit_value": self._hit_value,
+                  "salt": self._salt}
+        self._hit_value, self._salt = 0, ""
+        return closed
 
     def reset(self, random_bytes):
         _refuse_unless(self.phase == AWAITING_RESET, "reset needs a validated hit or a new "
@@ -96,11 +116,13 @@ class Meter:
         self._hit_value, self._salt = hitvalue.draw(random_bytes, config.minimum,
                                                     config.maximum)
         self.commitment = hitvalue.commitment(self._hit_value, self._salt)
+        self.reset_round = self.round
         self.phase = RUNNING
         return [{"ev": "reset", "cycle": self.cycle, "config": config.name,
                  "meter": self.meter, "commitment": self.commitment}]
 
-    def lock_round(self, seats):
+    def lock_round(self, seats, when=None):
+        # when: the board's clock in seconds, kept with a hit (None: no clock).
         _refuse_unless(self.phase == RUNNING, "no round while the meter is %s" % self.phase)
         config = configs.get(self.config)
         chosen = _qualifying(config, seats)
@@ -113,29 +135,29 @@ class Meter:
             self.meter += amount
             contributions.append([seat, cents, amount])
             if self.phase == RUNNING and self.meter > self._hit_value:
-                events.append(self._hit(config, seat))
+                events.append(self._hit(config, seat, when))
         events.insert(0, {"ev": "round", "round": self.round, "contributions": contributions,
                           "meter": self.meter})
         return events
 
-    def _hit(self, config, seat):
+    def _hit(self, config, seat, when):
         # 100% of the meter to the cent, capped; the rest stays for the next cycle.
         award = min(self.meter - self.meter % MICROS_PER_CENT, config.maximum)
-        self.pending = [seat, award, self.cycle, self.round]
+        self.pending = [seat, award, self.cycle, self.round, when]
         self.phase = PENDING
         return {"ev": "hit", "seat": seat, "award": award, "cycle": self.cycle,
-                "round": self.round, "hit_value": self._hit_value, "salt": self._salt,
-                "commitment": self.commitment}
+                "round": self.round, "time": when, "hit_value": self._hit_value,
+                "salt": self._salt, "commitment": self.commitment}
 
     def validate(self, payment):
         _refuse_unless(self.phase == PENDING, "no hit is pending")
         _refuse_unless(payment in PAYMENTS, "payment must be one of %s" % ", ".join(PAYMENTS))
-        seat, award, cycle, round_number = self.pending
+        seat, award, cycle, round_number, when = self.pending
         self.paid += award
         self.meter -= award
         self.hits += 1
-        self.last_hits = (self.last_hits + [[seat, award, cycle, round_number, payment]])[
-            -LAST_HITS:]
+        hit = [seat, award, cycle, round_number, payment, when]
+        self.last_hits = (self.last_hits + [hit])[-LAST_HITS:]
         self.pending = None
         self._hit_value, self._salt = 0, ""  # revealed; the next reset draws anew
         self.phase = AWAITING_RESET

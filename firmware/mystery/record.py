@@ -5,7 +5,7 @@ from . import configs
 from .configs import MICROS_PER_CENT
 from .meter import LAST_HITS, PAYMENTS, PENDING, PHASES, RUNNING, UNCONFIGURED, Meter
 
-_INTS = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round")
+_INTS = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round", "reset_round")
 _PUBLIC = _INTS + ("config", "phase", "commitment", "pending", "last_hits")
 
 
@@ -39,15 +39,16 @@ def _check_meter(m):
     for name in _INTS:
         _check(type(getattr(m, name)) is int and getattr(m, name) >= 0, name)
     _check(m.balanced(), "seeded + contributed != paid + meter")
+    _check(m.reset_round <= m.round, "reset round after the last round")
     _check(m.phase == UNCONFIGURED or m.config in configs.NAMES, "config %r" % (m.config,))
     _check((m.phase == PENDING) == (m.pending is not None), "pending hit")
     if m.phase in (RUNNING, PENDING):
         _check_live_cycle(m)
     if m.pending is not None:
-        _check(len(m.pending) == 4 and 0 < m.pending[1] <= m.meter, "pending award")
+        _check(len(m.pending) == 5 and 0 < m.pending[1] <= m.meter, "pending award")
     _check(len(m.last_hits) <= LAST_HITS, "last hits")
     for hit in m.last_hits:
-        _check(len(hit) == 5 and hit[4] in PAYMENTS, "last hit %r" % (hit,))
+        _check(len(hit) == 6 and hit[4] in PAYMENTS, "last hit %r" % (hit,))
 
 
 def from_record(record):

@@ -4,7 +4,7 @@
 # bonus before its event leaves the board.
 #
 #   betting  --LOCK-->  locked (contributions committed; a hit -> hit_pending)
-#   locked   --all progressive spots clear, or LOCK held--> betting
+#   locked   --all progressive spots clear for 250 ms, or LOCK held 2 s--> betting
 #   hit_pending --key--> validated, paid, reset --> locked
 #   betting  --key held--> service (configuration) --key released--> betting
 #   any      --store fault--> fault (play refused until a technician reboots)
@@ -25,6 +25,10 @@ NOT_CONFIGURED = "unconfigured"
 
 _SETTLE_MS = const(30)
 _OPEN_HOLD_MS = const(2000)  # LOCK held this long reopens betting by hand
+# Every progressive spot clear this long ends the round: the chips were
+# settled. A shorter dropout is a sensor flicker, and the round stays locked
+# (else the next LOCK would charge the same chips again).
+_CLEAR_MS = const(250)
 _ALTERNATE_MS = const(3000)  # meter and "must hit by" take turns on the display
 
 
@@ -93,7 +97,10 @@ class Table:
 
     def _locked(self, now, lock_edge, key_edge):
         # Further LOCK presses do nothing: a round locks once.
-        chips_gone = not any(seat.bet.state for seat in self.seats)
+        chips_gone = True
+        for seat in self.seats:
+            if seat.bet.state or seat.bet.held_ms(now) < _CLEAR_MS:
+                chips_gone = False
         held = self.lock.state and self.lock.held_ms(now) >= _OPEN_HOLD_MS
         if chips_gone or held:
             self.locked_in = []

@@ -5,7 +5,6 @@
 # Dates are the regulation's source notes; Chapter 653a's are not in the
 # reference text this firmware was built from, so they are None (unknown).
 
-_S653B_1 = ("2021-09-04", "2024-09-04")
 _S653B_2_5 = ("2024-03-23", "2026-03-23")
 _S653A = (None, None)
 
@@ -66,8 +65,8 @@ TABLES = {
     },
 }
 
-# The Must-Hit-By Mystery bonus configurations of 653b.1 live in mystery/.
-MYSTERY_DATES = _S653B_1
+# The Must-Hit-By Mystery bonus configurations of 653b.1 (and their dates)
+# live in mystery/configs.py.
 
 SETTLED_WAGERS = ("trips", "bad_beat", "play_the_board", "ultimate_pairs")
 

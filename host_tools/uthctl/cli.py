@@ -42,6 +42,10 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
         return args.run(args) or 0
+    except BrokenPipeError:
+        # The reader went away (`uthctl par ... | head`): not an error of ours.
+        sys.stderr.close()
+        return 0
     except (ValueError, OSError) as error:
         return _fail(args, str(error))
 

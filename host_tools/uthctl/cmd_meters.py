@@ -1,6 +1,7 @@
 # uthctl meters --port PORT: the Mystery meters of a running table, asked
 # over its host link (a board's USB serial port or the virtual board's pty).
 import json
+import time
 
 from .link import Link
 
@@ -29,6 +30,13 @@ def run(args):
     print(json.dumps(meters) if args.json else format_meters(meters))
 
 
+def _at(when):
+    # The board's clock at the hit; a board whose clock was never set starts at its epoch.
+    if when is None:
+        return ""
+    return ", " + time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(when)) + " board time"
+
+
 def money(micros):
     # Dollars and cents; a fraction of a cent (1.5% of $1) shows its digits.
     dollars, rest = divmod(micros, 1_000_000)
@@ -48,12 +56,12 @@ def format_meters(m):
         "display        %s" % money(m["display_cents"] * MICROS_PER_CENT),
     ]
     if m.get("pending"):
-        seat, award, cycle, round_number = m["pending"]
-        lines.append("pending hit    seat %d, %s (cycle %d, round %d)"
-                     % (seat, money(award), cycle, round_number))
-    for seat, award, cycle, round_number, payment in m.get("last_hits", [])[-5:]:
-        lines.append("hit            seat %d, %s (cycle %d, round %d, %s)"
-                     % (seat, money(award), cycle, round_number, payment))
+        seat, award, cycle, round_number, when = m["pending"]
+        lines.append("pending hit    seat %d, %s (cycle %d, round %d%s)"
+                     % (seat, money(award), cycle, round_number, _at(when)))
+    for seat, award, cycle, round_number, payment, when in m.get("last_hits", [])[-5:]:
+        lines.append("hit            seat %d, %s (cycle %d, round %d, %s%s)"
+                     % (seat, money(award), cycle, round_number, payment, _at(when)))
     if m.get("commitment"):
         lines.append("commitment     %s" % m["commitment"])
     return "\n".join(lines)

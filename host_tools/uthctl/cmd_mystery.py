@@ -1,6 +1,7 @@
 # uthctl mystery configs|simulate|verify: the Must-Hit-By Mystery bonus
 # (58 Pa. Code 653b.1) on the host, with the firmware's own engine.
 import argparse
+import datetime
 import json
 import sys
 import textwrap
@@ -68,10 +69,14 @@ def _configs():
 
 def _run_configs(args):
     rows = _configs()
+    expired = configs.EXPIRES <= datetime.date.today().isoformat()
     if args.json:
-        print(json.dumps({"section": configs.SECTION, "configs": rows}))
+        print(json.dumps({"section": configs.SECTION, "effective": configs.EFFECTIVE,
+                          "expires": configs.EXPIRES, "expired": expired, "configs": rows}))
         return 0
-    print("Must-Hit-By Mystery configurations, 58 Pa. Code %s" % configs.SECTION)
+    print("Must-Hit-By Mystery configurations, 58 Pa. Code %s (effective %s, expires %s)%s"
+          % (configs.SECTION, configs.EFFECTIVE, configs.EXPIRES,
+             "  EXPIRED" if expired else ""))
     for row in rows:
         print("  " + mystery_sim.config_line(row))
     return 0

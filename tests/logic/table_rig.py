@@ -5,7 +5,7 @@ import json
 from fakes import Display, Pin
 from mystery.bonus import MysteryBonus
 from mystery.store import Store
-from scripted import ScriptedBytes
+from scripted import SALT, ScriptedBytes
 from table.controller import Table
 from table.hostlink import HostLink
 from table.inputs import Seat
@@ -80,6 +80,6 @@ class Rig:
 def scripted_hit(candidate):
     # Random bytes that put the first cycle's hit value `candidate` cents above
     # A1's $100 minimum, then A1's highest value for every later cycle.
-    chunks = [candidate.to_bytes(2, "big"), bytes(16)]
-    chunks += [b"\x27\x0f", bytes(16)] * 20
+    chunks = [candidate.to_bytes(2, "big"), SALT]
+    chunks += [b"\x27\x0f", SALT] * 20
     return ScriptedBytes(chunks)

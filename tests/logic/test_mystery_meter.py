@@ -37,6 +37,9 @@ def test_the_twelve_configurations_as_printed():
         assert config.min_wager_cents == wager * 100
         assert (config.minimum, config.maximum) == (low * DOLLAR, high * DOLLAR)
         assert config.rate_bp == int(rate * 100)
+    # 653b.1's source note: effective September 4, 2021, expiring September 4, 2024.
+    assert (configs.SECTION, configs.EFFECTIVE, configs.EXPIRES) == (
+        "653b.1(c)(4)", "2021-09-04", "2024-09-04")
 
 
 def test_reset_seeds_the_minimum_and_commits_to_the_hit_value():
@@ -76,7 +79,7 @@ def test_hit_pays_the_seat_that_crosses_and_later_seats_feed_the_next_cycle():
     assert meter.meter == 100 * DOLLAR + 120_000 and _balanced(meter)  # seat 4's 2 cents
     meter.validate("table_inventory")
     assert meter.paid == 100_100_000 and meter.meter == 20_000 and meter.hits == 1
-    assert meter.last_hits == [[1, 100_100_000, 1, 1, "table_inventory"]]
+    assert meter.last_hits == [[1, 100_100_000, 1, 1, "table_inventory", None]]
     source.chunks[:0] = source_for(7000).chunks
     meter.reset(source)
     assert meter.meter == 100 * DOLLAR + 20_000 and meter.cycle == 2 and _balanced(meter)
@@ -93,7 +96,7 @@ def test_award_is_capped_at_the_maximum_and_the_rest_carries():
 def test_below_a_cent_stays_in_the_meter():
     meter, _ = _started("A2", 0)  # hit value $100.00 exactly
     meter.lock_round([(2, True, 300)])  # meter $100.045: above the hit value
-    assert meter.pending == [2, 100 * DOLLAR + 4 * CENT, 1, 1]
+    assert meter.pending == [2, 100 * DOLLAR + 4 * CENT, 1, 1, None]
     meter.validate("table_inventory")
     assert meter.meter == 5_000  # half a cent carried
 
@@ -140,7 +143,34 @@ def test_configuration_changes_only_at_a_reset():
     assert events == [{"ev": "config", "config": "D5", "was": None}]
     meter.reset(source_for(0, size=3))  # D5 spans 75,000 cent values: 17 bits
     assert meter.meter == 250 * DOLLAR
+    meter.lock_round([(1, True, 500)])  # a round played: the cycle is under way
     assert "at a reset" in _refused(meter.configure, "A1", True)
+
+
+def test_a_cycle_no_round_has_played_may_change_configuration():
+    # D5 seeded $250 and drew its secret; no round came. Changing to A1 closes
+    # that cycle: its $250 seed is withdrawn and its hit value revealed, and
+    # A1's reset seeds $100, so the identity holds throughout.
+    meter, source = _started("D5", 7, size=3)
+    events = meter.configure("A1", True)
+    assert events == [{"ev": "config", "config": "A1", "was": "D5", "withdrawn": 250 * DOLLAR,
+                       "cycle": 1, "hit_value": 250 * DOLLAR + 7 * CENT, "salt": SALT_HEX}]
+    assert meter.meter == 0 and meter.seeded == 0 and _balanced(meter)
+    source.chunks[:0] = source_for(5000).chunks
+    meter.reset(source)
+    assert (meter.meter, meter.seeded, meter.cycle) == (100 * DOLLAR, 100 * DOLLAR, 2)
+
+
+def test_a_carry_survives_a_configuration_change_after_a_hit():
+    meter, source = _started("A1", 5)
+    meter.lock_round([(1, True, 500), (4, True, 100)])  # seat 4's 2 cents carry
+    meter.validate("table_inventory")
+    source.chunks[:0] = source_for(9000).chunks
+    meter.reset(source)
+    meter.configure("B1", True)  # at a reset: cycle 2 has seen no round
+    source.chunks[:0] = source_for(0, size=2).chunks
+    meter.reset(source)
+    assert meter.meter == 100 * DOLLAR + 20_000 and _balanced(meter)
 
 
 def test_last_hits_keeps_twenty_five():

@@ -80,7 +80,6 @@ def test_sections_and_dates():
         assert (table.effective, table.expires) == ("2024-03-23", "2026-03-23")
     assert paytables.get("trips", "A").section == "653a.12(c)"
     assert paytables.get("blind", "B").section == "653a.12(b)"
-    assert paytables.MYSTERY_DATES == ("2021-09-04", "2024-09-04")
 
 
 def test_unknown_tables_are_named():

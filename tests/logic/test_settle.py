@@ -87,6 +87,20 @@ def test_play_the_board_needs_tens_or_better():
     _expect(_one("2c 3d", "As 7d 9h Js Kc", "Ac Ad", "play_the_board"), "high_card", None, -500)
 
 
+def test_play_the_board_and_ultimate_pairs_stay_in_action_after_a_fold():
+    # 653b.4(c) and 653b.5(c): a folded player's wagers remain until settled.
+    _expect(_one("2c 3d", "Th Td 4c 7s 8h", "Ac Kd", "play_the_board", folded=True), "pair",
+            1, 500)
+    _expect(_one("2c 3d", "Th 9d 4c 7s 8h", "Ks Kd", "ultimate_pairs", folded=True),
+            "kk_qq_jj", 10, 5000)
+
+
+def test_paytable_f_needs_both_dealer_cards_to_be_aces():
+    # One dealer ace is not "dealer ace/ace": the player's aces pay 30 to 1.
+    _expect(_one("As 2c", "3c 7d 9h Js Kd", "Ah Ad", "ultimate_pairs", 100), "aa", 30, 3000)
+    _expect(_one("2c As", "3c 7d 9h Js Kd", "Ah Ad", "ultimate_pairs", 100), "aa", 30, 3000)
+
+
 def test_ultimate_pairs_falls_past_na_lines():
     red_aces = ("Kc Qc", "2c 7d 9h Js Kd", "Ah Ad", "ultimate_pairs", 100)
     _expect(_one(*red_aces, tables={"ultimate_pairs": "A"}), "aa", 30, 3000)

@@ -58,6 +58,8 @@ def test_the_round_ends_when_the_chips_are_gone_or_lock_is_held(root):
     rig.chip(2)
     rig.press_lock()
     rig.chip(2, False)
+    assert rig.table.state == "locked"  # 50 ms clear could be a flicker
+    rig.run(250)
     assert rig.table.state == "betting"
     rig.chip(4)  # a stuck sensor: the chip never leaves
     rig.press_lock()
@@ -71,16 +73,32 @@ def test_the_round_ends_when_the_chips_are_gone_or_lock_is_held(root):
 
 
 @_in_dir
-def test_a_chattering_sensor_counts_once(root):
+def test_a_chattering_or_dropping_sensor_counts_once(root):
     rig = Rig(root)
     rig.configure("A1")
-    for step in range(40):  # 1 ms flicker for 40 ms, then the chip rests
+    rig.chip(1)
+    rig.press_lock()
+    for step in range(40):  # the locked chip's sensor flickers for 40 ms
         rig.chips[0].level = step % 2
         rig.run(1, step=1)
+    rig.chips[0].level = 0
+    rig.run(5, step=1)  # and drops out 5 ms
     rig.chips[0].level = 1
     rig.run(100)
-    rig.press_lock()
+    rig.press_lock()  # the dealer presses again: still the same round
+    assert rig.table.state == "locked"
     assert [e["seat"] for e in rig.events("contribution")] == [1]
+
+
+@_in_dir
+def test_the_chip_is_the_configurations_minimum_wager(root):
+    rig = Rig(root)
+    rig.configure("A2")  # 653b.1(c)(4): $2 minimum progressive wager, 1.5%
+    rig.chip(3)
+    rig.press_lock()
+    # $2 x 1.5% = 3 cents = 30,000 micro-dollars.
+    assert [(e["seat"], e["wager"], e["amount"]) for e in rig.events("contribution")] == [
+        (3, 200, 30_000)]
 
 
 @_in_dir
@@ -98,6 +116,7 @@ def test_a_hit_lights_the_seat_shows_the_award_and_waits_for_the_key(root):
     assert rig.display.text == "100.04"
     for seat in (1, 2, 6):
         rig.chip(seat, False)
+    rig.run(300)
     rig.chip(3)
     rig.press_lock()  # no new round until the floorperson validates
     assert rig.table.state == "hit_pending" and len(rig.events("locked")) == 1
@@ -143,6 +162,10 @@ def test_bad_host_lines_get_errors_and_change_nothing(root):
 def test_a_config_refused_in_service_mode_is_one_error_reply(root):
     rig = Rig(root)
     rig.configure("A1")
+    rig.chip(1)
+    rig.press_lock()  # a round played: the cycle is under way
+    rig.chip(1, False)
+    rig.run(300)
     rig.key.level = 1
     rig.run(100)
     before = len(rig.events())
@@ -192,3 +215,44 @@ def test_an_unreadable_store_is_a_fault_that_refuses_play(root):
     assert broken.table.state == "fault" and broken.events("locked") == []
     assert broken.command(cmd="status")[-1]["fault"].startswith("store:")
     assert broken.command(cmd="meters")[-1]["ok"] is False
+
+
+@_in_dir
+def test_a_new_cycle_may_be_reconfigured_before_its_first_round(root):
+    rig = Rig(root)
+    rig.configure("A1")
+    assert rig.configure("B2") == {"ok": True, "reply": "config", "mystery": "B2"}
+    config = rig.events("config")[-1]
+    assert (config["was"], config["withdrawn"]) == ("A1", 100 * MILLION)
+    meters = rig.table.bonus.meters()
+    assert (meters["config"], meters["meter"], meters["seeded"]) == ("B2", 100 * MILLION,
+                                                                    100 * MILLION)
+
+
+@_in_dir
+def test_no_reply_or_event_shows_the_live_hit_value(root):
+    rig = Rig(root, random_bytes=scripted_hit(90))  # hit value $100.90: round 8 hits
+    rig.configure("A1")
+    secret = rig.table.bonus.meter._hit_value
+    salt = rig.table.bonus.meter._salt
+    for seat in range(1, 7):
+        rig.chip(seat)
+    for _ in range(7):
+        rig.press_lock()
+        rig.command(cmd="status")
+        rig.command(cmd="meters")
+        for seat in range(1, 7):
+            rig.chip(seat, False)
+        rig.run(300)
+        for seat in range(1, 7):
+            rig.chip(seat)
+    assert rig.events("hit") == [] and rig.table.state == "betting"
+    for line in rig.lines:
+        assert salt not in line
+        message = json.loads(line)
+        # The meter itself is public; hex digests hold any digits by chance.
+        for key in ("meter", "meters", "display", "display_cents", "prev", "hash",
+                    "commitment"):
+            message.pop(key, None)
+        assert str(secret) not in json.dumps(message), line
+        assert ("%d" % (secret // 10_000)) not in json.dumps(message), line
