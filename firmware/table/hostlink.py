@@ -9,6 +9,8 @@ from micropython import const
 
 from mystery.meter import Refused
 
+from .jsoncheck import strict_json
+
 MAX_LINE = const(256)
 _INTERRUPT = const(3)  # Ctrl-C: a board's USB stack raises it before we read
 
@@ -63,6 +65,7 @@ class HostLink:
 
     def _handle(self, line):
         try:
+            strict_json(line)  # json.loads alone takes lines that are not JSON
             command = json.loads(line.decode())
         except (ValueError, UnicodeError):  # MicroPython raises ValueError for both
             self.send({"ok": False, "error": "not a JSON line"})

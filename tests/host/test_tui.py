@@ -23,11 +23,11 @@ from pathlib import Path
 
 import pyte  # a VT100 screen in Python (requirements-dev.txt)
 import pytest
+from independent_draws import seeded_draws
 
-from mystery import hitvalue
 from uthctl.cmd_meters import money as dollars
 from uthctl.tui import Canvas, TableView, describe, led_rows
-from uthctl.vboard import find_micropython, seeded_bytes
+from uthctl.vboard import find_micropython
 
 A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100
@@ -40,12 +40,18 @@ DISPLAY_WAIT = 7.0  # the LED shows the meter and "bY 200.00" in turn, 3 s each
 # ---- the TEST-ONLY random source, as boards/sim/board.py has it ----
 
 
-
-
 def first_a1_value(seed):
-    value, _ = hitvalue.draw(seeded_bytes(seed), A1_MINIMUM_CENTS * MICROS_PER_CENT,
-                             A1_MAXIMUM_CENTS * MICROS_PER_CENT)
-    return value // MICROS_PER_CENT
+    # The first A1 hit value (cents) the seeded board draws, computed in
+    # independent_draws.py without the firmware's code.
+    return seeded_draws(seed, A1_MINIMUM_CENTS, A1_MAXIMUM_CENTS, 1)[0][0]
+
+
+def require_micropython():
+    # `make test` installs MicroPython: without it these tests fail, never skip.
+    try:
+        find_micropython()
+    except OSError as error:
+        pytest.fail(str(error), pytrace=False)
 
 
 def find_seed(low_cents, high_cents):
@@ -283,10 +289,7 @@ def test_tui_refuses_without_a_terminal():
 
 
 def test_tui_bet_lock_autoplay_hit_validate_quit(tmp_path):
-    try:
-        find_micropython()
-    except OSError as error:
-        pytest.skip(str(error))
+    require_micropython()
     manual = (1, 2, 3)  # one round by hand, then auto-play at all six seats
     after_manual = A1_MINIMUM_CENTS + A1_CENTS_PER_SEAT * len(manual)
     # A hit value 2-4 auto-played rounds in: the meter passes it by then.
@@ -381,10 +384,7 @@ def test_tui_bet_lock_autoplay_hit_validate_quit(tmp_path):
 def test_tui_hangup_stops_the_board(tmp_path):
     # A closed terminal (SIGHUP) or SIGTERM ends the table as q does: the
     # board's interpreter must not outlive it, holding the flash image.
-    try:
-        find_micropython()
-    except OSError as error:
-        pytest.skip(str(error))
+    require_micropython()
     for signum in (signal.SIGHUP, signal.SIGTERM):
         term = start_sim(tmp_path)
         try:

@@ -6,8 +6,9 @@
 # Expected figures come from 653b.1(c)(4) as typed here (A1: $1 minimum
 # wager, 2%, $100-$200), not from the firmware's tables. Hit values are made
 # predictable with the board's TEST-ONLY seeded random source: SHA-256 of
-# "SEED:COUNTER" as a byte stream, written again below, fed to the firmware's
-# own hit-value draw (rejection sampling) on CPython.
+# "SEED:COUNTER" as a byte stream, and the hit value drawn from it by the
+# rule (rejection sampling), both written again in independent_draws.py
+# without the firmware's or the supervisor's code.
 import contextlib
 import json
 import os
@@ -19,12 +20,12 @@ import time
 from pathlib import Path
 
 import pytest
+from independent_draws import commitment, seeded_draws
 
-from mystery import hitvalue
 from uthctl.cli import main as uthctl
 from uthctl.link import Link
 from uthctl.rig import Rig, lit
-from uthctl.vboard import VirtualBoard, find_micropython, seeded_bytes
+from uthctl.vboard import VirtualBoard, find_micropython
 
 A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100
@@ -33,26 +34,22 @@ MICROS_PER_CENT = 10_000
 MPREMOTE = Path(sys.executable).parent / "mpremote"
 DISPLAY_WAIT = 7.0  # the meter and "bY 200.00" take turns every 3 s
 
-try:
-    find_micropython()
-except OSError as error:
-    pytest.skip(str(error), allow_module_level=True)
+
+@pytest.fixture(autouse=True, scope="module")
+def micropython():
+    # `make test` installs MicroPython: without it these tests fail, never skip.
+    try:
+        return find_micropython()
+    except OSError as error:
+        pytest.fail(str(error), pytrace=False)
 
 
 # ---- the TEST-ONLY random source, as boards/sim/board.py has it ----
 
 
-
-
 def draws(seed, count):
     # The first `count` A1 hit values (cents) and salts the seeded board draws.
-    source = seeded_bytes(seed)
-    found = []
-    for _ in range(count):
-        value, salt = hitvalue.draw(source, A1_MINIMUM_CENTS * MICROS_PER_CENT,
-                                    A1_MAXIMUM_CENTS * MICROS_PER_CENT)
-        found.append((value // MICROS_PER_CENT, salt))
-    return found
+    return seeded_draws(seed, A1_MINIMUM_CENTS, A1_MAXIMUM_CENTS, count)
 
 
 def find_seed(low_cents, high_cents):
@@ -125,6 +122,10 @@ def play_round(rig, link, seats):
     assert lit(rig.state()["bet_lights"]) == sorted(seats)  # the locked-in seats stay lit
     for seat in seats:
         rig.chip(seat, False)
+    # The round ends once every spot has been clear for 250 ms: the bet lights go
+    # out. A round that hit stays until the key is turned: its jackpot light is on.
+    rig.wait_for(lambda s: lit(s["bet_lights"]) == [] or any(s["jackpot_lights"]),
+                 what="the round to end")
     return locked, contributions
 
 
@@ -153,7 +154,7 @@ def test_vboard_fresh_board_plays_rounds(table, capsys):
     reset = configure(rig, link, "A1")
     value, salt = draws(seed, 1)[0]
     assert reset["meter"] == A1_MINIMUM_CENTS * MICROS_PER_CENT
-    assert reset["commitment"] == hitvalue.commitment(value * MICROS_PER_CENT, salt)
+    assert reset["commitment"] == commitment(value, salt)
 
     meter_cents = A1_MINIMUM_CENTS
     for number, seats in enumerate(rounds, 1):
@@ -213,16 +214,19 @@ def test_vboard_hit_is_shown_validated_and_reset(table):
     assert link.wait_event("paid")["payment"] == "table_inventory"
     reset = link.wait_event("reset")
     assert reset["cycle"] == 2
-    assert reset["commitment"] == hitvalue.commitment(next_value * MICROS_PER_CENT, next_salt)
-    state = rig.wait_for(lambda s: not any(s["jackpot_lights"]), what="jackpot light off")
-    assert not any(state["bet_lights"])  # chips were taken away: betting again
+    assert reset["commitment"] == commitment(next_value, next_salt)
+    # The chips were taken away while the hit was pending: betting again.
+    rig.wait_for(lambda s: not any(s["jackpot_lights"]) and not any(s["bet_lights"]),
+                 what="jackpot light off and betting again")
 
     meters = link.command("meters")["meters"]
     assert meters["meter"] == (A1_MINIMUM_CENTS + carried_cents) * MICROS_PER_CENT
     assert meters["paid"] == award_cents * MICROS_PER_CENT
     assert (meters["hits"], meters["cycle"], meters["phase"]) == (1, 2, "running")
-    assert meters["last_hits"] == [[hit_seat, award_cents * MICROS_PER_CENT, 1, hit_round,
-                                    "table_inventory"]]
+    (last_hit,) = meters["last_hits"]
+    assert last_hit[:5] == [hit_seat, award_cents * MICROS_PER_CENT, 1, hit_round,
+                            "table_inventory"]
+    assert time.time() - 120 <= last_hit[5] <= time.time()  # the board's clock at the hit
     assert meters["seeded"] + meters["contributed"] == meters["paid"] + meters["meter"]
     rig.wait_for(lambda s: s["display"] == money(A1_MINIMUM_CENTS + carried_cents),
                  DISPLAY_WAIT, what="the new meter")
