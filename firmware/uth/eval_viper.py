@@ -2,9 +2,15 @@
 # algorithm and the same scores as eval_plain, inlined into one function
 # because viper-to-viper calls box their arguments. Machine-word ints only,
 # so it allocates nothing. The tests check it against eval_plain hand by hand.
+#
+# The viper code is compiled on the board when this module loads, not by
+# mpy-cross: viper in a .mpy is tied to one CPU (-march), while this way the
+# module precompiles with a plain mpy-cross and one build serves every board
+# whose firmware has the native emitter (evaluator.py falls back to
+# eval_plain where it has not). Compiling costs a few KB of heap, once.
 import micropython
 
-
+_SOURCE = """
 @micropython.viper
 def score(hand: ptr8, n: int) -> int:
     one = 0
@@ -117,3 +123,9 @@ def score(hand: ptr8, n: int) -> int:
         one &= one - 1
         distinct -= 1
     return one
+"""
+
+_namespace = {"micropython": micropython}
+exec(_SOURCE, _namespace)
+score = _namespace["score"]
+del _namespace

