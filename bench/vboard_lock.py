@@ -96,8 +96,6 @@ def parse_args():
     return parser.parse_args()
 
 
-
-
 def quiet_seed():
     # A seed whose first A1 hit value is $190 or more: 30 six-seat rounds add $3.60.
     import uthctl  # noqa: F401 - the micropython shim, before the firmware's modules
@@ -149,16 +147,6 @@ def stop_supervisor(proc):
     proc.stderr.close()
 
 
-def wait_running(link, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            return link.command("ping", timeout=0.5)
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-
-
 def time_rounds(addresses, rounds):
     from uthctl.link import Link
     from uthctl.rig import Rig, lit
@@ -167,7 +155,7 @@ def time_rounds(addresses, rounds):
     times = {"lock_to_locked": []}
     with Link(addresses["serial"], timeout=EVENT_TIMEOUT) as link, \
             Rig(addresses["rig"]) as rig:
-        wait_running(link)
+        link.wait_ready()
         rig.key(True)
         rig.wait_for(lambda s: s["display"] == "SErvICE", what="service mode")
         reply = link.command("config", mystery="A1")

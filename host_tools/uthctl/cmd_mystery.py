@@ -6,12 +6,11 @@ import json
 import sys
 import textwrap
 
-from tqdm import tqdm
-
 from mystery import configs
 from mystery.meter import MAX_SEAT
 
 from . import mystery_sim
+from .progress import Progress
 
 _SIMULATE_HELP = """\
 Runs the firmware's meter engine (mystery.meter.Meter, in memory) for ROUNDS
@@ -84,25 +83,8 @@ def _run_configs(args):
 
 # ---- simulate ----
 
-class _Progress:
-    # A tqdm bar on stderr, shown only for runs that take seconds.
-    def __init__(self, label):
-        self.bar = None
-        self.label = label
-
-    def __call__(self, done, total):
-        if self.bar is None:
-            self.bar = tqdm(total=total, desc=self.label, file=sys.stderr, leave=False,
-                            delay=1.0, unit="round", unit_scale=True)
-        self.bar.update(done - self.bar.n)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
-
-
 def _simulate(args, log_stream):
-    progress = _Progress("mystery %s" % args.config)
+    progress = Progress("mystery %s" % args.config, unit="round")
     try:
         return mystery_sim.simulate(args.config, args.rounds, args.seats, args.seed,
                                     progress=progress, log_stream=log_stream)

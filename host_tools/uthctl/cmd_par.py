@@ -1,10 +1,8 @@
 # uthctl par WAGER PAYTABLE: the par sheet of one side wager's paytable.
 import json
-import sys
-
-from tqdm import tqdm
 
 from .par import BAD_BEAT_MODES, format_sheet, par_sheet
+from .progress import Progress
 
 
 def add_parser(sub):
@@ -18,27 +16,10 @@ def add_parser(sub):
     return parser
 
 
-class _Progress:
-    # A tqdm bar on stderr, shown only for work that takes seconds.
-    def __init__(self, label):
-        self.bar = None
-        self.label = label
-
-    def __call__(self, done, total):
-        if self.bar is None:
-            self.bar = tqdm(total=total, desc=self.label, file=sys.stderr, leave=False,
-                            delay=1.0, unit_scale=True)
-        self.bar.update(done - self.bar.n)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
-
-
 def run(args):
     if args.deals <= 0:
         raise ValueError("--deals must be a positive number of deals")
-    progress = _Progress("%s %s" % (args.wager, args.paytable))
+    progress = Progress("%s %s" % (args.wager, args.paytable))
     try:
         sheet = par_sheet(args.wager, args.paytable, deals=args.deals, seed=args.seed,
                           progress=progress, bad_beat_mode=args.bad_beat_mode)

@@ -97,6 +97,17 @@ class Link:
     def send(self, message):
         self.write(json.dumps(message).encode() + b"\r\n")
 
+    def wait_ready(self, timeout=10.0):
+        # Until the controller answers: a board that just (re)started is
+        # still mounting its flash and reading its meters.
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return self.command("ping", timeout=0.5)
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+
     def command(self, cmd, timeout=None, **fields):
         # Sends one command and returns its reply (matched by id); events
         # that arrive meanwhile go to self.events.

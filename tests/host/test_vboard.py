@@ -25,7 +25,7 @@ from independent_draws import commitment, seeded_draws
 from uthctl.cli import main as uthctl
 from uthctl.link import Link
 from uthctl.rig import Rig, lit
-from uthctl.vboard import VirtualBoard, find_micropython
+from uthctl.vboard import VirtualBoard
 
 A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100
@@ -35,13 +35,7 @@ MPREMOTE = Path(sys.executable).parent / "mpremote"
 DISPLAY_WAIT = 7.0  # the meter and "bY 200.00" take turns every 3 s
 
 
-@pytest.fixture(autouse=True, scope="module")
-def micropython():
-    # `make test` installs MicroPython: without it these tests fail, never skip.
-    try:
-        return find_micropython()
-    except OSError as error:
-        pytest.fail(str(error), pytrace=False)
+pytestmark = pytest.mark.usefixtures("micropython")
 
 
 # ---- the TEST-ONLY random source, as boards/sim/board.py has it ----
@@ -89,17 +83,6 @@ class Table:
 
     def rig(self, vb):
         return self.stack.enter_context(Rig(vb.rig_address))
-
-
-def wait_running(link, timeout=10.0):
-    # The controller answers the host link.
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            return link.command("ping", timeout=0.5)
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
 
 
 def configure(rig, link, name):
@@ -196,7 +179,7 @@ def test_vboard_hit_is_shown_validated_and_reset(table):
 
     vb = table.board(seed=seed)
     link, rig = table.link(vb), table.rig(vb)
-    wait_running(link)
+    link.wait_ready()
     configure(rig, link, "A1")
     for _ in range(hit_round):
         play_round(rig, link, seats)
@@ -238,7 +221,7 @@ def test_vboard_hit_is_shown_validated_and_reset(table):
 def test_vboard_soft_reset_keeps_the_meters(table):
     vb = table.board()
     link, rig = table.link(vb), table.rig(vb)
-    wait_running(link)
+    link.wait_ready()
     configure(rig, link, "A1")
     play_round(rig, link, (3,))
     before = link.command("meters")["meters"]
@@ -262,7 +245,7 @@ def test_vboard_soft_reset_keeps_the_meters(table):
     vb.stop()
     vb = table.board()
     link = table.link(vb)
-    wait_running(link)
+    link.wait_ready()
     assert link.command("meters")["meters"] == before
 
 
@@ -280,7 +263,7 @@ def test_vboard_mpremote_exec_fs_and_restart(table, tmp_path):
     vb = table.board()
     rig = table.rig(vb)
     with Link(vb.serial_path) as link:
-        wait_running(link)
+        link.wait_ready()
 
     assert mpremote(vb, "resume", "exec", "print(1+1)").strip() == "2"
     assert "meter/" in mpremote(vb, "resume", "fs", "ls")
@@ -304,7 +287,7 @@ def test_vboard_mpremote_exec_fs_and_restart(table, tmp_path):
     # boots: 1 power-on, 2-3 mpremote's soft resets, 4 Ctrl-D, 5 soft reset, 6 machine.reset
     rig.wait_for(lambda s: s["board"] and s["boots"] == 6, what="the board after reset")
     with Link(vb.serial_path) as link:
-        wait_running(link)
+        link.wait_ready()
 
 
 # ---- `uthctl sim --headless` and `uthctl rig` as a person runs them ----
@@ -336,7 +319,7 @@ def test_vboard_headless_cli_and_rig_cli(tmp_path, capsys):
         addresses = json.loads(proc.stdout.readline())
         assert set(addresses) >= {"serial", "rig"}
         with Link(addresses["serial"]) as link:
-            wait_running(link)
+            link.wait_ready()
         interpreters = _children(proc.pid)
         assert interpreters
 
@@ -355,7 +338,7 @@ def test_vboard_headless_cli_and_rig_cli(tmp_path, capsys):
         assert not state["powered"] and not state["board"]
         assert uthctl(["rig", "--sim", addresses["rig"], "reset"]) == 0
         with Link(addresses["serial"]) as link:
-            wait_running(link)
+            link.wait_ready()
         interpreters += _children(proc.pid)
 
         proc.send_signal(signal.SIGTERM)

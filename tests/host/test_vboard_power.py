@@ -78,13 +78,7 @@ COMPARED = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round", 
             "phase", "pending", "last_hits", "display_cents", "log_seq")
 
 
-@pytest.fixture(autouse=True, scope="module")
-def micropython():
-    # `make test` installs MicroPython: without it these tests fail, never skip.
-    try:
-        return find_micropython()
-    except OSError as error:
-        pytest.fail(str(error), pytrace=False)
+pytestmark = pytest.mark.usefixtures("micropython")
 
 
 # ---- the TEST-ONLY random source, as boards/sim/board.py has it ----

@@ -126,16 +126,22 @@ class RamFlash:
         _read(buf, self.blocks[block], offset, len(buf))
         return 0
 
+    def _surviving(self, n):
+        # How many of an operation's n bytes reach the flash: all of them,
+        # or, if power goes during it, half (HALF) or none (LOST: -1).
+        if not self._cut_now():
+            return n
+        self.dead = True
+        if self.cut_mode == LOST:
+            return -1
+        return n // 2 if self.cut_mode == HALF else n
+
     def writeblocks(self, block, buf, offset=0):
         if self.dead:
             return _EIO
-        n = len(buf)
-        if self._cut_now():
-            self.dead = True
-            if self.cut_mode == LOST:
-                return _EIO
-            if self.cut_mode == HALF:
-                n = n // 2
+        n = self._surviving(len(buf))
+        if n < 0:
+            return _EIO
         self.programs += 1
         _program(self.blocks[block], offset, buf, n)
         return _EIO if self.dead else 0
@@ -148,13 +154,9 @@ class RamFlash:
         if self.dead:
             return _EIO
         if op == _IOCTL_BLOCK_ERASE:
-            n = self.block_size
-            if self._cut_now():
-                self.dead = True
-                if self.cut_mode == LOST:
-                    return _EIO
-                if self.cut_mode == HALF:
-                    n = n // 2
+            n = self._surviving(self.block_size)
+            if n < 0:
+                return _EIO
             self.erases += 1
             self.erase_counts[arg] += 1
             _erase(self.blocks[arg], n)

@@ -33,17 +33,6 @@ def _played(root, rounds=5, **store_options):
     return bonus
 
 
-def _with_dir(test):
-    # The test gets a new folder, removed afterwards whatever happens.
-    def run():
-        root = tmpdir.make()
-        try:
-            test(root)
-        finally:
-            tmpdir.remove(root)
-    return run
-
-
 def _read(path):
     with open(path, "rb") as f:
         return f.read()
@@ -60,14 +49,13 @@ def _reboot(root, **store_options):
     return bonus, events
 
 
-@_with_dir
+@tmpdir.within
 def test_fresh_store_is_unconfigured(root):
     bonus = _bonus(root)
     assert bonus.meter.phase == "unconfigured" and bonus.meters()["log_seq"] == 0
 
 
-
-@_with_dir
+@tmpdir.within
 def test_reboot_reads_back_every_meter_and_the_secret(root):
     before = _played(root)
     after, events = _reboot(root)
@@ -80,8 +68,7 @@ def test_reboot_reads_back_every_meter_and_the_secret(root):
     assert [r["seq"] for r in after.log_since(6)] == [6, 7]
 
 
-
-@_with_dir
+@tmpdir.within
 def test_both_copies_unreadable_is_a_fault_that_erases_nothing(root):
     _played(root)
     for name in ("meter.a", "meter.b"):
@@ -102,8 +89,7 @@ def test_both_copies_unreadable_is_a_fault_that_erases_nothing(root):
     assert [_read(root + "/" + name) for name in ("meter.a", "meter.b")] == snapshot
 
 
-
-@_with_dir
+@tmpdir.within
 def test_an_unreadable_older_copy_falls_back_to_the_newer_and_says_so(root):
     before = _played(root, rounds=4)  # commits 0..6: the newest (6) is meter.a
     _write(root + "/meter.b", b"garbage")
@@ -113,7 +99,7 @@ def test_an_unreadable_older_copy_falls_back_to_the_newer_and_says_so(root):
     assert bonus.meters()["log_seq"] == before.meters()["log_seq"]
 
 
-@_with_dir
+@tmpdir.within
 def test_an_unreadable_newest_copy_is_a_fault_not_a_lost_operation(root):
     _played(root, rounds=4)
     _write(root + "/meter.a", b"garbage")  # the older copy is one round behind
@@ -122,7 +108,7 @@ def test_an_unreadable_newest_copy_is_a_fault_not_a_lost_operation(root):
     assert "newest meter copy is unreadable" in bonus.fault
 
 
-@_with_dir
+@tmpdir.within
 def test_an_altered_log_record_is_a_fault(root):
     _played(root)
     segment = root + "/log/" + sorted(os.listdir(root + "/log"))[0]
@@ -132,8 +118,7 @@ def test_an_altered_log_record_is_a_fault(root):
     assert bonus.fault is not None and "altered" in bonus.fault
 
 
-
-@_with_dir
+@tmpdir.within
 def test_records_of_an_uncommitted_operation_are_dropped(root):
     before = _played(root)
     head = before.store.head_hash
@@ -152,8 +137,7 @@ def test_records_of_an_uncommitted_operation_are_dropped(root):
     assert records[-1]["prev"] == head and chain.verify(records)[0]
 
 
-
-@_with_dir
+@tmpdir.within
 def test_the_log_is_bounded_and_counts_what_it_dropped(root):
     bonus = _played(root, rounds=20, segment_records=4, segments_kept=2)
     assert len(os.listdir(root + "/log")) == 2

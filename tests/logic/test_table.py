@@ -8,17 +8,7 @@ from table_rig import Rig, scripted_hit
 MILLION = 1_000_000
 
 
-def _in_dir(test):
-    def run():
-        root = tmpdir.make()
-        try:
-            test(root)
-        finally:
-            tmpdir.remove(root)
-    return run
-
-
-@_in_dir
+@tmpdir.within
 def test_a_new_board_waits_for_a_configuration_in_service_mode(root):
     rig = Rig(root)
     assert rig.table.state == "unconfigured" and rig.display.text == "no CFG"
@@ -30,7 +20,7 @@ def test_a_new_board_waits_for_a_configuration_in_service_mode(root):
     assert [e["ev"] for e in rig.events()] == ["config", "reset"]
 
 
-@_in_dir
+@tmpdir.within
 def test_lock_commits_one_contribution_per_seat_with_chips(root):
     rig = Rig(root)
     rig.configure("A1")
@@ -51,7 +41,7 @@ def test_lock_commits_one_contribution_per_seat_with_chips(root):
     assert rig.table.bonus.meters()["meter"] == 100 * MILLION + 40_000
 
 
-@_in_dir
+@tmpdir.within
 def test_the_round_ends_when_the_chips_are_gone_or_lock_is_held(root):
     rig = Rig(root)
     rig.configure("A1")
@@ -72,7 +62,7 @@ def test_the_round_ends_when_the_chips_are_gone_or_lock_is_held(root):
         (1, 2), (2, 4), (3, 4)]
 
 
-@_in_dir
+@tmpdir.within
 def test_a_chattering_or_dropping_sensor_counts_once(root):
     rig = Rig(root)
     rig.configure("A1")
@@ -90,7 +80,7 @@ def test_a_chattering_or_dropping_sensor_counts_once(root):
     assert [e["seat"] for e in rig.events("contribution")] == [1]
 
 
-@_in_dir
+@tmpdir.within
 def test_the_chip_is_the_configurations_minimum_wager(root):
     rig = Rig(root)
     rig.configure("A2")  # 653b.1(c)(4): $2 minimum progressive wager, 1.5%
@@ -101,7 +91,7 @@ def test_the_chip_is_the_configurations_minimum_wager(root):
         (3, 200, 30_000)]
 
 
-@_in_dir
+@tmpdir.within
 def test_a_hit_lights_the_seat_shows_the_award_and_waits_for_the_key(root):
     rig = Rig(root, random_bytes=scripted_hit(3))  # hit value $100.03
     rig.configure("A1")
@@ -130,7 +120,7 @@ def test_a_hit_lights_the_seat_shows_the_award_and_waits_for_the_key(root):
     assert meters["seeded"] + meters["contributed"] == meters["paid"] + meters["meter"]
 
 
-@_in_dir
+@tmpdir.within
 def test_the_display_alternates_with_the_must_hit_by_amount(root):
     rig = Rig(root)
     rig.configure("A1")
@@ -138,7 +128,7 @@ def test_the_display_alternates_with_the_must_hit_by_amount(root):
     assert "bY 200" in rig.display.history and "100.00" in rig.display.history
 
 
-@_in_dir
+@tmpdir.within
 def test_bad_host_lines_get_errors_and_change_nothing(root):
     rig = Rig(root)
     rig.configure("A1")
@@ -158,7 +148,7 @@ def test_bad_host_lines_get_errors_and_change_nothing(root):
     assert (rig.table.status(), rig.table.bonus.meters()) == before
 
 
-@_in_dir
+@tmpdir.within
 def test_a_config_refused_in_service_mode_is_one_error_reply(root):
     rig = Rig(root)
     rig.configure("A1")
@@ -174,7 +164,7 @@ def test_a_config_refused_in_service_mode_is_one_error_reply(root):
     assert len(rig.events()) == before and rig.table.bonus.meter.config == "A1"
 
 
-@_in_dir
+@tmpdir.within
 def test_commands_answer_with_their_id(root):
     rig = Rig(root)
     rig.configure("A1")
@@ -186,7 +176,7 @@ def test_commands_answer_with_their_id(root):
     assert records[-1] == {"ok": True, "reply": "log", "count": 1}
 
 
-@_in_dir
+@tmpdir.within
 def test_a_validation_cut_before_its_reset_resets_at_the_next_boot(root):
     rig = Rig(root, random_bytes=scripted_hit(0))
     rig.configure("A1")
@@ -199,7 +189,7 @@ def test_a_validation_cut_before_its_reset_resets_at_the_next_boot(root):
     assert again.table.bonus.meter.cycle == 2
 
 
-@_in_dir
+@tmpdir.within
 def test_an_unreadable_store_is_a_fault_that_refuses_play(root):
     rig = Rig(root)
     rig.configure("A1")
@@ -217,7 +207,7 @@ def test_an_unreadable_store_is_a_fault_that_refuses_play(root):
     assert broken.command(cmd="meters")[-1]["ok"] is False
 
 
-@_in_dir
+@tmpdir.within
 def test_a_new_cycle_may_be_reconfigured_before_its_first_round(root):
     rig = Rig(root)
     rig.configure("A1")
@@ -229,7 +219,7 @@ def test_a_new_cycle_may_be_reconfigured_before_its_first_round(root):
                                                                     100 * MILLION)
 
 
-@_in_dir
+@tmpdir.within
 def test_no_reply_or_event_shows_the_live_hit_value(root):
     rig = Rig(root, random_bytes=scripted_hit(90))  # hit value $100.90: round 8 hits
     rig.configure("A1")

@@ -28,3 +28,15 @@ def remove(path):
         else:
             os.remove(child)
     os.rmdir(path)
+
+
+def within(test):
+    # Decorates a test taking a folder: it gets a new one, removed afterwards
+    # whatever happens.
+    def run():
+        root = make()
+        try:
+            test(root)
+        finally:
+            remove(root)
+    return run
