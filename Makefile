@@ -20,9 +20,10 @@ test: lint test-cpython test-micropython
 test-cpython: setup
 	$(BIN)/python -m pytest
 
-# The same logic tests on the firmware's own interpreter, in a board-sized heap.
+# The same logic tests on the firmware's own interpreter, each module in a
+# process of its own with a board-sized heap.
 test-micropython: setup
-	MICROPYPATH=firmware:tests/logic $(MICROPYTHON) tests/mp_run.py
+	$(BIN)/python tests/mp_each.py $(MICROPYTHON)
 
 lint: setup
 	$(BIN)/ruff check firmware boards host_tools tests bench

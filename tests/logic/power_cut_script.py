@@ -14,7 +14,7 @@
 #
 # Why a process of its own: the flash image (64-96 KB of 4 KB blocks, which a
 # board keeps outside its heap) must sit in the heap beside the controller,
-# and tests/mp_run.py keeps every test module it has run loaded.
+# so nothing but the proof may hold the heap, not even the test runner.
 #
 # The table day and its random source are plain Python; the proof runs on
 # MicroPython only (littlefs and the viper device are the unix port's).
@@ -653,7 +653,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
     # ---- run as a script ----
 
     def _main():
-        # Like tests/mp_run.py: every check, a line for each failure, a summary.
+        # As tests/mp_run.py does: every check, a line for each failure, a summary.
         checks = (check_erases_per_round_and_flash_lifetime,
                   check_ram_flash_is_nor_flash_and_allocates_nothing,
                   check_one_bad_meter_copy,

@@ -4,9 +4,9 @@
 #
 # It runs as a process of its own with the board's heap: its flash image
 # (64-96 KB of 4 KB blocks, which a board keeps outside its heap) must sit in
-# the heap beside the controller, and tests/mp_run.py keeps every test module
-# it has run loaded. MicroPython only: littlefs and the viper device are the
-# unix port's.
+# the heap beside the controller, so nothing but the proof may hold the heap,
+# not even the test runner. MicroPython only: littlefs and the viper device
+# are the unix port's.
 import sys
 
 HEAP = "192K"  # as the Makefile's test-micropython, a Pico's or an ESP32's heap

@@ -1,0 +1,51 @@
+# Runs every MicroPython logic test module in a process of its own, each with
+# a fresh board-sized heap, and totals the counts (CPython; `make test` calls it).
+#
+# One process for all modules let the heap fill with what earlier modules left
+# behind (their firmware imports, fragments) until a later one failed to load
+# for a reason no board would meet: a board boots one firmware, not 20 test
+# modules. Usage: python tests/mp_each.py MICROPYTHON [ARG...] (e.g. -X heapsize=192K)
+import os
+import re
+import subprocess
+import sys
+
+LOGIC_DIR = os.path.join("tests", "logic")
+SUMMARY = re.compile(r"^micropython: (\d+) passed, (\d+) failed$", re.M)
+
+
+def test_files():
+    return sorted(name for name in os.listdir(LOGIC_DIR)
+                  if name.startswith("test_") and name.endswith(".py"))
+
+
+def run_one(interpreter, file_name):
+    """(passed, failed) of one module; a crash or a missing summary fails it."""
+    env = dict(os.environ, MICROPYPATH="firmware:" + LOGIC_DIR)
+    done = subprocess.run(interpreter + ["tests/mp_run.py", file_name], env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    found = SUMMARY.findall(done.stdout)
+    # The child's own total is redundant here; print what it printed above it.
+    sys.stdout.write(SUMMARY.sub("", done.stdout).rstrip("\n") + "\n")
+    if done.returncode not in (0, 1) or len(found) != 1:
+        print("FAIL %s: the interpreter exited with status %d before its summary"
+              % (file_name, done.returncode))
+        return 0, 1
+    passed, failed = (int(n) for n in found[0])
+    return passed, failed
+
+
+def main(interpreter):
+    passed = failed = 0
+    for file_name in test_files():
+        p, f = run_one(interpreter, file_name)
+        passed += p
+        failed += f
+    print("micropython: %d passed, %d failed (a fresh process per module)" % (passed, failed))
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: python tests/mp_each.py MICROPYTHON [ARG...]")
+    sys.exit(main(sys.argv[1:]))
