@@ -122,7 +122,7 @@ def wait_pid(flash, not_pid=None, timeout=5.0):
 # ---- a look at the flash image while the power is off ----
 
 INSPECT = r"""
-import os, sys
+import json, os, sys
 sys.path.append(%(board)r)
 from board import FileFlash
 os.mount(os.VfsLfs2(FileFlash(%(image)r)), "/img", readonly=True)
@@ -139,10 +139,10 @@ for name in ("meter.a", "meter.b"):
         with open(root + "/" + name) as f:
             header, body = f.read().split("\n", 1)
         seq = int(header.split(" ")[1])
-        head = int(body.split('"log_seq": ')[1].split(",")[0].split("}")[0])
+        head = json.loads(body)["log_seq"]
         if best is None or seq > best[0]:
             best = (seq, head)
-    except (OSError, ValueError, IndexError):
+    except (OSError, ValueError, IndexError, KeyError):
         pass
 last = 0
 names = os.listdir(root + "/log") if exists(root + "/log") else []
@@ -150,8 +150,10 @@ for name in names:
     if name.endswith(".log"):
         with open(root + "/log/" + name) as f:
             for line in f:
-                if '"seq": ' in line:
-                    last = max(last, int(line.split('"seq": ')[1].split(",")[0].split("}")[0]))
+                try:
+                    last = max(last, json.loads(line)["seq"])
+                except (ValueError, KeyError):
+                    break  # a torn last line: the rest of the segment is unwritten
 print("INSPECT", best[1] if best else -1, last, int(exists(root + "/meter.tmp")))
 """
 
@@ -487,6 +489,21 @@ class Table:
             self.set("uth%d" % seat, 1)
         # Betting again (every light off), or a hit pending (its jackpot light on).
         self.wait_rig(lambda s: any(s["jackpot_lights"]) or not any(s["bet_lights"]))
+        # A round no seat qualified for shows no light while locked: the board
+        # says when its spots have been clear long enough to end the round.
+        self.wait_state(("betting", "hit_pending"))
+
+    def wait_state(self, states, timeout=5.0):
+        deadline = time.monotonic() + timeout
+        while True:
+            status, _ = self.host.command("status")
+            if status.get("state") in states:
+                return
+            if self.aborted():
+                raise Aborted
+            if time.monotonic() > deadline:
+                raise AssertionError("the board stayed %s" % status.get("state"))
+            time.sleep(0.02)
 
     def validate(self):
         start = len(self.host.events)
@@ -495,6 +512,8 @@ class Table:
         self.host.wait_event(lambda e: e["ev"] == "reset" and e["cycle"] == cycle, start, 5.0,
                              self.aborted)
         self.wait_rig(lambda s: not any(s["jackpot_lights"]) and not any(s["bet_lights"]))
+        # The hit's round stays in play until its spots have been clear 250 ms.
+        self.wait_state(("betting",))
 
     def committed(self, start, op):
         # Whether the host received the operation's committed event before the kill.
