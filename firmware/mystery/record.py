@@ -1,7 +1,13 @@
 # A meter's persistent form, and the checks a stored one must pass before
 # play may resume. The hit value and salt are in the record (non-volatile
 # storage must keep them across a power cut) but never in public_meters().
-from . import configs
+#
+# The record is rewritten every round, so it is kept small enough to live
+# inline in littlefs's metadata on a Pico (512 bytes; store.py): the recent
+# hits, which change only at a validation, are stored beside it by the store,
+# and a live cycle's commitment is recomputed from its hit value and salt
+# rather than stored.
+from . import configs, hitvalue
 from .configs import MICROS_PER_CENT
 from .meter import LAST_HITS, PAYMENTS, PENDING, PHASES, RUNNING, UNCONFIGURED, Meter
 
@@ -9,10 +15,21 @@ _INTS = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round", "re
 _PUBLIC = _INTS + ("config", "phase", "commitment", "pending", "last_hits")
 
 
+_STORED = _INTS + ("config", "phase", "pending")
+
+
+def _live(m):
+    return m.phase in (RUNNING, PENDING)
+
+
 def to_record(m):
-    record = {name: getattr(m, name) for name in _PUBLIC}
+    # Everything but the recent hits; the commitment only when no live
+    # cycle's hit value and salt give it back.
+    record = {name: getattr(m, name) for name in _STORED}
     record["hit_value"] = m._hit_value
     record["salt"] = m._salt
+    if not _live(m):
+        record["commitment"] = m.commitment
     return record
 
 
@@ -42,7 +59,7 @@ def _check_meter(m):
     _check(m.reset_round <= m.round, "reset round after the last round")
     _check(m.phase == UNCONFIGURED or m.config in configs.NAMES, "config %r" % (m.config,))
     _check((m.phase == PENDING) == (m.pending is not None), "pending hit")
-    if m.phase in (RUNNING, PENDING):
+    if _live(m):
         _check_live_cycle(m)
     if m.pending is not None:
         _check(len(m.pending) == 5 and 0 < m.pending[1] <= m.meter, "pending award")
@@ -51,15 +68,20 @@ def _check_meter(m):
         _check(len(hit) == 6 and hit[4] in PAYMENTS, "last hit %r" % (hit,))
 
 
-def from_record(record):
+def from_record(record, last_hits):
     # Raises ValueError when any field is missing, mistyped or out of line.
     m = Meter()
     try:
-        for name in _PUBLIC:
+        for name in _STORED:
             setattr(m, name, record[name])
         m._hit_value = record["hit_value"]
         m._salt = record["salt"]
+        m.last_hits = list(last_hits)
+        if not _live(m):
+            m.commitment = record["commitment"]
     except (KeyError, TypeError):
         raise ValueError("inconsistent meter record: missing fields") from None
     _check_meter(m)
+    if _live(m):
+        m.commitment = hitvalue.commitment(m._hit_value, m._salt)
     return m

@@ -1,13 +1,22 @@
 # Non-volatile home of the meter and its event log, on the board's littlefs.
 #
-# A commit is: append the operation's log records to the newest log segment,
-# then write the meter record to a temporary file and rename it over the
-# older of two copies (meter.a / meter.b). littlefs makes an append or a
-# rename all-or-nothing, so a power cut at any instant leaves either the old
-# state or the new one. At boot the newest valid copy wins; log records past
-# the meter's log head belong to an operation that never committed and are
-# dropped. A store that cannot be read or does not add up raises StoreFault:
-# it is never reformatted and no meter is ever reset by this module.
+# A commit is: append the operation's log records to the newest log segment;
+# if the recent hits changed (a validation), write them to a temporary file
+# renamed over the older of two copies (hits.a / hits.b); then write the
+# meter record, which names its log head and its hits copy, the same way
+# over the older of meter.a / meter.b. littlefs makes an append or a rename
+# all-or-nothing and the meter record is written last, so a power cut at any
+# instant leaves either the old state or the new one. At boot the newest
+# valid meter copy wins; log records past its log head, and a hits copy it
+# does not name, belong to an operation that never committed. A store that
+# cannot be read or does not add up raises StoreFault: it is never
+# reformatted and no meter is ever reset by this module.
+#
+# Wear: the meter record is rewritten every round. Kept under 512 bytes, it
+# lives inline in littlefs's metadata on a Pico (whose filesystem is mounted
+# with progsize=256), so a round costs a metadata commit rather than a fresh
+# data block; the recent hits, about 1.3 KB when full, are rewritten only at
+# a validation. Compact JSON for the same reason.
 import binascii
 import json
 import os
@@ -16,9 +25,12 @@ from . import chain
 from .meter import Meter
 from .record import from_record, to_record
 
-_MAGIC = "UTHMETER1"
+_METER_MAGIC = "UTHMETER2"
 _COPIES = ("meter.a", "meter.b")
+_HITS_MAGIC = "UTHHITS1"
+_HITS_COPIES = ("hits.a", "hits.b")
 _TMP = "meter.tmp"
+_COMPACT = (",", ":")
 _LOG_DIR = "log"
 
 
@@ -34,19 +46,20 @@ def _exists(path):
         return False
 
 
-def _encode(commit_seq, payload):
-    body = json.dumps(payload)
+def _encode(magic, seq, payload):
+    body = json.dumps(payload, separators=_COMPACT)
     crc = binascii.crc32(body.encode()) & 0xFFFFFFFF
-    return "%s %d %08x\n%s\n" % (_MAGIC, commit_seq, crc, body)
+    return "%s %d %08x\n%s\n" % (magic, seq, crc, body)
 
 
-def _decode(text):
-    # (commit_seq, payload) or None when the copy is unreadable.
+def _decode(expected_magic, text):
+    # (seq, payload) or None when the copy is unreadable.
     try:
         header, body = text.split("\n", 1)
         magic, seq, crc = header.split(" ")
         body = body.rstrip("\n")
-        if magic != _MAGIC or int(crc, 16) != binascii.crc32(body.encode()) & 0xFFFFFFFF:
+        if magic != expected_magic or (
+                int(crc, 16) != binascii.crc32(body.encode()) & 0xFFFFFFFF):
             return None
         return int(seq), json.loads(body)
     except (ValueError, TypeError):
@@ -59,6 +72,8 @@ class Store:
         self.segment_records = segment_records
         self.segments_kept = segments_kept
         self.commit_seq = 0
+        self.hits_seq = 0  # the hits copy the meter record names; 0: none yet
+        self._hits_written = []  # what that copy holds
         self.head_seq = 0
         self.head_hash = chain.GENESIS
         self.warnings = []
@@ -69,31 +84,61 @@ class Store:
 
     # ---- the meter record ----
 
-    def _read_copy(self, name):
+    def _read_copy(self, magic, name):
         try:
             with open(self._path(name)) as f:
-                return _decode(f.read())
+                return _decode(magic, f.read())
         except (OSError, ValueError):  # ValueError: UnicodeError, bytes that are not text
             return None
 
-    def _newest_copy(self):
+    def _read_copies(self, magic, names, what):
         found = []
-        for name in _COPIES:
-            copy = self._read_copy(name)
+        for name in names:
+            copy = self._read_copy(magic, name)
             if copy is not None:
                 found.append(copy)
             elif _exists(self._path(name)):
-                self.warnings.append("meter copy %s is unreadable" % name)
+                self.warnings.append("%s copy %s is unreadable" % (what, name))
+        return found
+
+    def _newest_copy(self):
+        found = self._read_copies(_METER_MAGIC, _COPIES, "meter")
         if not found:
             return None
         return max(found, key=lambda copy: copy[0])
 
-    def _write_state(self, meter, commit_seq, head_seq, head_hash):
-        payload = {"meter": to_record(meter), "log_seq": head_seq, "log_hash": head_hash}
+    def _replace(self, name, text):
+        # A whole file at once: a temporary file renamed over the old one.
         tmp = self._path(_TMP)
         with open(tmp, "w") as f:
-            f.write(_encode(commit_seq, payload))
-        os.rename(tmp, self._path(_COPIES[commit_seq % 2]))
+            f.write(text)
+        os.rename(tmp, self._path(name))
+
+    def _write_state(self, meter, commit_seq, head_seq, head_hash, hits_seq):
+        payload = {"meter": to_record(meter), "log_seq": head_seq, "log_hash": head_hash,
+                   "hits_seq": hits_seq}
+        self._replace(_COPIES[commit_seq % 2], _encode(_METER_MAGIC, commit_seq, payload))
+
+    # ---- the recent hits ----
+
+    def _write_hits(self, last_hits):
+        # Into the copy the meter record does not name; it counts once the
+        # meter record naming it has landed.
+        hits_seq = self.hits_seq + 1
+        self._replace(_HITS_COPIES[hits_seq % 2], _encode(_HITS_MAGIC, hits_seq, last_hits))
+        return hits_seq
+
+    def _any_hits_copy(self):
+        return any(_exists(self._path(name)) for name in _HITS_COPIES)
+
+    def _read_hits(self, hits_seq):
+        if hits_seq == 0:
+            return []
+        for seq, last_hits in self._read_copies(_HITS_MAGIC, _HITS_COPIES, "recent hits"):
+            if seq == hits_seq:
+                return last_hits
+        raise StoreFault("the recent hits the meter record names (copy %d) are unreadable"
+                         % hits_seq)
 
     # ---- the log ----
 
@@ -122,7 +167,7 @@ class Store:
         tmp = self._path(_LOG_DIR, "segment.tmp")
         with open(tmp, "w") as f:
             for record in records:
-                f.write(json.dumps(record) + "\n")
+                f.write(json.dumps(record, separators=_COMPACT) + "\n")
         os.rename(tmp, self._path(_LOG_DIR, name))
 
     def _log_beyond_head(self):
@@ -184,7 +229,7 @@ class Store:
             self._tail_count = 0
         with open(self._path(_LOG_DIR, segments[-1]), "a") as f:
             for record in records:
-                f.write(json.dumps(record) + "\n")
+                f.write(json.dumps(record, separators=_COMPACT) + "\n")
         self._tail_count += len(records)
         for name in segments[:-self.segments_kept]:
             os.remove(self._path(_LOG_DIR, name))
@@ -196,22 +241,26 @@ class Store:
         if _exists(self._path(_TMP)):
             os.remove(self._path(_TMP))
         newest = self._newest_copy()
+        meter_copy_unreadable = bool(self.warnings)
         if newest is None:
-            if self.warnings or self._segments():
-                raise StoreFault("no readable meter record (%s)"
-                                 % ("; ".join(self.warnings) or "log without meter"))
+            if meter_copy_unreadable or self._segments() or self._any_hits_copy():
+                raise StoreFault("no readable meter record (%s)" % (
+                    "; ".join(self.warnings) or "log or recent hits without a meter"))
             # A new store: its first meter record lands before any log record
             # can, so a power cut never leaves a log without a meter.
             meter = Meter()
-            self._write_state(meter, 0, 0, chain.GENESIS)
+            self._write_state(meter, 0, 0, chain.GENESIS, 0)
             return meter
         self.commit_seq, payload = newest
         try:
-            meter = from_record(payload["meter"])
+            hits_seq = payload["hits_seq"]
+            last_hits = self._read_hits(hits_seq)
+            meter = from_record(payload["meter"], last_hits)
             self.head_seq, self.head_hash = payload["log_seq"], payload["log_hash"]
         except (ValueError, KeyError, TypeError) as error:
             raise StoreFault(str(error)) from None
-        if self.warnings and self._log_beyond_head():
+        self.hits_seq, self._hits_written = hits_seq, meter.last_hits
+        if meter_copy_unreadable and self._log_beyond_head():
             # The unreadable copy was the newer: its operation's records are in
             # the log. Falling back would drop an operation, maybe a hit.
             raise StoreFault("the newest meter copy is unreadable (%s) and the log holds "
@@ -231,7 +280,11 @@ class Store:
             records.append(record)
         if records:
             self._append(records)
-        self._write_state(meter, self.commit_seq + 1, seq, prev)
+        hits_seq = self.hits_seq
+        if meter.last_hits != self._hits_written:
+            hits_seq = self._write_hits(meter.last_hits)
+        self._write_state(meter, self.commit_seq + 1, seq, prev, hits_seq)
         self.commit_seq += 1
         self.head_seq, self.head_hash = seq, prev
+        self.hits_seq, self._hits_written = hits_seq, list(meter.last_hits)
         return records

@@ -112,7 +112,9 @@ def test_an_unreadable_newest_copy_is_a_fault_not_a_lost_operation(root):
 def test_an_altered_log_record_is_a_fault(root):
     _played(root)
     segment = root + "/log/" + sorted(os.listdir(root + "/log"))[0]
-    text = _read(segment).decode().replace('"config": "A1"', '"config": "D1"')
+    original = _read(segment).decode()
+    text = original.replace('"A1"', '"D1"', 1)  # the configuration event's name
+    assert text != original
     _write(segment, text.encode())
     bonus, _ = _reboot(root)
     assert bonus.fault is not None and "altered" in bonus.fault
@@ -147,3 +149,107 @@ def test_the_log_is_bounded_and_counts_what_it_dropped(root):
     again, _ = _reboot(root, segment_records=4, segments_kept=2)
     assert again.fault is None and again.meters() == bonus.meters()
 
+
+
+# ---- the recent hits, stored beside the meter record ----
+
+class _Draws:
+    # A1's lowest hit value ($100.00: the first contribution hits) until
+    # told otherwise.
+    def __init__(self):
+        self.pattern = b"\x00"
+
+    def __call__(self, n):
+        return (self.pattern * n)[:n]
+
+
+def _with_hits(root, hits):
+    # A table that hit, was paid and reset `hits` times, then plays on.
+    draws = _Draws()
+    bonus = MysteryBonus(Store(root), draws, lambda: 1_795_000_000)
+    assert bonus.boot() == []
+    bonus.configure("A1", True)
+    bonus.reset()
+    for number in range(hits):
+        bonus.lock_round(ROUND)
+        bonus.validate(("jackpot_slip", "table_inventory")[number % 2])
+        if number == hits - 1:
+            draws.pattern = b"\x27\x0f"
+        bonus.reset()
+    bonus.lock_round(ROUND)
+    return bonus
+
+
+@tmpdir.within
+def test_recent_hits_come_back_after_a_reboot(root):
+    before = _with_hits(root, 3)
+    # A1 starts at $100.00 with a 2% rate and this draw's hit value is
+    # $100.00: seat 1's $5 adds $0.10 and hits at $100.10; seat 2's $1 adds
+    # $0.02 for the next cycle, whose awards are then $100.12.
+    assert [hit[:5] for hit in before.meter.last_hits] == [
+        [1, 100_100_000, 1, 1, "jackpot_slip"],
+        [1, 100_120_000, 2, 2, "table_inventory"],
+        [1, 100_120_000, 3, 3, "jackpot_slip"]]
+    after, events = _reboot(root)
+    assert events == [] and after.fault is None
+    assert after.meter.last_hits == before.meter.last_hits
+    assert after.meter.commitment == before.meter.commitment
+    assert after.meters() == before.meters()
+
+
+@tmpdir.within
+def test_recent_hits_are_rewritten_only_when_a_hit_is_paid(root):
+    bonus = _with_hits(root, 2)
+    hits_seq = bonus.store.hits_seq
+    written = {name: _read(root + "/" + name) for name in ("hits.a", "hits.b")}
+    for _ in range(5):
+        bonus.lock_round(ROUND)
+    assert bonus.store.hits_seq == hits_seq == 2  # one write per validation
+    assert {name: _read(root + "/" + name) for name in ("hits.a", "hits.b")} == written
+
+
+@tmpdir.within
+def test_a_hits_copy_the_meter_does_not_name_is_ignored(root):
+    # A validation cut off after its hits copy landed but before its meter
+    # record: the copy names a hits_seq no meter record does.
+    before = _with_hits(root, 2)
+    orphan = Store(root)
+    orphan.hits_seq = before.store.hits_seq
+    orphan._write_hits(before.meter.last_hits + [[4, 100000000, 9, 9, "jackpot_slip", 0]])
+    after, events = _reboot(root)
+    assert events == [] and after.fault is None
+    assert after.meter.last_hits == before.meter.last_hits
+
+
+@tmpdir.within
+def test_the_named_hits_copy_unreadable_is_a_fault_that_erases_nothing(root):
+    bonus = _with_hits(root, 3)  # hits_seq 3 lives in hits.b
+    assert bonus.store.hits_seq == 3
+    data = bytearray(_read(root + "/hits.b"))
+    data[-5] ^= 0x01
+    _write(root + "/hits.b", data)
+    listing = sorted(os.listdir(root))
+    again, events = _reboot(root)
+    assert again.fault is not None and events[0]["ev"] == "fault"
+    assert "recent hits" in again.fault and "unreadable" in again.fault
+    assert sorted(os.listdir(root)) == listing and _read(root + "/hits.b") == bytes(data)
+
+
+@tmpdir.within
+def test_the_round_record_stays_inline_on_a_pico_after_twenty_years(root):
+    # littlefs keeps a file inline in its metadata (no data block erased per
+    # rewrite) up to min(cache, 1022, block / 8) bytes: with the Pico's
+    # progsize=256 the cache is 4 x 256, so the limit is 4096 / 8 = 512.
+    bonus = _with_hits(root, 25)
+    m = bonus.meter
+    years = 20 * 365 * 1500  # rounds at design.md's 1,500 a day
+    m.round = m.reset_round = years
+    m.cycle = m.hits = years // 100
+    m.contributed = m.paid = years * 7 * 5_000_000 // 100  # seven $5 wagers at 1%
+    m.pending = [7, 499_990_000, m.cycle, m.round, 2_426_000_000]
+    m.phase = "pending"
+    bonus.store.head_seq = years * 2
+    bonus.store.commit(m, [])
+    sizes = [os.stat(root + "/" + name)[6] for name in ("meter.a", "meter.b")]
+    print("meter record after twenty years, a hit pending: %d bytes" % max(sizes))
+    assert max(sizes) <= 512, sizes
