@@ -48,7 +48,7 @@ def _check_live_cycle(m):
     config = configs.get(m.config)
     _check(m._hit_value % MICROS_PER_CENT == 0, "hit value not a whole cent")
     _check(config.minimum <= m._hit_value < config.maximum, "hit value out of range")
-    _check(len(m._salt) == 32, "salt")
+    _check(type(m._salt) is str and len(m._salt) == 32, "salt")
 
 
 def _check_meter(m):
@@ -63,7 +63,8 @@ def _check_meter(m):
         _check_live_cycle(m)
     if m.pending is not None:
         _check(len(m.pending) == 5 and 0 < m.pending[1] <= m.meter, "pending award")
-    _check(len(m.last_hits) <= LAST_HITS, "last hits")
+    # The recent hits come from a copy of their own: they must be this meter's.
+    _check(len(m.last_hits) == min(m.hits, LAST_HITS), "recent hits do not match the hit count")
     for hit in m.last_hits:
         _check(len(hit) == 6 and hit[4] in PAYMENTS, "last hit %r" % (hit,))
 

@@ -26,11 +26,17 @@ from .meter import Meter
 from .record import from_record, to_record
 
 _METER_MAGIC = "UTHMETER2"
+# Written before the recent hits had copies of their own (the hits inside the
+# record): still read, and rewritten in the current form at the next commit.
+_METER_MAGICS = (_METER_MAGIC, "UTHMETER1")
 _COPIES = ("meter.a", "meter.b")
 _HITS_MAGIC = "UTHHITS1"
 _HITS_COPIES = ("hits.a", "hits.b")
 _TMP = "meter.tmp"
 _COMPACT = (",", ":")
+# The first event of each kind of operation: a round (its hits follow), a
+# validation (its payment follows), a reset, a configuration.
+_OPERATION_STARTS = ("round", "validated", "reset", "config")
 _LOG_DIR = "log"
 
 
@@ -52,13 +58,13 @@ def _encode(magic, seq, payload):
     return "%s %d %08x\n%s\n" % (magic, seq, crc, body)
 
 
-def _decode(expected_magic, text):
+def _decode(magics, text):
     # (seq, payload) or None when the copy is unreadable.
     try:
         header, body = text.split("\n", 1)
         magic, seq, crc = header.split(" ")
         body = body.rstrip("\n")
-        if magic != expected_magic or (
+        if magic not in magics or (
                 int(crc, 16) != binascii.crc32(body.encode()) & 0xFFFFFFFF):
             return None
         return int(seq), json.loads(body)
@@ -84,17 +90,17 @@ class Store:
 
     # ---- the meter record ----
 
-    def _read_copy(self, magic, name):
+    def _read_copy(self, magics, name):
         try:
             with open(self._path(name)) as f:
-                return _decode(magic, f.read())
+                return _decode(magics, f.read())
         except (OSError, ValueError):  # ValueError: UnicodeError, bytes that are not text
             return None
 
-    def _read_copies(self, magic, names, what):
+    def _read_copies(self, magics, names, what):
         found = []
         for name in names:
-            copy = self._read_copy(magic, name)
+            copy = self._read_copy(magics, name)
             if copy is not None:
                 found.append(copy)
             elif _exists(self._path(name)):
@@ -102,7 +108,7 @@ class Store:
         return found
 
     def _newest_copy(self):
-        found = self._read_copies(_METER_MAGIC, _COPIES, "meter")
+        found = self._read_copies(_METER_MAGICS, _COPIES, "meter")
         if not found:
             return None
         return max(found, key=lambda copy: copy[0])
@@ -134,7 +140,7 @@ class Store:
     def _read_hits(self, hits_seq):
         if hits_seq == 0:
             return []
-        for seq, last_hits in self._read_copies(_HITS_MAGIC, _HITS_COPIES, "recent hits"):
+        for seq, last_hits in self._read_copies((_HITS_MAGIC,), _HITS_COPIES, "recent hits"):
             if seq == hits_seq:
                 return last_hits
         raise StoreFault("the recent hits the meter record names (copy %d) are unreadable"
@@ -170,13 +176,19 @@ class Store:
                 f.write(json.dumps(record, separators=_COMPACT) + "\n")
         os.rename(tmp, self._path(_LOG_DIR, name))
 
-    def _log_beyond_head(self):
+    def _beyond_head(self):
+        # The records past the meter's log head: how many, how many
+        # operations they start, and their events' names.
+        count, operations, names = 0, 0, []
         for name in reversed(self._segments()):
-            for record in self._read_segment(name):
-                if record.get("seq", 0) > self.head_seq:
-                    return True
-            return False
-        return False
+            beyond = [record.get("ev") for record in self._read_segment(name)
+                      if record.get("seq", 0) > self.head_seq]
+            if not beyond:
+                break
+            count += len(beyond)
+            operations += sum(1 for ev in beyond if ev in _OPERATION_STARTS)
+            names = beyond + names
+        return count, operations, names
 
     def _drop_uncommitted(self):
         # Records past the head were written by an operation cut off before
@@ -253,21 +265,44 @@ class Store:
             return meter
         self.commit_seq, payload = newest
         try:
-            hits_seq = payload["hits_seq"]
-            last_hits = self._read_hits(hits_seq)
+            if "hits_seq" in payload:
+                hits_seq = payload["hits_seq"]
+                last_hits = self._read_hits(hits_seq)
+            else:  # UTHMETER1: the hits in the record, no copy of their own yet
+                hits_seq, last_hits = 0, payload["meter"]["last_hits"]
             meter = from_record(payload["meter"], last_hits)
             self.head_seq, self.head_hash = payload["log_seq"], payload["log_hash"]
         except (ValueError, KeyError, TypeError) as error:
             raise StoreFault(str(error)) from None
-        self.hits_seq, self._hits_written = hits_seq, meter.last_hits
-        if meter_copy_unreadable and self._log_beyond_head():
-            # The unreadable copy was the newer: its operation's records are in
-            # the log. Falling back would drop an operation, maybe a hit.
-            raise StoreFault("the newest meter copy is unreadable (%s) and the log holds "
-                             "records past the older one" % "; ".join(self.warnings))
+        self.hits_seq = hits_seq
+        # None: the next commit writes the hits to a copy of their own.
+        self._hits_written = list(last_hits) if "hits_seq" in payload else None
+        self._judge_uncommitted(meter_copy_unreadable)
         self._drop_uncommitted()
         self._check_log()
         return meter
+
+    def _judge_uncommitted(self, meter_copy_unreadable):
+        # Records past the meter's head: a power cut leaves one operation's,
+        # written before its meter record could land. That operation did not
+        # happen; it is reported and its records go. More than one means the
+        # meter record itself went back (its flash corrupted, or littlefs
+        # reading an older commit of it): a fault, never a silent rollback.
+        count, operations, names = self._beyond_head()
+        if not count:
+            return
+        if meter_copy_unreadable:
+            # The unreadable copy was the newer: falling back to the older
+            # would drop an operation, maybe a hit.
+            raise StoreFault("the newest meter copy is unreadable (%s) and the log holds "
+                             "records past the older one" % "; ".join(self.warnings))
+        if operations > 1:
+            raise StoreFault("the log holds %d operations past the meter record (log records "
+                             "%d-%d): the meter went back, which no power cut does"
+                             % (operations, self.head_seq + 1, self.head_seq + count))
+        self.warnings.append("an operation whose meter record never landed (a power cut, or a "
+                             "bad record) did not happen: its log records %d-%d (%s) are dropped"
+                             % (self.head_seq + 1, self.head_seq + count, " ".join(names)))
 
     def commit(self, meter, events):
         # One atomic step for one operation: its log records, then its meter.
