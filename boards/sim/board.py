@@ -1,9 +1,7 @@
 # The virtual board: the firmware on the unix-port MicroPython behind a
 # pseudo-terminal, run by the supervisor host_tools/uthctl/vboard.py.
 #
-#   flash   a littlefs image in a file (UTH_SIM_FLASH), mounted at /flash,
-#           the working folder; made and formatted only when the file does
-#           not exist yet, never reformatted
+#   flash   a littlefs image in a file at / (simflash.py), the working folder
 #   pins    wires over a TCP connection to the supervisor (UTH_SIM_WIRE,
 #           "127.0.0.1:PORT"): one text line per change, "NAME LEVEL\n";
 #           inputs bet1..6, uth1..6, lock, key come in, outputs betlight1..6,
@@ -28,110 +26,31 @@ import socket
 import sys
 import time
 
+import simflash  # vboard.py mounts it before this module loads the firmware
 from micropython import const
+from simflash import exists
 
 from table.inputs import Seat
 from table.serial import UsbSerial
 
 SEATS = const(6)
-BLOCK_SIZE = const(4096)
-BLOCK_COUNT = const(128)  # 512 KB
-MOUNT = "/flash"
-FLASH_ENV = "UTH_SIM_FLASH"
 WIRE_ENV = "UTH_SIM_WIRE"
 SEED_ENV = "UTH_SIM_SEED"  # TEST ONLY: a deterministic random source
-DEFAULT_FLASH = "uth_sim_flash.img"
 HARD_RESET_EXIT = const(75)  # the same number in vboard.py
 
-_IOCTL_BLOCK_COUNT = const(4)
-_IOCTL_BLOCK_SIZE = const(5)
-_IOCTL_BLOCK_ERASE = const(6)
 _RETRY_MS = const(1000)
 _READY_MS = const(500)
 _MAX_OUT = const(4096)  # unsent bytes beyond this: drop the link, resend all
 
 
-# ---- flash ----
-
-
-class FileFlash:
-    # A block device over an image file. The methods allocate nothing: the
-    # file is unbuffered, seek and readinto/write take the caller's buffer.
-    def __init__(self, path, block_size=BLOCK_SIZE):
-        self.file = open(path, "r+b")
-        self.block_size = block_size
-        self.block_count = os.stat(path)[6] // block_size
-        self.blank = b"\xff" * block_size
-
-    def readblocks(self, block, buf, offset=0):
-        self.file.seek(block * self.block_size + offset)
-        self.file.readinto(buf)
-
-    def writeblocks(self, block, buf, offset=0):
-        self.file.seek(block * self.block_size + offset)
-        self.file.write(buf)
-
-    def ioctl(self, op, arg):
-        if op == _IOCTL_BLOCK_COUNT:
-            return self.block_count
-        if op == _IOCTL_BLOCK_SIZE:
-            return self.block_size
-        if op == _IOCTL_BLOCK_ERASE:
-            self.file.seek(arg * self.block_size)
-            self.file.write(self.blank)
-        return 0  # init, deinit, sync (writes are unbuffered) and erase
-
-
-def _exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
-
-
-def _new_image(path):
-    # Blank and format under a temporary name, then rename: a power cut
-    # while the image is made never leaves a half-made one under `path`.
-    tmp = path + ".new"
-    blank = b"\xff" * BLOCK_SIZE
-    with open(tmp, "wb") as f:
-        for _ in range(BLOCK_COUNT):
-            f.write(blank)
-    device = FileFlash(tmp)
-    os.VfsLfs2.mkfs(device)
-    device.file.close()
-    os.rename(tmp, path)
-
-
-_flash = None
+# ---- power-on ----
 
 
 def boot():
     # What a board does before main.py: its filesystem, its machine module.
-    mount()
+    simflash.mount()
     if not isinstance(sys.modules.get("machine"), _Machine):
         sys.modules["machine"] = _Machine()
-
-
-def mount():
-    # The board's filesystem at /flash, which becomes the working folder (as
-    # "/" is on a board); idempotent within one interpreter run.
-    global _flash
-    if _flash is not None:
-        return
-    path = os.getenv(FLASH_ENV) or DEFAULT_FLASH
-    if not _exists(path):
-        _new_image(path)
-    device = FileFlash(path)
-    try:
-        os.mount(os.VfsLfs2(device), MOUNT)
-    except OSError as error:
-        # Never reformat: the meters on it may be the only record.
-        raise OSError("flash image %s does not mount (%s); not reformatting it"
-                      % (path, error)) from None
-    _flash = device
-    os.chdir(MOUNT)
 
 
 class _Machine:
@@ -359,7 +278,7 @@ class Board:
         self.display = Display(wires)
         wires.display = self.display
         self.serial = UsbSerial(sys.stdin, sys.stdout)
-        self.storage_root = MOUNT + "/meter"
+        self.storage_root = "/meter"
         self.random_bytes = _random_source()
 
     def service(self):
@@ -368,8 +287,8 @@ class Board:
 
 def build():
     boot()
-    if not _exists(MOUNT + "/meter"):
-        os.mkdir(MOUNT + "/meter")
+    if not exists("/meter"):
+        os.mkdir("/meter")
     wires = Wires(_wire_address())
     board = Board(wires)
     if wires.address is not None and wires.connect():

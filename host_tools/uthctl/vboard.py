@@ -59,8 +59,9 @@ HEAPSIZE = "192K"
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
 FRIENDLY_BANNER = b'Type "help()"'
 SOFT_REBOOT = b"MPY: soft reboot\r\n"
-BOOT = "import board;board.boot()"  # the flash at /flash, as a board's _boot.py
-MAIN = BOOT + ";import main"  # /flash/main.py if one was copied there, else firmware/
+# As a board's _boot.py: the flash at / before any firmware package loads.
+BOOT = "import simflash;simflash.mount();import board;board.boot()"
+MAIN = BOOT + ";import main"  # /main.py if one was copied there, else firmware/
 
 _SYNC_TIMEOUT = 2.0
 _HOST_STALL = 1.0  # host not reading this long: output beyond the pty's buffer is dropped
@@ -303,7 +304,7 @@ class VirtualBoard:
 
     def _environment(self):
         env = dict(os.environ)
-        # As a board's sys.path: the working folder (/flash), the frozen
+        # As a board's sys.path: the working folder (/), the frozen
         # modules (asyncio), then the firmware and this board's folder.
         env["MICROPYPATH"] = os.pathsep.join(
             [".frozen", str(self.repo / "firmware"), str(self.repo / "boards" / "sim")])

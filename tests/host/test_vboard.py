@@ -274,7 +274,15 @@ def test_vboard_mpremote_exec_fs_and_restart(table, tmp_path):
     assert back.read_bytes() == sent.read_bytes()
     # Without `resume` mpremote soft-resets in the raw REPL first: emulated.
     assert "note.txt" in mpremote(vb, "fs", "ls")
-    assert mpremote(vb, "exec", "import os; print(os.getcwd())").strip() == "/flash"
+    assert mpremote(vb, "exec", "import os; print(os.getcwd())").strip() == "/"
+    # The board's flash is its whole filesystem: nothing of the host's at /,
+    # and the firmware folders it is lent cannot be written.
+    root = mpremote(vb, "resume", "fs", "ls", ":/")
+    assert "note.txt" in root and "meter/" in root
+    assert not [name for name in ("etc/", "tmp/", "usr/", "proc/") if name in root], root
+    refused = mpremote(vb, "resume", "exec", "try:\n open('/.host_firmware/x.py', 'w')\n"
+                       "except OSError as e:\n print('refused', e)")
+    assert refused.startswith("refused"), refused
     assert rig.state()["repl"] == "friendly"  # mpremote left with Ctrl-B
 
     with Link(vb.serial_path) as link:

@@ -1,0 +1,115 @@
+# The virtual board's flash: a littlefs image in a file (UTH_SIM_FLASH),
+# mounted at / in place of the host's filesystem, as a board's _boot.py
+# mounts its flash before anything else runs. Made and formatted only when
+# the file does not exist yet; never reformatted.
+#
+# The folders on sys.path that the firmware is imported from (the host's)
+# stay reachable, read-only, at /.host_firmware and /.host_sim, as a board
+# carries its frozen modules. A package imported before the swap would keep
+# a host path that no longer exists, so mount() runs first (vboard.py's boot
+# line: import simflash, mount, then import board) and refuses otherwise.
+# This module imports nothing from the firmware.
+import os
+import sys
+
+from micropython import const
+
+BLOCK_SIZE = const(4096)
+BLOCK_COUNT = const(128)  # 512 KB
+MOUNT = "/"
+HOST_PREFIX = "/.host_"  # + the lent folder's name
+FLASH_ENV = "UTH_SIM_FLASH"
+DEFAULT_FLASH = "uth_sim_flash.img"
+
+_IOCTL_BLOCK_COUNT = const(4)
+_IOCTL_BLOCK_SIZE = const(5)
+_IOCTL_BLOCK_ERASE = const(6)
+
+
+class FileFlash:
+    # A block device over an image file. The methods allocate nothing: the
+    # file is unbuffered, seek and readinto/write take the caller's buffer.
+    def __init__(self, path, block_size=BLOCK_SIZE):
+        self.file = open(path, "r+b")
+        self.block_size = block_size
+        self.block_count = os.stat(path)[6] // block_size
+        self.blank = b"\xff" * block_size
+
+    def readblocks(self, block, buf, offset=0):
+        self.file.seek(block * self.block_size + offset)
+        self.file.readinto(buf)
+
+    def writeblocks(self, block, buf, offset=0):
+        self.file.seek(block * self.block_size + offset)
+        self.file.write(buf)
+
+    def ioctl(self, op, arg):
+        if op == _IOCTL_BLOCK_COUNT:
+            return self.block_count
+        if op == _IOCTL_BLOCK_SIZE:
+            return self.block_size
+        if op == _IOCTL_BLOCK_ERASE:
+            self.file.seek(arg * self.block_size)
+            self.file.write(self.blank)
+        return 0  # init, deinit, sync (writes are unbuffered) and erase
+
+
+def exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def new_image(path):
+    # Blank and format under a temporary name, then rename: a power cut
+    # while the image is made never leaves a half-made one under `path`.
+    tmp = path + ".new"
+    blank = b"\xff" * BLOCK_SIZE
+    with open(tmp, "wb") as f:
+        for _ in range(BLOCK_COUNT):
+            f.write(blank)
+    device = FileFlash(tmp)
+    os.VfsLfs2.mkfs(device)
+    device.file.close()
+    os.rename(tmp, path)
+
+
+_flash = None
+
+
+def _refuse_loaded_packages(lent):
+    for name, module in sys.modules.items():
+        if hasattr(module, "__path__") and any(
+                getattr(module, "__file__", "").startswith(d) for d in lent):
+            raise RuntimeError("package %s was imported before the flash was mounted; "
+                               "mount it first (import simflash; simflash.mount())" % name)
+
+
+def mount():
+    # The board's filesystem at /, the working folder, in place of the host's;
+    # idempotent within one interpreter run.
+    global _flash
+    if _flash is not None:
+        return
+    path = os.getenv(FLASH_ENV) or DEFAULT_FLASH
+    if not exists(path):
+        new_image(path)
+    device = FileFlash(path)  # opened while the host's filesystem is still at /
+    try:
+        flash = os.VfsLfs2(device)
+    except OSError as error:
+        # Never reformat: the meters on it may be the only record.
+        raise OSError("flash image %s does not mount (%s); not reformatting it"
+                      % (path, error)) from None
+    lent = [p for p in sys.path if p.startswith("/")]  # the firmware, this board's folder
+    _refuse_loaded_packages(lent)
+    os.umount("/")
+    os.mount(flash, MOUNT)
+    for host_dir in lent:
+        point = HOST_PREFIX + host_dir.rstrip("/").split("/")[-1]
+        os.mount(os.VfsPosix(host_dir), point, readonly=True)
+        sys.path[sys.path.index(host_dir)] = point
+    _flash = device
+    os.chdir(MOUNT)
