@@ -4,7 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 MICROPYTHON := $(BIN)/micropython -X heapsize=192K
-BOARDS := rp2040_pico:armv6m esp32_devkitc:xtensawin
+# sim: the virtual board's build, to deploy onto a bare one (uthctl sim --bare).
+BOARDS := rp2040_pico:armv6m esp32_devkitc:xtensawin sim:x64
+BUILD ?= build
 
 .PHONY: setup test test-cpython test-micropython lint build deploy bench clean sim
 
@@ -28,16 +30,18 @@ test-micropython: setup
 lint: setup
 	$(BIN)/ruff check firmware boards host_tools tests bench
 
-# Precompiled firmware per board: build/<board>/lib/**.mpy (viper needs -march).
+# Precompiled firmware per board: $(BUILD)/<board>/lib/**.mpy, lib/board.mpy, main.py.
 build: setup
-	$(BIN)/python tools/build_mpy.py --out build $(BOARDS)
+	$(BIN)/python tools/build_mpy.py --out $(BUILD) $(BOARDS)
 
-# Copies a board's build with mpremote: make deploy BOARD=rp2040_pico PORT=/dev/ttyACM0
+# Copies a board's build with mpremote: make deploy BOARD=rp2040_pico PORT=/dev/ttyACM0,
+# then resets the board as a power cycle would, so main.py starts the controller (a
+# soft reset from mpremote's raw REPL does not run main.py).
 BOARD ?= rp2040_pico
 PORT ?= auto
 deploy: build
-	$(BIN)/mpremote connect $(PORT) cp -r build/$(BOARD)/lib : + \
-		cp build/$(BOARD)/main.py :main.py + soft-reset
+	$(BIN)/mpremote connect $(PORT) cp -r $(BUILD)/$(BOARD)/lib : + \
+		cp $(BUILD)/$(BOARD)/main.py :main.py + reset
 
 bench: setup
 	$(BIN)/python bench/run.py

@@ -16,7 +16,7 @@
 #    run (192K heap, as a board) times MysteryBonus.lock_round for six
 #    qualifying seats (the meter, then Store.commit: a log append, a meter
 #    record written and renamed) with time.ticks_us, on littlefs over the
-#    virtual board's image-file device (boards/sim/simflash.py FileFlash) and
+#    virtual board's image-file device (boards/sim/simboot.py FileFlash) and
 #    over a RAM flash (tests/logic/ramflash.py; heap 192K plus its 128 KB).
 import argparse
 import json
@@ -71,10 +71,10 @@ def rounds(root, count):
     return times
 
 if sys.argv[-1] == "file":
-    import simflash
+    import simboot
     path = %(image)r
-    simflash.new_image(path)
-    os.mount(os.VfsLfs2(simflash.FileFlash(path)), "/flash")
+    simboot.new_image(path)
+    os.mount(os.VfsLfs2(simboot.FileFlash(path)), "/flash")
     os.mkdir("/flash/meter")
     times = rounds("/flash/meter", %(rounds)d)
 else:

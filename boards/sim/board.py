@@ -1,15 +1,14 @@
 # The virtual board: the firmware on the unix-port MicroPython behind a
 # pseudo-terminal, run by the supervisor host_tools/uthctl/vboard.py.
 #
-#   flash   a littlefs image in a file at / (simflash.py), the working folder
+#   boot    simboot.py, as a board's _boot.py: the flash (a littlefs image
+#           in a file) at /, the working folder, and machine.reset()
 #   pins    wires over a TCP connection to the supervisor (UTH_SIM_WIRE,
 #           "127.0.0.1:PORT"): one text line per change, "NAME LEVEL\n";
 #           inputs bet1..6, uth1..6, lock, key come in, outputs betlight1..6,
 #           jackpot1..6 and "display TEXT" go out. Without UTH_SIM_WIRE the
 #           board runs unwired: inputs read 0, outputs go nowhere.
 #   serial  stdin/stdout, the pty the supervisor relays to the host
-#   reset   machine.reset() exits the interpreter with HARD_RESET_EXIT; the
-#           supervisor restarts it as a power cycle (main.py runs)
 #   random  os.urandom; UTH_SIM_SEED (TEST ONLY, never for play) swaps in a
 #           seeded generator so tests can predict hit values
 #
@@ -26,9 +25,9 @@ import socket
 import sys
 import time
 
-import simflash  # vboard.py mounts it before this module loads the firmware
+import simboot  # vboard.py boots it before this module loads the firmware
 from micropython import const
-from simflash import exists
+from simboot import exists
 
 from table.inputs import Seat
 from table.serial import UsbSerial
@@ -36,34 +35,10 @@ from table.serial import UsbSerial
 SEATS = const(6)
 WIRE_ENV = "UTH_SIM_WIRE"
 SEED_ENV = "UTH_SIM_SEED"  # TEST ONLY: a deterministic random source
-HARD_RESET_EXIT = const(75)  # the same number in vboard.py
 
 _RETRY_MS = const(1000)
 _READY_MS = const(500)
 _MAX_OUT = const(4096)  # unsent bytes beyond this: drop the link, resend all
-
-
-# ---- power-on ----
-
-
-def boot():
-    # What a board does before main.py: its filesystem, its machine module.
-    simflash.mount()
-    if not isinstance(sys.modules.get("machine"), _Machine):
-        sys.modules["machine"] = _Machine()
-
-
-class _Machine:
-    # The unix port's machine module plus reset(): the interpreter exits with
-    # HARD_RESET_EXIT and the supervisor powers the board off and on, so
-    # `mpremote reset` restarts the firmware as on a board.
-    def __getattr__(self, name):
-        import umachine
-
-        return getattr(umachine, name)
-
-    def reset(self):
-        sys.exit(HARD_RESET_EXIT)
 
 
 # ---- pins ----
@@ -286,7 +261,7 @@ class Board:
 
 
 def build():
-    boot()
+    simboot.boot()
     if not exists("/meter"):
         os.mkdir("/meter")
     wires = Wires(_wire_address())

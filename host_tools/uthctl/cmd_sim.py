@@ -4,7 +4,8 @@
 # runs the board alone and prints one JSON line,
 # {"serial": PTY, "rig": "127.0.0.1:PORT", "flash": FILE}, then runs until
 # SIGTERM or SIGINT; mpremote, `uthctl meters --port PTY` and
-# `uthctl rig --sim ADDRESS` drive it from there.
+# `uthctl rig --sim ADDRESS` drive it from there. --bare lends the board no
+# firmware: it runs what `make deploy BOARD=sim PORT=PTY` copies to its flash.
 import json
 import signal
 import sys
@@ -23,6 +24,9 @@ def add_parser(sub):
                         "reformatted (default %s)" % default_flash())
     parser.add_argument("--micropython", metavar="PATH",
                         help="the unix-port interpreter (default: the one beside this Python)")
+    parser.add_argument("--bare", action="store_true",
+                        help="with --headless: lend the board no firmware, so it runs only "
+                        "what is deployed to its flash (make deploy BOARD=sim PORT=PTY)")
     parser.add_argument("--test-seed", type=int, metavar="N",
                         help="TEST ONLY: a deterministic random source, so hit values are "
                         "predictable; never for play")
@@ -31,6 +35,9 @@ def add_parser(sub):
 
 def run(args):
     if not args.headless:
+        if args.bare:
+            raise ValueError("--bare needs --headless: a bare board has no table to show "
+                             "until the firmware is deployed to it")
         return run_interactive(args)
     return run_headless(args)
 
@@ -50,7 +57,8 @@ def run_headless(args):
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    board = VirtualBoard(flash=args.flash, micropython=args.micropython, seed=args.test_seed)
+    board = VirtualBoard(flash=args.flash, micropython=args.micropython, seed=args.test_seed,
+                         lend_firmware=not args.bare)
     board.start()
     try:
         if args.test_seed is not None:

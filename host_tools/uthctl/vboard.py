@@ -60,14 +60,14 @@ RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
 FRIENDLY_BANNER = b'Type "help()"'
 SOFT_REBOOT = b"MPY: soft reboot\r\n"
 # As a board's _boot.py: the flash at / before any firmware package loads.
-BOOT = "import simflash;simflash.mount();import board;board.boot()"
+BOOT = "import simboot;simboot.boot()"
 MAIN = BOOT + ";import main"  # /main.py if one was copied there, else firmware/
 
 _SYNC_TIMEOUT = 2.0
 _HOST_STALL = 1.0  # host not reading this long: output beyond the pty's buffer is dropped
 _RAW_SWALLOW = 3.0  # longest wait for the raw REPL banner after a raw soft reset
 _QUICK_EXIT = 0.5
-HARD_RESET_EXIT = 75  # machine.reset() on the virtual board (boards/sim/board.py)
+HARD_RESET_EXIT = 75  # machine.reset() on the virtual board (boards/sim/simboot.py)
 _LINE_MAX = 4096
 _BARE_LF = re.compile(rb"(?<!\r)\n")
 
@@ -150,7 +150,7 @@ class _Conn:
 
 class VirtualBoard:
     def __init__(self, flash=None, micropython=None, heapsize=HEAPSIZE, seed=None, repo=REPO,
-                 stderr=None):
+                 stderr=None, lend_firmware=True):
         self.flash = Path(flash or default_flash()).resolve()
         self.micropython = micropython or find_micropython()
         self.heapsize = heapsize
@@ -160,6 +160,9 @@ class VirtualBoard:
             raise OSError("no firmware/main.py under %s: the virtual board runs from a "
                           "checkout of the repository" % self.repo)
         self.stderr = stderr  # where supervisor faults are reported, default sys.stderr
+        # False: a bare board that runs only what is deployed to its flash
+        # (/lib, /main.py), as a board with stock MicroPython and no frozen firmware.
+        self.lend_firmware = lend_firmware
         self.serial_path = None
         self.rig_address = None
         self.wire_address = None
@@ -305,9 +308,11 @@ class VirtualBoard:
     def _environment(self):
         env = dict(os.environ)
         # As a board's sys.path: the working folder (/), the frozen
-        # modules (asyncio), then the firmware and this board's folder.
+        # modules (asyncio), then the firmware (unless bare) and this board's
+        # folder; simboot adds /lib on the flash last.
+        lent = [self.repo / "firmware"] if self.lend_firmware else []
         env["MICROPYPATH"] = os.pathsep.join(
-            [".frozen", str(self.repo / "firmware"), str(self.repo / "boards" / "sim")])
+            [".frozen"] + [str(p) for p in lent + [self.repo / "boards" / "sim"]])
         env["UTH_SIM_FLASH"] = str(self.flash)
         env["UTH_SIM_WIRE"] = self.wire_address
         env.pop("UTH_SIM_SEED", None)

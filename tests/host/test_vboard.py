@@ -32,6 +32,7 @@ A1_MAXIMUM_CENTS = 200 * 100
 A1_CENTS_PER_SEAT = 100 * 2 // 100  # a $1 chip at 2%
 MICROS_PER_CENT = 10_000
 MPREMOTE = Path(sys.executable).parent / "mpremote"
+REPO = Path(__file__).resolve().parents[2]
 DISPLAY_WAIT = 7.0  # the meter and "bY 200.00" take turns every 3 s
 
 
@@ -73,8 +74,8 @@ class Table:
         self.flash = tmp_path / "flash.img"
         self.stack = stack
 
-    def board(self, seed=None, power=True):
-        vb = VirtualBoard(flash=self.flash, seed=seed)
+    def board(self, seed=None, power=True, lend_firmware=True):
+        vb = VirtualBoard(flash=self.flash, seed=seed, lend_firmware=lend_firmware)
         self.stack.callback(vb.stop)
         return vb.start(power=power)
 
@@ -298,6 +299,29 @@ def test_vboard_mpremote_exec_fs_and_restart(table, tmp_path):
         link.wait_ready()
 
 
+def test_make_deploy_onto_a_bare_virtual_board(table, tmp_path):
+    # The Makefile's own deploy recipe, mpremote included, against a board
+    # that has no firmware until it is copied to its flash.
+    vb = table.board(lend_firmware=False)
+    before = mpremote(vb, "resume", "exec", "import os, sys; print(os.listdir('/'), "
+                      "'table' in sys.modules)")
+    assert "lib" not in before and before.strip().endswith("False"), before
+
+    build = tmp_path / "build"
+    done = subprocess.run(["make", "deploy", "BOARD=sim", "PORT=" + vb.serial_path,
+                           "BUILD=" + str(build)], cwd=REPO, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert (build / "rp2040_pico" / "lib" / "board.mpy").is_file()  # every board was built
+
+    with Link(vb.serial_path, timeout=10.0) as link:  # the reset ran main.py
+        link.wait_ready()
+        status = link.command("status")
+        assert status["ok"] and status["state"] == "unconfigured", status
+    where = mpremote(vb, "resume", "exec", "import sys; print(sys.modules['table.app'].__file__)")
+    assert where.strip() == "/lib/table/app.mpy"  # the deployed build runs, not a lent source
+
+
 # ---- `uthctl sim --headless` and `uthctl rig` as a person runs them ----
 
 
@@ -363,3 +387,9 @@ def test_vboard_headless_cli_and_rig_cli(tmp_path, capsys):
 def test_vboard_sim_without_headless_points_to_it(capsys):
     assert uthctl(["sim"]) == 2
     assert "--headless" in capsys.readouterr().err
+
+
+def test_a_bare_board_needs_headless(capsys):
+    # Without firmware there is no table to show: refused with one clear line.
+    assert uthctl(["sim", "--bare"]) == 2
+    assert "--bare needs --headless" in capsys.readouterr().err

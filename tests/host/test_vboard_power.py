@@ -124,7 +124,7 @@ def wait_pid(flash, not_pid=None, timeout=5.0):
 INSPECT = r"""
 import json, os, sys
 sys.path.append(%(board)r)
-from simflash import FileFlash
+from simboot import FileFlash
 os.mount(os.VfsLfs2(FileFlash(%(image)r)), "/img", readonly=True)
 root = "/img/meter"
 def exists(path):

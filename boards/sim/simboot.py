@@ -1,14 +1,19 @@
-# The virtual board's flash: a littlefs image in a file (UTH_SIM_FLASH),
-# mounted at / in place of the host's filesystem, as a board's _boot.py
-# mounts its flash before anything else runs. Made and formatted only when
-# the file does not exist yet; never reformatted.
+# What the virtual board does at power-on, before main.py, as a board's
+# _boot.py does: its flash at /, and machine.reset(). It imports nothing from
+# the firmware, so it runs on a virtual board that has no firmware yet.
 #
-# The folders on sys.path that the firmware is imported from (the host's)
-# stay reachable, read-only, at /.host_firmware and /.host_sim, as a board
-# carries its frozen modules. A package imported before the swap would keep
-# a host path that no longer exists, so mount() runs first (vboard.py's boot
-# line: import simflash, mount, then import board) and refuses otherwise.
-# This module imports nothing from the firmware.
+#   flash   a littlefs image in a file (UTH_SIM_FLASH) mounted at / in place
+#           of the host's filesystem, the working folder; made and formatted
+#           only when the file does not exist yet, never reformatted. The
+#           host folders on sys.path (the firmware when the supervisor lends
+#           it, this board's folder) stay reachable read-only at
+#           /.host_firmware and /.host_sim, as a board carries frozen
+#           modules; /lib on the flash comes after them, as on a board.
+#           A package imported before the swap would keep a host path that
+#           no longer exists, so boot() runs first (vboard.py's boot line)
+#           and mount() refuses otherwise.
+#   reset   machine.reset() exits the interpreter with HARD_RESET_EXIT; the
+#           supervisor restarts it as a power cycle (main.py runs)
 import os
 import sys
 
@@ -20,6 +25,7 @@ MOUNT = "/"
 HOST_PREFIX = "/.host_"  # + the lent folder's name
 FLASH_ENV = "UTH_SIM_FLASH"
 DEFAULT_FLASH = "uth_sim_flash.img"
+HARD_RESET_EXIT = const(75)  # the same number in vboard.py
 
 _IOCTL_BLOCK_COUNT = const(4)
 _IOCTL_BLOCK_SIZE = const(5)
@@ -84,7 +90,7 @@ def _refuse_loaded_packages(lent):
         if hasattr(module, "__path__") and any(
                 getattr(module, "__file__", "").startswith(d) for d in lent):
             raise RuntimeError("package %s was imported before the flash was mounted; "
-                               "mount it first (import simflash; simflash.mount())" % name)
+                               "boot it first (import simboot; simboot.boot())" % name)
 
 
 def mount():
@@ -111,5 +117,26 @@ def mount():
         point = HOST_PREFIX + host_dir.rstrip("/").split("/")[-1]
         os.mount(os.VfsPosix(host_dir), point, readonly=True)
         sys.path[sys.path.index(host_dir)] = point
+    sys.path.append("/lib")
     _flash = device
     os.chdir(MOUNT)
+
+
+class _Machine:
+    # The unix port's machine module plus reset(): the interpreter exits with
+    # HARD_RESET_EXIT and the supervisor powers the board off and on, so
+    # `mpremote reset` restarts the firmware as on a board.
+    def __getattr__(self, name):
+        import umachine
+
+        return getattr(umachine, name)
+
+    def reset(self):
+        sys.exit(HARD_RESET_EXIT)
+
+
+def boot():
+    # Idempotent within one interpreter run.
+    mount()
+    if not isinstance(sys.modules.get("machine"), _Machine):
+        sys.modules["machine"] = _Machine()
