@@ -6,19 +6,25 @@ from .progress import Progress
 
 
 def add_parser(sub):
-    parser = sub.add_parser("par", help="exact par sheet (Bad Beat: seeded Monte Carlo)")
+    parser = sub.add_parser("par", help="exact par sheet (Bad Beat: or a seeded Monte Carlo)")
     parser.add_argument("wager", choices=("trips", "bad_beat", "play_the_board", "ultimate_pairs"))
     parser.add_argument("paytable", metavar="PAYTABLE", help="letter, e.g. E")
-    parser.add_argument("--deals", type=int, default=200000, help="Bad Beat deals to simulate")
-    parser.add_argument("--seed", type=int, default=1, help="Bad Beat simulation seed")
+    parser.add_argument("--deals", type=int, metavar="N",
+                        help="Bad Beat: estimate by a Monte Carlo of N deals instead of the "
+                        "exact count")
+    parser.add_argument("--seed", type=int, metavar="S",
+                        help="Bad Beat Monte Carlo seed (default: a random one, recorded)")
     parser.add_argument("--bad-beat-mode", choices=BAD_BEAT_MODES, default="two_way",
                         help="Bad Beat rule setting (rules.md)")
     return parser
 
 
 def run(args):
-    if args.deals <= 0:
+    if args.deals is not None and args.deals <= 0:
         raise ValueError("--deals must be a positive number of deals")
+    if (args.deals is not None or args.seed is not None) and args.wager != "bad_beat":
+        raise ValueError("--deals and --seed are for Bad Beat's Monte Carlo; %s is counted "
+                         "exactly" % args.wager)
     progress = Progress("%s %s" % (args.wager, args.paytable))
     try:
         sheet = par_sheet(args.wager, args.paytable, deals=args.deals, seed=args.seed,

@@ -1,7 +1,9 @@
 # Par sheets for the settled side wagers: how often each paying line hits,
 # what it returns, and the house edge. Trips, Play the Board and Ultimate
 # Pairs are counted exactly (no dealing); Bad Beat, which needs the player's
-# and the dealer's hands together, is a seeded Monte Carlo estimate.
+# and the dealer's hands together, is counted exactly over every deal by
+# badbeat_exact.py (seconds), or estimated by a seeded Monte Carlo when a
+# number of deals is given.
 #
 # Return per unit wagered = 1 + EV: a win gives back stake + stake * odds,
 # a loss nothing. house_edge = -EV = 1 - return.
@@ -15,8 +17,9 @@ from uth import categories, evaluator, paytables
 from uth.pairs import pairs_lines
 from uth.settle import bad_beat_losing_score
 
+from . import badbeat_exact
+
 BAD_BEAT_MODES = ("two_way", "player_loses")
-DEFAULT_DEALS = 200_000
 
 _NAMES = categories.NAMES
 _PAIR = categories.PAIR
@@ -252,8 +255,6 @@ def _standard_error(table, hits, deals):
 
 
 def _check_deals(deals):
-    if deals is None:
-        return DEFAULT_DEALS
     # Two deals at least: one alone gives no standard error.
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 2:
         raise ValueError("deals must be a whole number of 2 or more, got %r" % (deals,))
@@ -261,7 +262,7 @@ def _check_deals(deals):
 
 
 def par_sheet(wager, letter, deals=None, seed=None, progress=None, bad_beat_mode="two_way"):
-    # deals and seed apply to the Monte Carlo (Bad Beat) only.
+    # deals (and seed) ask for Bad Beat's Monte Carlo; without them it is exact.
     table = paytables.get(wager, letter)
     sheet = {"wager": wager, "letter": letter, "section": table.section,
              "effective": table.effective, "expires": table.expires}
@@ -275,6 +276,13 @@ def par_sheet(wager, letter, deals=None, seed=None, progress=None, bad_beat_mode
         if bad_beat_mode not in BAD_BEAT_MODES:
             raise ValueError("unknown bad_beat_mode %r (known: %s)"
                              % (bad_beat_mode, ", ".join(BAD_BEAT_MODES)))
+        if deals is None:
+            if seed is not None:
+                raise ValueError("a seed is for the Monte Carlo: give a number of deals too")
+            counted, total = badbeat_exact.bad_beat_counts(bad_beat_mode, progress)
+            hits = {name: counted[name] for name, _, _ in table.lines}
+            sheet.update(method="exact", bad_beat_mode=bad_beat_mode)
+            return _fill(sheet, table, hits, total)
         deals = _check_deals(deals)
         if seed is None:
             # Record a seed even when none was given, so any run can be repeated.
@@ -319,7 +327,10 @@ def _fill(sheet, table, hits, total):
 def format_sheet(sheet):
     title = "%s paytable %s (%s)" % (sheet["wager"].replace("_", " ").title(),
                                       sheet["letter"], sheet["section"])
-    if sheet["method"] == "exact":
+    if sheet["method"] == "exact" and sheet["wager"] == "bad_beat":
+        how = "exact count over %s deals (player, dealer, board), mode %s" % (
+            format(sheet["total"], ","), sheet["bad_beat_mode"])
+    elif sheet["method"] == "exact":
         how = "exact count over %s hands" % format(sheet["total"], ",")
     else:
         how = "Monte Carlo, %s deals, seed %s, mode %s" % (
