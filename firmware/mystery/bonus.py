@@ -55,6 +55,7 @@ class MysteryBonus:
         self._ready()
         meters = public_meters(self.meter)
         meters["log_seq"] = self.store.head_seq
+        meters["log_hash"] = self.store.head_hash  # anchors an exported log's end
         meters["log_dropped"] = self.store.dropped()
         return meters
 

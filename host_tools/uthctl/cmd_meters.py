@@ -64,4 +64,7 @@ def format_meters(m):
                      % (seat, money(award), cycle, round_number, payment, _at(when)))
     if m.get("commitment"):
         lines.append("commitment     %s" % m["commitment"])
+    if "log_seq" in m:
+        lines.append("log head       record %d, hash %s (%d older records dropped)"
+                     % (m["log_seq"], m.get("log_hash", "?"), m.get("log_dropped", 0)))
     return "\n".join(lines)

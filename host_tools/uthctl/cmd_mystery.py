@@ -53,11 +53,26 @@ def add_parser(sub):
     verify = actions.add_parser("verify", help="check a log's hash chain and every revealed "
                                 "commitment (exit 2 on the first problem)")
     verify.add_argument("logfile", metavar="LOGFILE", help="JSON lines, '-' for stdin")
+    verify.add_argument("--after", type=_anchor, metavar="SEQ:HASH",
+                        help="the last record of the previous export: the log must follow it")
+    verify.add_argument("--head", type=_anchor, metavar="SEQ:HASH",
+                        help="the meter's log head (uthctl meters: log_seq, log_hash): the "
+                        "log must end there")
     # --json is added by cli.py to the `mystery` parser; the actions take it too.
     for action in (simulate, verify, actions.choices["configs"]):
         action.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                             help="print JSON")
     return parser
+
+
+def _anchor(text):
+    # SEQ:HASH, as a record's seq and its 64-hex-digit hash.
+    seq, _, digest = text.partition(":")
+    if not (seq.isdigit() and len(digest) == 64
+            and all(c in "0123456789abcdef" for c in digest)):
+        raise argparse.ArgumentTypeError("expected SEQ:HASH (a record number and its 64 "
+                                         "hex digit hash), got %r" % text)
+    return int(seq), digest
 
 
 # ---- configs ----
@@ -117,7 +132,7 @@ def _run_verify(args):
     else:
         with open(args.logfile) as stream:
             records = mystery_sim.read_log_lines(stream)
-    result = mystery_sim.verify_log(records)
+    result = mystery_sim.verify_log(records, after=args.after, head=args.head)
     print(json.dumps(result) if args.json else mystery_sim.format_verify(result))
     return 0 if result["ok"] else 2
 

@@ -490,15 +490,50 @@ def _hit_in_range(record, reset):
     return None
 
 
-def verify_log(records):
-    # The chain first (altered, removed or reordered records), then each
-    # revealed hit value against its cycle's commitment.
+def _anchor_problem(records, after, head):
+    # Where the records must start and end, when the caller knows: `after`,
+    # the (seq, hash) of the last record of an earlier export; `head`, the
+    # meter's log head as `uthctl meters` reads it. A log from record 1 starts
+    # at the genesis hash. Returns (problem or None, start anchor, end anchor).
+    start = None
+    if after is not None:
+        first_seq = records[0].get("seq") if records else None
+        if records and (first_seq != after[0] + 1 or records[0].get("prev") != after[1]):
+            return ("record %r does not follow record %d of the earlier export"
+                    % (first_seq, after[0])), None, None
+        start = "after record %d" % after[0]
+    elif records and records[0].get("seq") == 1:
+        if records[0].get("prev") != chain.GENESIS:
+            return "record 1 does not start from the genesis hash", None, None
+        start = "genesis"
+    end = None
+    if head is not None:
+        last = records[-1] if records else None
+        last_seq = last.get("seq") if last else (after[0] if after else 0)
+        last_hash = last.get("hash") if last else (after[1] if after else chain.GENESIS)
+        if last_seq != head[0]:
+            return ("the log ends at record %s, the meter's head is record %d: records are "
+                    "missing from its end" % (last_seq, head[0])), None, None
+        if last_hash != head[1]:
+            return ("record %d is not the meter's head (its hash differs)" % head[0]), None, None
+        end = "the meter's head"
+    return None, start, end
+
+
+def verify_log(records, after=None, head=None):
+    # The chain first (altered, removed or reordered records), where it starts
+    # and ends when known, then each revealed hit value against its cycle's
+    # commitment.
     result = {"records": len(records), "ok": False}
     if records:
         result.update(first_seq=records[0].get("seq"), last_seq=records[-1].get("seq"))
     ok, message = chain.verify(records)
     if not ok:
         result["problem"] = message
+        return result
+    problem, start, end = _anchor_problem(records, after, head)
+    if problem:
+        result["problem"] = problem
         return result
     check = _LogCheck()
     for record in records:
@@ -509,7 +544,7 @@ def verify_log(records):
             result["problem"] = problem
             return result
     result.update(ok=True, chain=message, hits=check.hits, anchored=check.anchored,
-                  unanchored=check.hits - check.anchored)
+                  unanchored=check.hits - check.anchored, starts_at=start, ends_at=end)
     return result
 
 
@@ -518,6 +553,10 @@ def format_verify(result):
         return "log check FAILED: " + result["problem"]
     text = "ok: %s; revealed hit values: %d, each matching its cycle's commitment" % (
         result["chain"], result["hits"])
+    text += "; starts at %s" % (result["starts_at"] or "a record whose predecessor is not "
+                                "given (--after): records may be missing before it")
+    text += "; ends at %s" % (result["ends_at"] or "a record not checked against the meter's "
+                              "head (--head): records may be missing after it")
     if result["unanchored"]:
         text += (" (%d whose reset record is no longer in the log: checked against the "
                  "commitment copied in the hit record)" % result["unanchored"])

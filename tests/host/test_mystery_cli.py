@@ -300,6 +300,63 @@ def test_verify_catches_a_reveal_that_does_not_match(tmp_path, capsys, real_log,
                           % hit["seq"])
 
 
+def _anchor(record):
+    return "%d:%s" % (record["seq"], record["hash"])
+
+
+def test_verify_anchors_the_end_at_the_meters_head(tmp_path, capsys, real_log):
+    records, bonus = real_log
+    meters = bonus.meters()  # what `uthctl meters` reads from the board
+    head = "%d:%s" % (meters["log_seq"], meters["log_hash"])
+    assert head == _anchor(records[-1])
+    out = _json(capsys, ["mystery", "verify", _write(tmp_path, records), "--head", head])
+    assert out["ok"] and out["starts_at"] == "genesis" and out["ends_at"] == "the meter's head"
+    # The last two records cut off: the chain alone still holds, the head does not.
+    cut = _write(tmp_path, records[:-2], "cut.jsonl")
+    assert "records may be missing after it" in _run(capsys, ["mystery", "verify", cut])[1]
+    code, text = _run(capsys, ["mystery", "verify", cut, "--head", head])
+    assert code == 2
+    assert text.strip() == ("log check FAILED: the log ends at record %d, the meter's head is "
+                            "record %d: records are missing from its end"
+                            % (records[-3]["seq"], records[-1]["seq"]))
+
+
+def test_verify_anchors_the_start_after_an_earlier_export(tmp_path, capsys, real_log):
+    records, _ = real_log
+    split = len(records) // 2
+    earlier, later = records[:split], records[split:]
+    after = _anchor(earlier[-1])
+    out = _json(capsys, ["mystery", "verify", _write(tmp_path, later), "--after", after])
+    assert out["ok"] and out["starts_at"] == "after record %d" % earlier[-1]["seq"]
+    # The export's first record missing: its start no longer follows the earlier one.
+    code, text = _run(capsys, ["mystery", "verify", _write(tmp_path, later[1:]), "--after",
+                               after])
+    assert code == 2
+    assert text.strip() == ("log check FAILED: record %d does not follow record %d of the "
+                            "earlier export" % (later[1]["seq"], earlier[-1]["seq"]))
+
+
+def test_verify_a_log_from_record_one_starts_at_genesis(tmp_path, capsys, real_log):
+    records, _ = real_log
+    # Forged from the very first record on, from a start other than genesis.
+    event = {k: v for k, v in records[0].items() if k not in ("seq", "prev", "hash")}
+    forged = [chain.link(event, 1, "1" * 64)]
+    forged = _relink(forged + records[1:], 1)
+    assert chain.verify(forged)[0]
+    code, text = _run(capsys, ["mystery", "verify", _write(tmp_path, forged)])
+    assert code == 2
+    assert text.strip() == "log check FAILED: record 1 does not start from the genesis hash"
+
+
+@pytest.mark.parametrize("anchor", ["12", "x:" + "a" * 64, "3:" + "a" * 63, "3:" + "G" * 64])
+def test_verify_refuses_a_malformed_anchor(tmp_path, capsys, real_log, anchor):
+    records, _ = real_log
+    with pytest.raises(SystemExit) as stop:
+        main(["mystery", "verify", _write(tmp_path, records), "--head", anchor])
+    assert stop.value.code == 2
+    assert "expected SEQ:HASH" in capsys.readouterr().err
+
+
 def test_verify_a_simulated_log_and_bad_input(tmp_path, capsys):
     log = tmp_path / "sim.log"
     code, _ = _run(capsys, SIM[:-4] + ["--rounds", "3000", "--log", str(log)])

@@ -437,6 +437,7 @@ class Table:
         ok, message = chain.verify(records, first_prev)
         assert ok, message
         assert records and records[-1]["seq"] == meters["log_seq"], (records[-1:], meters)
+        assert records[-1]["hash"] == meters["log_hash"]  # the head the meters name
         assert len(records) == meters["log_seq"] - meters["log_dropped"]
         for record in records:
             if record["seq"] in self.known:  # a committed record never changes
