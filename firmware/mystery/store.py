@@ -178,8 +178,8 @@ class Store:
 
     def _beyond_head(self):
         # The records past the meter's log head: how many, how many
-        # operations they start, and their events' names.
-        count, operations, names = 0, 0, []
+        # operations they start, and the kind of the first (its first event).
+        count, operations, first = 0, 0, None
         for name in reversed(self._segments()):
             beyond = [record.get("ev") for record in self._read_segment(name)
                       if record.get("seq", 0) > self.head_seq]
@@ -187,8 +187,8 @@ class Store:
                 break
             count += len(beyond)
             operations += sum(1 for ev in beyond if ev in _OPERATION_STARTS)
-            names = beyond + names
-        return count, operations, names
+            first = beyond[0]
+        return count, operations, first
 
     def _drop_uncommitted(self):
         # Records past the head were written by an operation cut off before
@@ -288,7 +288,10 @@ class Store:
         # happen; it is reported and its records go. More than one means the
         # meter record itself went back (its flash corrupted, or littlefs
         # reading an older commit of it): a fault, never a silent rollback.
-        count, operations, names = self._beyond_head()
+        # The reports name the operation's kind and where it starts, never its
+        # other events or how many records it wrote: a dropped round that hit
+        # would tell that the cycle's secret hit value lies just above the meter.
+        count, operations, first = self._beyond_head()
         if not count:
             return
         if meter_copy_unreadable:
@@ -297,12 +300,12 @@ class Store:
             raise StoreFault("the newest meter copy is unreadable (%s) and the log holds "
                              "records past the older one" % "; ".join(self.warnings))
         if operations > 1:
-            raise StoreFault("the log holds %d operations past the meter record (log records "
-                             "%d-%d): the meter went back, which no power cut does"
-                             % (operations, self.head_seq + 1, self.head_seq + count))
+            raise StoreFault("the log holds %d operations past the meter record, from log "
+                             "record %d: the meter went back, which no power cut does"
+                             % (operations, self.head_seq + 1))
         self.warnings.append("an operation whose meter record never landed (a power cut, or a "
-                             "bad record) did not happen: its log records %d-%d (%s) are dropped"
-                             % (self.head_seq + 1, self.head_seq + count, " ".join(names)))
+                             "bad record) did not happen: the %s from log record %d is dropped"
+                             % (first, self.head_seq + 1))
 
     def commit(self, meter, events):
         # One atomic step for one operation: its log records, then its meter.

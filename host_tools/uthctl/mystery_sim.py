@@ -511,6 +511,9 @@ def _anchor_problem(records, after, head):
         last = records[-1] if records else None
         last_seq = last.get("seq") if last else (after[0] if after else 0)
         last_hash = last.get("hash") if last else (after[1] if after else chain.GENESIS)
+        if last_seq is not None and last_seq > head[0]:
+            return ("the log runs past the meter's head (record %d) to record %d: read the "
+                    "meters after exporting the log" % (head[0], last_seq)), None, None
         if last_seq != head[0]:
             return ("the log ends at record %s, the meter's head is record %d: records are "
                     "missing from its end" % (last_seq, head[0])), None, None

@@ -321,6 +321,16 @@ def test_verify_anchors_the_end_at_the_meters_head(tmp_path, capsys, real_log):
                             % (records[-3]["seq"], records[-1]["seq"]))
 
 
+def test_verify_names_a_log_exported_after_the_meters_were_read(tmp_path, capsys, real_log):
+    records, _ = real_log
+    head = _anchor(records[-3])  # meters read two records before the export
+    code, text = _run(capsys, ["mystery", "verify", _write(tmp_path, records), "--head", head])
+    assert code == 2
+    assert text.strip() == ("log check FAILED: the log runs past the meter's head (record %d) "
+                            "to record %d: read the meters after exporting the log"
+                            % (records[-3]["seq"], records[-1]["seq"]))
+
+
 def test_verify_anchors_the_start_after_an_earlier_export(tmp_path, capsys, real_log):
     records, _ = real_log
     split = len(records) // 2

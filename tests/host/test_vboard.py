@@ -318,8 +318,15 @@ def test_make_deploy_onto_a_bare_virtual_board(table, tmp_path):
         link.wait_ready()
         status = link.command("status")
         assert status["ok"] and status["state"] == "unconfigured", status
-    where = mpremote(vb, "resume", "exec", "import sys; print(sys.modules['table.app'].__file__)")
-    assert where.strip() == "/lib/table/app.mpy"  # the deployed build runs, not a lent source
+    # Every firmware module running came from the deployed build. (The sim's
+    # board module stays lent, as a board's own support code is frozen.)
+    where = mpremote(vb, "resume", "exec", "import sys\nfor name in sorted(sys.modules):\n"
+                     " if name.split('.')[0] in ('table', 'uth', 'mystery'):\n"
+                     "  print(name, getattr(sys.modules[name], '__file__', '-'))")
+    loaded = dict(line.split() for line in where.strip().splitlines())
+    assert {"table.app", "table.controller", "mystery.store", "mystery.meter"} <= set(loaded)
+    assert all(path.startswith("/lib/") and path.endswith(".mpy")
+               for path in loaded.values()), loaded
 
 
 # ---- `uthctl sim --headless` and `uthctl rig` as a person runs them ----

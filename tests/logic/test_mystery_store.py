@@ -133,14 +133,43 @@ def test_records_of_an_uncommitted_operation_are_dropped(root):
     bonus, events = _reboot(root)
     seq = before.store.head_seq + 1
     assert events == [{"ev": "store_warning", "reason": "an operation whose meter record never "
-                       "landed (a power cut, or a bad record) did not happen: its log records "
-                       "%d-%d (round) are dropped" % (seq, seq)}]
+                       "landed (a power cut, or a bad record) did not happen: the round from "
+                       "log record %d is dropped" % seq}]
     assert bonus.fault is None
     assert [r["seq"] for r in bonus.log_since(0)][-1] == before.store.head_seq
     assert "meter.tmp" not in os.listdir(root)
     bonus.lock_round(ROUND)  # play resumes and the chain goes on from the head
     records = list(bonus.log_since(0))
     assert records[-1]["prev"] == head and chain.verify(records)[0]
+
+
+def test_a_dropped_round_that_hit_is_reported_as_any_dropped_round():
+    # The report must not tell a round that hit (two records, one a hit) from
+    # one that did not: the cycle goes on with the same secret hit value.
+    reports = []
+    for hit in (False, True):
+        root = tmpdir.make()
+        try:
+            before = _played(root)
+            segment = root + "/log/" + sorted(os.listdir(root + "/log"))[-1]
+            seq, prev = before.store.head_seq, before.store.head_hash
+            events = [{"ev": "round", "round": 99, "contributions": [[1, 500, 100000]],
+                       "meter": 1}]
+            if hit:
+                events.append({"ev": "hit", "seat": 1, "award": 1, "cycle": 1, "round": 99,
+                               "time": None, "hit_value": 1, "salt": "00", "commitment": "x"})
+            with open(segment, "a") as f:
+                for event in events:
+                    seq += 1
+                    record = chain.link(event, seq, prev)
+                    prev = record["hash"]
+                    f.write(json.dumps(record) + "\n")
+            bonus, events = _reboot(root)
+            assert bonus.fault is None and len(events) == 1, events
+            reports.append(events[0]["reason"])
+        finally:
+            tmpdir.remove(root)
+    assert reports[0] == reports[1] and "hit" not in reports[1], reports
 
 
 @tmpdir.within
@@ -158,7 +187,7 @@ def test_two_operations_past_the_meter_are_a_fault_not_a_power_cut(root):
     log = {name: _read(root + "/log/" + name) for name in os.listdir(root + "/log")}
     again, events = _reboot(root)
     assert again.fault is not None and events[0]["ev"] == "fault"
-    assert "3 operations past the meter record (log records 5-7)" in again.fault, again.fault
+    assert "3 operations past the meter record, from log record 5" in again.fault, again.fault
     assert {name: _read(root + "/log/" + name) for name in os.listdir(root + "/log")} == log
 
 
