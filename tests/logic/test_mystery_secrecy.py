@@ -15,7 +15,7 @@ from mystery.store import Store
 _SHOWN = ("meter", "display_cents", "contributed", "seeded", "paid")
 # Hex digests: any five digits turn up in them by chance, so only the salt is
 # searched there (a SHA-256 cannot carry the value in the clear).
-_DIGESTS = ("prev", "hash", "commitment")
+_DIGESTS = ("prev", "hash", "commitment", "log_hash")
 
 
 def _leaks(value, secrets, salt):
