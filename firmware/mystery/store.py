@@ -79,7 +79,9 @@ class Store:
         self.segments_kept = segments_kept
         self.commit_seq = 0
         self.hits_seq = 0  # the hits copy the meter record names; 0: none yet
-        self._hits_written = []  # what that copy holds
+        # The hit count when the recent hits were last written: only a
+        # validation changes the list, and it counts the hit.
+        self._hits_written = 0
         self.head_seq = 0
         self.head_hash = chain.GENESIS
         self.warnings = []
@@ -276,7 +278,7 @@ class Store:
             raise StoreFault(str(error)) from None
         self.hits_seq = hits_seq
         # None: the next commit writes the hits to a copy of their own.
-        self._hits_written = list(last_hits) if "hits_seq" in payload else None
+        self._hits_written = meter.hits if "hits_seq" in payload else None
         self._judge_uncommitted(meter_copy_unreadable)
         self._drop_uncommitted()
         self._check_log()
@@ -319,10 +321,10 @@ class Store:
         if records:
             self._append(records)
         hits_seq = self.hits_seq
-        if meter.last_hits != self._hits_written:
+        if meter.hits != self._hits_written:
             hits_seq = self._write_hits(meter.last_hits)
         self._write_state(meter, self.commit_seq + 1, seq, prev, hits_seq)
         self.commit_seq += 1
         self.head_seq, self.head_hash = seq, prev
-        self.hits_seq, self._hits_written = hits_seq, list(meter.last_hits)
+        self.hits_seq, self._hits_written = hits_seq, meter.hits
         return records

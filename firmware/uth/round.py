@@ -5,8 +5,9 @@ from . import paytables
 from .cards import card_name, parse_card
 
 DEFAULT_SETTINGS = {"bad_beat_mode": "two_way", "bad_beat_on_fold": "action"}
+BAD_BEAT_MODES = ("two_way", "player_loses")  # rules.md, "Bad Beat"
 _SETTING_CHOICES = {
-    "bad_beat_mode": ("two_way", "player_loses"),
+    "bad_beat_mode": BAD_BEAT_MODES,
     "bad_beat_on_fold": ("action", "lose"),
 }
 _ROUND_KEYS = ("round", "paytables", "settings", "dealer", "board", "seats")

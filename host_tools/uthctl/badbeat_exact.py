@@ -19,8 +19,8 @@ from itertools import combinations, permutations
 import numpy as np
 
 from uth import categories, evaluator
+from uth.round import BAD_BEAT_MODES
 
-MODES = ("two_way", "player_loses")
 # The categories a strictly losing hand can be paid at; a royal never loses.
 PAYING = tuple(range(categories.THREE_OF_A_KIND, categories.ROYAL_FLUSH))
 _SHIFT = categories.CATEGORY_SHIFT
@@ -212,14 +212,19 @@ def loser_counts(progress=None):
     return dict(zip(categories.NAMES, unordered, strict=True)), total
 
 
+def check_mode(mode):
+    if mode not in BAD_BEAT_MODES:
+        raise ValueError("unknown bad_beat_mode %r (known: %s)"
+                         % (mode, ", ".join(BAD_BEAT_MODES)))
+
+
 def bad_beat_counts(mode="two_way", progress=None):
     # (hits, total): hits maps each category a losing hand is paid at (the
     # Bad Beat lines: straight_flush down to three_of_a_kind) to the exact
     # number of ordered deals (player pair, dealer pair, board) paying at it;
     # total = C(52, 5) * C(47, 2) * C(45, 2), every ordered deal.
     # progress(done, total_steps), if given, is called now and then.
-    if mode not in MODES:
-        raise ValueError("unknown bad_beat_mode %r (known: %s)" % (mode, ", ".join(MODES)))
+    check_mode(mode)
     losers, pairs_total = loser_counts(progress)
     if losers[categories.NAMES[categories.ROYAL_FLUSH]]:
         raise AssertionError("a royal flush counted as a losing hand")

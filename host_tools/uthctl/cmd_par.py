@@ -1,7 +1,9 @@
 # uthctl par WAGER PAYTABLE: the par sheet of one side wager's paytable.
 import json
 
-from .par import BAD_BEAT_MODES, format_sheet, par_sheet
+from uth.round import BAD_BEAT_MODES
+
+from .par import format_sheet, par_sheet
 from .progress import Progress
 
 

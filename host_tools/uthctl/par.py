@@ -18,8 +18,7 @@ from uth.pairs import pairs_lines
 from uth.settle import bad_beat_losing_score
 
 from . import badbeat_exact
-
-BAD_BEAT_MODES = ("two_way", "player_loses")
+from .badbeat_exact import check_mode
 
 _NAMES = categories.NAMES
 _PAIR = categories.PAIR
@@ -205,9 +204,7 @@ def _pairs_hits(table):
 def bad_beat_line(player_score, dealer_score, mode="two_way"):
     # The category the wager is paid at, or None when it loses; the rule is
     # the firmware's own, so the par sheet prices what the table settles.
-    if mode not in BAD_BEAT_MODES:
-        raise ValueError("unknown bad_beat_mode %r (known: %s)"
-                         % (mode, ", ".join(BAD_BEAT_MODES)))
+    check_mode(mode)
     losing = bad_beat_losing_score(player_score, dealer_score, mode)
     if losing is None or losing >> _SHIFT < _TRIPS:
         return None
@@ -273,9 +270,7 @@ def par_sheet(wager, letter, deals=None, seed=None, progress=None, bad_beat_mode
     elif wager == "ultimate_pairs":
         hits, total = _pairs_hits(table)
     elif wager == "bad_beat":
-        if bad_beat_mode not in BAD_BEAT_MODES:
-            raise ValueError("unknown bad_beat_mode %r (known: %s)"
-                             % (bad_beat_mode, ", ".join(BAD_BEAT_MODES)))
+        check_mode(bad_beat_mode)
         if deals is None:
             if seed is not None:
                 raise ValueError("a seed is for the Monte Carlo: give a number of deals too")

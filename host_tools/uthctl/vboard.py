@@ -104,6 +104,20 @@ def find_micropython():
     return found
 
 
+def _write_some(fd, data):
+    # Writes what the descriptor takes now and gives back the rest; nothing
+    # after an error other than a full buffer (the other end is gone).
+    while data:
+        try:
+            written = os.write(fd, data)
+        except BlockingIOError:
+            return data
+        except OSError:
+            return b""
+        data = data[written:]
+    return data
+
+
 def _nonblocking(fd):
     os.set_blocking(fd, False)
 
@@ -457,15 +471,7 @@ class VirtualBoard:
         self._flush_host()
 
     def _flush_host(self):
-        while self._host_out:
-            try:
-                written = os.write(self._master_b, self._host_out)
-            except BlockingIOError:
-                break
-            except OSError:
-                self._host_out = b""
-                break
-            self._host_out = self._host_out[written:]
+        self._host_out = _write_some(self._master_b, self._host_out)
         if not self._host_out:
             self._host_stalled = None
         elif self._host_stalled is None:
@@ -484,15 +490,7 @@ class VirtualBoard:
             self._feed_board()
 
     def _feed_board(self):
-        while self._board_in:
-            try:
-                written = os.write(self._master_a, self._board_in)
-            except BlockingIOError:
-                return
-            except OSError:
-                self._board_in = b""
-                return
-            self._board_in = self._board_in[written:]
+        self._board_in = _write_some(self._master_a, self._board_in)
 
     # ---- pins ----
 

@@ -124,15 +124,9 @@ def wait_pid(flash, not_pid=None, timeout=5.0):
 INSPECT = r"""
 import json, os, sys
 sys.path.append(%(board)r)
-from simboot import FileFlash
+from simboot import FileFlash, exists
 os.mount(os.VfsLfs2(FileFlash(%(image)r)), "/img", readonly=True)
 root = "/img/meter"
-def exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
 best = None
 for name in ("meter.a", "meter.b"):
     try:

@@ -139,7 +139,18 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
     from mystery.meter import PENDING, RUNNING
     from mystery.record import to_record
     from mystery.store import Store
-    from ramflash import DONE, HALF, LOST, MODES, RamFlash, copy_block, erase, flip_bits, new_chip
+    from ramflash import (
+        BOARD_MOUNTS,
+        DONE,
+        HALF,
+        LOST,
+        MODES,
+        RamFlash,
+        copy_block,
+        erase,
+        flip_bits,
+        new_chip,
+    )
 
     MOUNT = "/flash"
     DROPPED = "an operation whose meter record never landed"  # the boot's report
@@ -148,12 +159,10 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
 
     # ---- the flash and the controller on it ----
 
-    # littlefs as a board mounts it: "pico" as MicroPython's rp2 _boot.py
-    # (progsize=256, so the meter record lives inline in metadata), "esp32"
-    # with littlefs's defaults (the record in a data block of its own).
-    MOUNTS = {"pico": {"progsize": 256}, "esp32": {}}
+    # littlefs as a board mounts it: with the Pico's settings the meter record
+    # lives inline in metadata, with the ESP32's in a data block of its own.
     BOARD = sys.argv[1] if len(sys.argv) > 1 else "esp32"
-    MOUNT_KEYWORDS = MOUNTS[BOARD]
+    MOUNT_KEYWORDS = BOARD_MOUNTS[BOARD]
 
     def _mount(blocks, cut_at=-1, mode=DONE):
         device = RamFlash(blocks, cut_at, mode)

@@ -27,6 +27,12 @@ from array import array
 
 import micropython
 
+# The keywords each board's MicroPython gives os.VfsLfs2 for its filesystem:
+# the Pico's ports/rp2/modules/_boot.py asks progsize=256 (its flash programs
+# in 256-byte pages; the cache, 4 x 256, lets a file of up to 512 bytes live
+# inline in metadata); the ESP32 mounts its vfs partition with the defaults.
+BOARD_MOUNTS = {"pico": {"progsize": 256}, "esp32": {}}
+
 LOST = 0
 HALF = 1
 DONE = 2

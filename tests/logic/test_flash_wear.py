@@ -15,14 +15,6 @@ WEAR_BUDGET_YEARS = 20  # design.md
 BLOCK_SIZE = 4096  # both boards' erase block
 CHIP_BLOCKS = 16  # enough for the store; littlefs levels wear over the real chip's blocks
 
-# (board, filesystem blocks, the keywords its _boot.py gives os.VfsLfs2)
-BOARDS = (
-    # ports/rp2/modules/_boot.py: the flash programs in 256-byte pages
-    ("Pico (RP2040), 848 KB filesystem", 212, {"progsize": 256}),
-    # ports/esp32: the vfs partition mounted with littlefs's defaults
-    ("ESP32, default 2 MB filesystem partition", 512, {}),
-)
-
 if sys.implementation.name == "micropython":
     import gc
     import os
@@ -30,7 +22,13 @@ if sys.implementation.name == "micropython":
     from mystery.bonus import MysteryBonus
     from mystery.meter import LAST_HITS, RUNNING
     from mystery.store import Store
-    from ramflash import RamFlash, new_chip
+    from ramflash import BOARD_MOUNTS, RamFlash, new_chip
+
+    # (board, filesystem blocks, the keywords its _boot.py gives os.VfsLfs2)
+    BOARDS = (
+        ("Pico (RP2040), 848 KB filesystem", 212, BOARD_MOUNTS["pico"]),
+        ("ESP32, default 2 MB filesystem partition", 512, BOARD_MOUNTS["esp32"]),
+    )
 
     MOUNT = "/wear"
     SEATS = [(seat, True, 500) for seat in range(1, 7)]
