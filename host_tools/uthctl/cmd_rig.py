@@ -6,7 +6,6 @@
 #   key on|off            hold the key turned (service mode) or release it
 #   state                 lights, meter display and input levels
 #   power on|off, reset   the board's power; reset is off then on
-import argparse
 import json
 
 from .rig import PRESS_MS, Rig, lit
@@ -26,8 +25,7 @@ def add_parser(sub):
     key = actions.add_parser("key", help="turn and release the key, or hold it on/off")
     key.add_argument("level", nargs="?", choices=("on", "off"))
     key.add_argument("--hold", type=int, default=PRESS_MS, metavar="MS")
-    state = actions.add_parser("state", help="lights, display and inputs")
-    state.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    actions.add_parser("state", help="lights, display and inputs")
     power = actions.add_parser("power", help="switch the board on or off")
     power.add_argument("level", choices=("on", "off"))
     actions.add_parser("reset", help="power the board off and on")
