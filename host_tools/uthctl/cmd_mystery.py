@@ -10,7 +10,7 @@ import textwrap
 from mystery import configs
 from mystery.meter import MAX_SEAT
 
-from . import mystery_sim
+from . import logread, mystery_sim
 from .progress import Progress
 
 _SIMULATE_HELP = """\
@@ -138,10 +138,10 @@ def _run_simulate(args):
 
 def _run_verify(args):
     if args.logfile == "-":
-        records = mystery_sim.read_log_lines(sys.stdin)
+        records = logread.read_log(sys.stdin)
     else:
         with open(args.logfile) as stream:
-            records = mystery_sim.read_log_lines(stream)
+            records = logread.read_log(stream)
     result = mystery_sim.verify_log(records, after=args.after, head=args.head)
     print(json.dumps(result) if args.json else mystery_sim.format_verify(result))
     return 0 if result["ok"] else 2
