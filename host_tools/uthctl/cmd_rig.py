@@ -66,7 +66,9 @@ def format_state(state):
     inputs = state["inputs"]
     chips = [n for n in range(1, 7) if inputs.get("bet%d" % n)]
     uth = [n for n in range(1, 7) if inputs.get("uth%d" % n)]
-    board = ("running" if state["board"] else "not wired") if state["powered"] else "off"
+    # The rig sees the board's pin connection, not its controller: a board
+    # stopped at the REPL stays wired. Its serial port tells (uthctl meters).
+    board = ("pins wired" if state["board"] else "not wired") if state["powered"] else "off"
     return "\n".join([
         "display        %s" % (state["display"] if state["display"] is not None else "-"),
         "bet lights     %s" % _seats(lit(state["bet_lights"])),
@@ -74,7 +76,8 @@ def format_state(state):
         "chips          %s" % _seats(chips),
         "UTH wagers     %s" % _seats(uth),
         "lock %d  key %d" % (inputs.get("lock", 0), inputs.get("key", 0)),
-        "board          %s, %s REPL, boots %d" % (board, state["repl"], state["boots"]),
+        "board          %s, boots %d, REPL mode %s" % (board, state["boots"], state["repl"]),
+        "controller     not seen by the rig: uthctl meters --port PTY asks it",
     ])
 
 
