@@ -6,9 +6,10 @@
 #   key on|off            hold the key turned (service mode) or release it
 #   state                 lights, meter display and input levels
 #   power on|off, reset   the board's power; reset is off then on
+import argparse
 import json
 
-from .rig import PRESS_MS, Rig, lit
+from .rig import PRESS_MS, SEATS, Rig, lit
 
 
 def add_parser(sub):
@@ -18,7 +19,7 @@ def add_parser(sub):
     actions = parser.add_subparsers(dest="action", required=True)
     for name, text in (("chip", "progressive bet sensor"), ("uth", "UTH wager sensor")):
         action = actions.add_parser(name, help="set one seat's " + text)
-        action.add_argument("seat", type=int)
+        action.add_argument("seat", type=_seat)
         action.add_argument("level", choices=("on", "off"))
     lock = actions.add_parser("lock", help="press and release LOCK")
     lock.add_argument("--hold", type=int, default=PRESS_MS, metavar="MS")
@@ -30,6 +31,13 @@ def add_parser(sub):
     power.add_argument("level", choices=("on", "off"))
     actions.add_parser("reset", help="power the board off and on")
     return parser
+
+
+def _seat(text):
+    # Checked before the rig is reached: a seat the table does not have.
+    if not (text.isdigit() and 1 <= int(text) <= SEATS):
+        raise argparse.ArgumentTypeError("seat must be 1 to %d, not %r" % (SEATS, text))
+    return int(text)
 
 
 def run(args):
