@@ -127,3 +127,21 @@ def test_the_tables_link_stops_polling_at_the_repl_until_reset(board):
         hands.join(3.0)
         host.join(3.0)
         link.close()
+
+
+def test_the_raw_repl_is_named_too(board, capsys):
+    # Ctrl-C stops the controller, Ctrl-A enters the raw REPL (as mpremote
+    # does first): its banner names it. A link opened later sees nothing,
+    # as the raw REPL echoes nothing; its timeout still gives the way back.
+    with Link(board.serial_path, timeout=10.0) as link:
+        link.write(b"\x03")
+        link.write(b"\x01")
+        started = time.monotonic()
+        with pytest.raises(LinkError, match="raw REPL banner") as raised:
+            link.command("meters")
+        assert time.monotonic() - started < 5.0
+        assert "mpremote connect %s reset" % board.serial_path in str(raised.value)
+    assert uthctl(["meters", "--port", board.serial_path, "--timeout", "1", "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert "a board at its raw REPL stays silent" in error
+    assert "`mpremote connect %s reset` starts it again" % board.serial_path in error
