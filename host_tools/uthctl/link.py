@@ -142,16 +142,33 @@ class Link:
         else:
             self.at_repl = repl_sign(line) or self.at_repl
 
-    def repl_evidence(self, sent=None, since=(0, 0.0)):
-        # Why the board is taken to be at its REPL, or None: the echo of the
-        # line `sent` (among `other` from index since[0]), the raw REPL's
-        # banner, or a prompt (also one still waiting in the buffer, with no
-        # line end) that has stood for PROMPT_GRACE_S.
-        if sent is not None and any(sent in line for line in self.other[since[0]:]):
-            return "it echoed the command line"
-        sign = self.at_repl or ("its >>> prompt" if self.buffer.endswith(PROMPT) else None)
-        if sign and (sign != "its >>> prompt" or time.monotonic() - since[1] >= PROMPT_GRACE_S):
+    def repl_evidence(self, since=0.0):
+        # Why the board is taken to be at its REPL, or None: the last sign
+        # seen (at_repl), or a prompt waiting in the buffer with no line end
+        # that has stood since `since` (time.monotonic()) plus PROMPT_GRACE_S.
+        if self.at_repl:
+            return self.at_repl
+        if self.buffer.endswith(PROMPT) and time.monotonic() - since >= PROMPT_GRACE_S:
+            return "its >>> prompt"
+        return None
+
+    def _answered_by_repl(self, sent, since):
+        # The REPL's answer to the line `sent`, from what came after it: its
+        # echo, a prompt or the raw REPL's banner (a soft reboot after them
+        # cancels them), or a new prompt left in the buffer for PROMPT_GRACE_S.
+        # Signs from before the line are not counted: a board just reset may
+        # still be starting its controller.
+        index, sent_at, buffer_before = since
+        sign = None
+        for line in self.other[index:]:
+            if sent in line:
+                return "it echoed the command line"
+            sign = None if SOFT_REBOOT in line else (repl_sign(line) or sign)
+        if sign:
             return sign
+        if (self.buffer.endswith(PROMPT) and self.buffer != buffer_before
+                and time.monotonic() - sent_at >= PROMPT_GRACE_S):
+            return "its >>> prompt"
         return None
 
     def send(self, message):
@@ -174,7 +191,7 @@ class Link:
         # the board shows its REPL instead of answering.
         number, self.next_id = self.next_id, self.next_id + 1
         line = json.dumps(dict(fields, cmd=cmd, id=number)).encode()
-        since = (len(self.other), time.monotonic())
+        since = (len(self.other), time.monotonic(), self.buffer)
         self.write(line + b"\r\n")
         limit = self.timeout if timeout is None else timeout
         deadline = since[1] + limit
@@ -193,7 +210,7 @@ class Link:
                 return message
 
     def _check_repl(self, sent, since):
-        evidence = self.repl_evidence(sent, since)
+        evidence = self._answered_by_repl(sent, since)
         if evidence:
             raise AtReplError("the board at %s is at the MicroPython REPL (%s): its controller "
                               "is stopped; %s" % (self.port, evidence, way_back(self.port)))

@@ -237,7 +237,7 @@ class HostLink(threading.Thread):
             if text:
                 self.inbox.append(("line", text))
         self.link.other.clear()
-        self.at_repl = self.link.repl_evidence(since=(0, self._polled_at))
+        self.at_repl = self.link.repl_evidence(since=self._polled_at)
         if message is None:
             return
         self.answered_at = time.monotonic()
