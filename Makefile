@@ -39,6 +39,13 @@ build: setup
 # soft reset from mpremote's raw REPL does not run main.py).
 BOARD ?= rp2040_pico
 PORT ?= auto
+BOARD_NAMES := $(foreach board,$(BOARDS),$(firstword $(subst :, ,$(board))))
+# An unknown BOARD stops make before anything is built or copied.
+ifneq ($(filter deploy,$(MAKECMDGOALS)),)
+ifneq ($(words $(BOARD)) $(filter $(BOARD),$(BOARD_NAMES)),1 $(BOARD))
+$(error make deploy: unknown BOARD=$(BOARD); the known boards are $(BOARD_NAMES))
+endif
+endif
 deploy: build
 	$(BIN)/mpremote connect $(PORT) cp -r $(BUILD)/$(BOARD)/lib : + \
 		cp $(BUILD)/$(BOARD)/main.py :main.py + reset

@@ -1,10 +1,12 @@
 # uthctl: one entry point for technicians, test labs and maintainers.
-# Every command takes --json for machines; errors exit 2 with one clear line.
+# Every command takes --json for machines, before or after its subcommand;
+# errors, argument errors included, print one line and exit 2.
 import argparse
 import json
 import sys
 
 from . import (
+    __version__,
     cmd_hand,
     cmd_meters,
     cmd_mystery,
@@ -19,19 +21,44 @@ COMMANDS = (cmd_hand, cmd_settle, cmd_par, cmd_paytables, cmd_mystery, cmd_sim, 
             cmd_meters)
 
 
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    # argparse prints its usage block and exits; uthctl says what was wrong in
+    # one line instead (main() prints it), and points at --help. Subparsers
+    # are made of the same class (add_subparsers uses type(self)).
+    def error(self, message):
+        raise UsageError("%s (see %s --help)" % (message, self.prog))
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="uthctl", description="Host tools for the Ultimate Texas Hold 'Em table controller")
+    parser.add_argument("--version", action="version", version="uthctl " + __version__)
     sub = parser.add_subparsers(dest="command", required=True)
     for command in COMMANDS:
         command_parser = command.add_parser(sub)
-        command_parser.add_argument("--json", action="store_true", help="print JSON")
         command_parser.set_defaults(run=command.run)
+    _add_json(parser)
     return parser
 
 
-def _fail(args, message):
-    if getattr(args, "json", False):
+def _add_json(parser):
+    # --json on every parser of the tree. SUPPRESS keeps a subparser that did
+    # not see it from overwriting the flag given at an outer level.
+    if "--json" not in parser._option_string_actions:
+        parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                            help="print JSON")
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in set(action.choices.values()):
+                _add_json(child)
+
+
+def _fail(wants_json, message):
+    if wants_json:
         print(json.dumps({"error": message}))
     else:
         print("uthctl: error: " + message, file=sys.stderr)
@@ -39,7 +66,12 @@ def _fail(args, message):
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageError as error:
+        return _fail("--json" in argv, str(error))
+    args.json = getattr(args, "json", False)
     try:
         return args.run(args) or 0
     except BrokenPipeError:
@@ -47,7 +79,7 @@ def main(argv=None):
         sys.stderr.close()
         return 0
     except (ValueError, OSError) as error:
-        return _fail(args, str(error))
+        return _fail(args.json, str(error))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 # uthctl meters --port PORT: the Mystery meters of a running table, asked
 # over its host link (a board's USB serial port or the virtual board's pty).
+import argparse
 import json
+import math
 import time
 
 from .link import Link
@@ -12,9 +14,20 @@ def add_parser(sub):
     parser = sub.add_parser("meters", help="read the Mystery meters over the host link")
     parser.add_argument("--port", required=True, metavar="PORT",
                         help="the board's serial port, or the virtual board's pty")
-    parser.add_argument("--timeout", type=float, default=5.0, metavar="S",
-                        help="seconds to wait for the reply")
+    parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S",
+                        help="seconds to wait for the reply (more than 0)")
     return parser
+
+
+def seconds(text):
+    # A wait in seconds: a positive, finite number.
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError("must be a number of seconds above 0, not %r" % text)
+    return value
 
 
 def read_meters(port, timeout=5.0):

@@ -3,13 +3,14 @@
 import argparse
 import datetime
 import json
+import os
 import sys
 import textwrap
 
 from mystery import configs
 from mystery.meter import MAX_SEAT
 
-from . import mystery_sim
+from . import logread, mystery_sim
 from .progress import Progress
 
 _SIMULATE_HELP = """\
@@ -58,10 +59,6 @@ def add_parser(sub):
     verify.add_argument("--head", type=_anchor, metavar="SEQ:HASH",
                         help="the meter's log head (uthctl meters: log_seq, log_hash): the "
                         "log must end there")
-    # --json is added by cli.py to the `mystery` parser; the actions take it too.
-    for action in (simulate, verify, actions.choices["configs"]):
-        action.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
-                            help="print JSON")
     return parser
 
 
@@ -107,11 +104,24 @@ def _simulate(args, log_stream):
         progress.close()
 
 
+def _check_writable(path, option):
+    # Before a run of minutes, not after it: the file can be made or replaced.
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ValueError("%s %s is a folder, not a file" % (option, path))
+    if not os.path.isdir(folder):
+        raise ValueError("%s %s: no folder %s" % (option, path, folder))
+    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        raise ValueError("%s %s: not writable" % (option, path))
+
+
 def _run_simulate(args):
     if args.rounds <= 0:
         raise ValueError("--rounds must be a positive number of rounds")
     if not 1 <= args.seats <= MAX_SEAT:
         raise ValueError("--seats must be 1 to %d" % MAX_SEAT)
+    if args.plot:
+        _check_writable(args.plot, "--plot")
     if args.log:
         with open(args.log, "w") as stream:
             sim = _simulate(args, stream)
@@ -128,10 +138,10 @@ def _run_simulate(args):
 
 def _run_verify(args):
     if args.logfile == "-":
-        records = mystery_sim.read_log_lines(sys.stdin)
+        records = logread.read_log(sys.stdin)
     else:
         with open(args.logfile) as stream:
-            records = mystery_sim.read_log_lines(stream)
+            records = logread.read_log(stream)
     result = mystery_sim.verify_log(records, after=args.after, head=args.head)
     print(json.dumps(result) if args.json else mystery_sim.format_verify(result))
     return 0 if result["ok"] else 2

@@ -10,7 +10,8 @@ from .progress import Progress
 def add_parser(sub):
     parser = sub.add_parser("par", help="exact par sheet (Bad Beat: or a seeded Monte Carlo)")
     parser.add_argument("wager", choices=("trips", "bad_beat", "play_the_board", "ultimate_pairs"))
-    parser.add_argument("paytable", metavar="PAYTABLE", help="letter, e.g. E")
+    # Letters in either case, as cards are.
+    parser.add_argument("paytable", metavar="PAYTABLE", type=str.upper, help="letter, e.g. E")
     parser.add_argument("--deals", type=int, metavar="N",
                         help="Bad Beat: estimate by a Monte Carlo of N deals instead of the "
                         "exact count")

@@ -9,7 +9,7 @@
 import argparse
 import json
 
-from .rig import PRESS_MS, Rig, lit
+from .rig import PRESS_MS, SEATS, Rig, lit
 
 
 def add_parser(sub):
@@ -19,19 +19,25 @@ def add_parser(sub):
     actions = parser.add_subparsers(dest="action", required=True)
     for name, text in (("chip", "progressive bet sensor"), ("uth", "UTH wager sensor")):
         action = actions.add_parser(name, help="set one seat's " + text)
-        action.add_argument("seat", type=int)
+        action.add_argument("seat", type=_seat)
         action.add_argument("level", choices=("on", "off"))
     lock = actions.add_parser("lock", help="press and release LOCK")
     lock.add_argument("--hold", type=int, default=PRESS_MS, metavar="MS")
     key = actions.add_parser("key", help="turn and release the key, or hold it on/off")
     key.add_argument("level", nargs="?", choices=("on", "off"))
     key.add_argument("--hold", type=int, default=PRESS_MS, metavar="MS")
-    state = actions.add_parser("state", help="lights, display and inputs")
-    state.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    actions.add_parser("state", help="lights, display and inputs")
     power = actions.add_parser("power", help="switch the board on or off")
     power.add_argument("level", choices=("on", "off"))
     actions.add_parser("reset", help="power the board off and on")
     return parser
+
+
+def _seat(text):
+    # Checked before the rig is reached: a seat the table does not have.
+    if not (text.isdigit() and 1 <= int(text) <= SEATS):
+        raise argparse.ArgumentTypeError("seat must be 1 to %d, not %r" % (SEATS, text))
+    return int(text)
 
 
 def run(args):
@@ -68,7 +74,9 @@ def format_state(state):
     inputs = state["inputs"]
     chips = [n for n in range(1, 7) if inputs.get("bet%d" % n)]
     uth = [n for n in range(1, 7) if inputs.get("uth%d" % n)]
-    board = ("running" if state["board"] else "not wired") if state["powered"] else "off"
+    # The rig sees the board's pin connection, not its controller: a board
+    # stopped at the REPL stays wired. Its serial port tells (uthctl meters).
+    board = ("pins wired" if state["board"] else "not wired") if state["powered"] else "off"
     return "\n".join([
         "display        %s" % (state["display"] if state["display"] is not None else "-"),
         "bet lights     %s" % _seats(lit(state["bet_lights"])),
@@ -76,7 +84,8 @@ def format_state(state):
         "chips          %s" % _seats(chips),
         "UTH wagers     %s" % _seats(uth),
         "lock %d  key %d" % (inputs.get("lock", 0), inputs.get("key", 0)),
-        "board          %s, %s REPL, boots %d" % (board, state["repl"], state["boots"]),
+        "board          %s, boots %d, REPL mode %s" % (board, state["boots"], state["repl"]),
+        "controller     not seen by the rig: uthctl meters --port PTY asks it",
     ])
 
 

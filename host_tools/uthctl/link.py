@@ -4,16 +4,49 @@
 # that are not JSON objects (a REPL banner, a traceback, "MPY: soft reboot")
 # are kept in `other`; events ({"ev": ...}) are kept in `events` while a
 # command waits for its reply.
+#
+# A board whose controller stopped (Ctrl-C, or any mpremote command, leaves
+# it at MicroPython's REPL) answers a command line with its REPL: the line
+# echoed after a ">>> " prompt, or the raw REPL's banner. The link notices
+# (`at_repl`) and a command fails at once with the way back, rather than
+# after its whole timeout with a guess.
 import json
 import time
 
 import serial
 
 DEFAULT_TIMEOUT = 5.0
+PROMPT = b">>> "
+RAW_BANNER = b"raw REPL; CTRL-B to exit"
+SOFT_REBOOT = b"MPY: soft reboot"
+PROMPT_GRACE_S = 0.5  # a bare prompt this long after a command, and no reply: the REPL
 
 
 class LinkError(OSError):
     pass
+
+
+class AtReplError(LinkError):
+    pass
+
+
+def reset_command(port):
+    # What a technician types to start the controller again: a hard reset,
+    # as a power cycle, so main.py runs.
+    return "mpremote connect %s reset" % port
+
+
+def way_back(port):
+    return "`%s` starts it again" % reset_command(port)
+
+
+def repl_sign(line):
+    # What in a board's (non-JSON) line shows its REPL; None for other lines.
+    if line.startswith(PROMPT):
+        return "its >>> prompt"
+    if RAW_BANNER in line:
+        return "its raw REPL banner"
+    return None
 
 
 class Link:
@@ -29,6 +62,7 @@ class Link:
         self.events = []
         self.other = []
         self.next_id = 1
+        self.at_repl = None  # what showed the board at its REPL, until it answers again
         self.write(b"\r\n")  # ends whatever partial line the board holds
 
     def close(self):
@@ -89,10 +123,53 @@ class Link:
             if line is None:
                 return None
             message = _parse(line)
+            if message is None and line.startswith(PROMPT):
+                # A prompt left without a line end (the board was reset at
+                # its REPL) runs into the next line; a host's command echoed
+                # at the REPL carries "cmd", the board's own lines never do.
+                message = _parse(line[len(PROMPT):])
+                message = None if message is None or "cmd" in message else message
             if message is None:
-                self.other.append(line)
+                self._other(line)
             else:
+                self.at_repl = None  # the controller speaks
                 return message
+
+    def _other(self, line):
+        self.other.append(line)
+        if SOFT_REBOOT in line:
+            self.at_repl = None  # the board leaves its REPL and restarts
+        else:
+            self.at_repl = repl_sign(line) or self.at_repl
+
+    def repl_evidence(self, since=0.0):
+        # Why the board is taken to be at its REPL, or None: the last sign
+        # seen (at_repl), or a prompt waiting in the buffer with no line end
+        # that has stood since `since` (time.monotonic()) plus PROMPT_GRACE_S.
+        if self.at_repl:
+            return self.at_repl
+        if self.buffer.endswith(PROMPT) and time.monotonic() - since >= PROMPT_GRACE_S:
+            return "its >>> prompt"
+        return None
+
+    def _answered_by_repl(self, sent, since):
+        # The REPL's answer to the line `sent`, from what came after it: its
+        # echo, a prompt or the raw REPL's banner (a soft reboot after them
+        # cancels them), or a new prompt left in the buffer for PROMPT_GRACE_S.
+        # Signs from before the line are not counted: a board just reset may
+        # still be starting its controller.
+        index, sent_at, buffer_before = since
+        sign = None
+        for line in self.other[index:]:
+            if sent in line:
+                return "it echoed the command line"
+            sign = None if SOFT_REBOOT in line else (repl_sign(line) or sign)
+        if sign:
+            return sign
+        if (self.buffer.endswith(PROMPT) and self.buffer != buffer_before
+                and time.monotonic() - sent_at >= PROMPT_GRACE_S):
+            return "its >>> prompt"
+        return None
 
     def send(self, message):
         self.write(json.dumps(message).encode() + b"\r\n")
@@ -110,19 +187,33 @@ class Link:
 
     def command(self, cmd, timeout=None, **fields):
         # Sends one command and returns its reply (matched by id); events
-        # that arrive meanwhile go to self.events.
+        # that arrive meanwhile go to self.events. AtReplError as soon as
+        # the board shows its REPL instead of answering.
         number, self.next_id = self.next_id, self.next_id + 1
-        self.send(dict(fields, cmd=cmd, id=number))
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        line = json.dumps(dict(fields, cmd=cmd, id=number)).encode()
+        since = (len(self.other), time.monotonic(), self.buffer)
+        self.write(line + b"\r\n")
+        limit = self.timeout if timeout is None else timeout
+        deadline = since[1] + limit
         while True:
-            message = self.read_message(max(0.0, deadline - time.monotonic()))
+            message = self.read_message(min(0.1, max(0.0, deadline - time.monotonic())))
             if message is None:
-                raise LinkError("no reply to %r from %s (is the controller running?)"
-                                % (cmd, self.port))
+                self._check_repl(line, since)
+                if time.monotonic() < deadline:
+                    continue
+                raise LinkError("no reply to %r from %s within %.1f s: is the controller "
+                                "running? (a board at its raw REPL stays silent; %s)"
+                                % (cmd, self.port, limit, way_back(self.port)))
             if "ev" in message:
                 self.events.append(message)
             elif message.get("id") == number:
                 return message
+
+    def _check_repl(self, sent, since):
+        evidence = self._answered_by_repl(sent, since)
+        if evidence:
+            raise AtReplError("the board at %s is at the MicroPython REPL (%s): its controller "
+                              "is stopped; %s" % (self.port, evidence, way_back(self.port)))
 
     def wait_event(self, name, timeout=None):
         # The first event called name, from those kept or arriving in time.

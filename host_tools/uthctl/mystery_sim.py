@@ -429,22 +429,6 @@ def plot_awards(rep, path):
 
 # ---- checking a log ----
 
-def read_log_lines(lines):
-    # The records of a JSON-lines log; a line that is not a JSON object is a problem.
-    records = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError:
-            raise ValueError("log line %d is not JSON" % number) from None
-        if not isinstance(record, dict):
-            raise ValueError("log line %d is not a record" % number)
-        records.append(record)
-    return records
-
-
 class _LogCheck:
     def __init__(self):
         self.resets = {}  # cycle -> reset record
@@ -477,6 +461,11 @@ class _LogCheck:
         if record.get("commitment") != published:
             return "record %r: hit commitment differs from its reset's" % (seq,)
         return _hit_in_range(record, reset)
+
+
+# The kinds of record checked beyond the chain, each by its _LogCheck method
+# (the fields each needs are in logread.KIND_FIELDS).
+_KIND_CHECKS = {"reset": _LogCheck.reset, "hit": _LogCheck.hit}
 
 
 def _hit_in_range(record, reset):
@@ -526,10 +515,13 @@ def _anchor_problem(records, after, head):
 def verify_log(records, after=None, head=None):
     # The chain first (altered, removed or reordered records), where it starts
     # and ends when known, then each revealed hit value against its cycle's
-    # commitment.
+    # commitment. The records are as logread.read_log gives them: each has
+    # the fields its kind is checked on.
     result = {"records": len(records), "ok": False}
-    if records:
-        result.update(first_seq=records[0].get("seq"), last_seq=records[-1].get("seq"))
+    if not records:
+        result["problem"] = "the log holds no records"
+        return result
+    result.update(first_seq=records[0]["seq"], last_seq=records[-1]["seq"])
     ok, message = chain.verify(records)
     if not ok:
         result["problem"] = message
@@ -540,9 +532,8 @@ def verify_log(records, after=None, head=None):
         return result
     check = _LogCheck()
     for record in records:
-        kind = record.get("ev")
-        problem = check.reset(record) if kind == "reset" else (
-            check.hit(record) if kind == "hit" else None)
+        checker = _KIND_CHECKS.get(record["ev"])
+        problem = checker(check, record) if checker else None
         if problem:
             result["problem"] = problem
             return result

@@ -5,7 +5,8 @@
 #
 #   threads   main     curses: draws, reads keys, polls the rig's pin state
 #             link     the one reader of the serial port: events, replies,
-#                      and a status/meters poll twice a second
+#                      and a status/meters poll twice a second (none while the
+#                      board sits at its REPL, which would echo each poll)
 #             hands    the person's (or auto-play's) actions, one at a time
 #
 # Auto-play is a rig feature, not a firmware one: it places chips, presses
@@ -20,6 +21,7 @@ import json
 import locale
 import os
 import queue
+import re
 import signal
 import socket
 import threading
@@ -29,7 +31,7 @@ from collections import deque
 from mystery import configs
 
 from .cmd_meters import money
-from .link import Link, LinkError
+from .link import Link, LinkError, reset_command
 from .rig import PRESS_MS, Rig, RigError, lit
 from .vboard import REPO, SEATS, VirtualBoard
 
@@ -45,7 +47,9 @@ STATE_NAMES = {"betting": "BETTING", "locked": "LOCKED", "hit_pending": "HIT PEN
                "service": "SERVICE", "unconfigured": "UNCONFIGURED", "fault": "FAULT"}
 _QUICKACK = getattr(socket, "TCP_QUICKACK", None)
 HELP = ("1-6 chip  !-^ or u,1-6 UTH wager  0 all chips off  l LOCK  L hold LOCK 2.5 s",
-        "k turn key  s hold key (service)  c config  p payment  a auto-play  q quit")
+        "k turn key  s hold key  c config  p payment  a auto-play  r reset board  q quit")
+# A line the board printed that names an error ("OSError: flash image ...").
+_ERROR_LINE = re.compile(r"^[A-Za-z_.]*(Error|Exception|Interrupt): ")
 
 
 # ---- the LED meter, drawn with the firmware's own seven-segment font ----
@@ -158,6 +162,7 @@ class HostLink(threading.Thread):
         self.meters = None
         self.failure = None
         self.answered_at = None  # when the board last replied (time.monotonic())
+        self.at_repl = None  # why the board is taken to be at its REPL; no polls then
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
         self._waiting = {}  # id -> [threading.Event, reply]
@@ -170,12 +175,21 @@ class HostLink(threading.Thread):
     def stop(self):
         self._stopping.set()
 
+    def resume(self):
+        # After a reset: poll again at once (a board still at its REPL shows it again).
+        self.link.at_repl = None
+        self.at_repl = None
+        self._poll_at = 0.0
+
     def poll_soon(self):
         # After an event or an action; at most ten polls a second.
         self._poll_at = min(self._poll_at, self._polled_at + 0.1)
 
     def command(self, cmd, timeout=COMMAND_TIMEOUT, **fields):
         # From any thread: one command, its reply (LinkError if none in time).
+        if self.at_repl:
+            raise LinkError("the board is at its REPL (%s): its controller is stopped; r "
+                            "resets the board" % self.at_repl)
         done = threading.Event()
         with self._lock:
             number, self._next_id = self._next_id, self._next_id + 1
@@ -209,7 +223,7 @@ class HostLink(threading.Thread):
         for number, (_, deadline) in list(self._polls.items()):
             if now > deadline:
                 del self._polls[number]
-        if now >= self._poll_at and not self._polls:
+        if now >= self._poll_at and not self._polls and not self.at_repl:
             self._poll_at = now + self.poll_s
             self._polled_at = now
             for name in ("status", "meters"):
@@ -223,6 +237,7 @@ class HostLink(threading.Thread):
             if text:
                 self.inbox.append(("line", text))
         self.link.other.clear()
+        self.at_repl = self.link.repl_evidence(since=self._polled_at)
         if message is None:
             return
         self.answered_at = time.monotonic()
@@ -345,6 +360,12 @@ class Hands(threading.Thread):
         level = 1 - self._level("key")
         self.rig.key(level)
         self.say("key %s" % ("held: service mode" if level else "released"), "normal")
+
+    def reset_board(self, board):
+        # As a technician's power cycle (`mpremote reset` on a board).
+        board.reset()
+        self.host.resume()
+        self.say("board reset (a power cycle): the controller starts again", "head")
 
     # ---- commands ----
 
@@ -478,6 +499,9 @@ class TableView:
         self.message = ("", "normal", 0.0)
         self.menu = None  # the configuration being pointed at while choosing
         self.uth_prefix = False
+        self.fault = None  # the controller's fault, from a fault event or its status
+        self._status_at_fault = None  # the status current when the fault event came
+        self.board_error = None  # the last error line the board printed
         self._messages = deque()
         hands.say = self.say
 
@@ -497,8 +521,20 @@ class TableView:
             kind, item = self.host.inbox.popleft()
             if kind == "event":
                 self.note(describe(item), event_style(item))
+                if item.get("ev") == "fault":
+                    self.fault = item.get("reason") or "no reason given"
+                    self._status_at_fault = self.host.status
+                elif item.get("ev") == "started":
+                    self.board_error = None  # a new boot
             else:
                 self.note("board: " + item, "dim")
+                if _ERROR_LINE.match(item):
+                    self.board_error = item
+        status = self.host.status
+        if status and status.get("state") == "fault":
+            self.fault = status.get("fault") or self.fault or "no reason given"
+        elif status and status is not self._status_at_fault:
+            self.fault = None  # a status newer than the fault: the board recovered
         try:
             self.pins = self.rig.state()
             self.rig_error = None
@@ -561,6 +597,8 @@ class TableView:
                          "first", "error")
         elif char == "p":
             self.hands.do(self.hands.toggle_payment)
+        elif char == "r":
+            self._pins(self.hands.reset_board, self.board)
         elif ch != -1 and ch != curses.KEY_RESIZE:
             self.say("keys are on the bottom lines; q quits", "normal")
         return True
@@ -613,20 +651,34 @@ class TableView:
         if self.menu is not None:
             self._menu(canvas)
 
-    def _title(self, c):
+    def headline(self):
+        # The header's state, its style and what follows it. A stopped
+        # controller and a fault stay here, whatever scrolls past below.
         state = self.state()
-        c.put(0, 0, "uthctl sim", "head")
+        if self.host.at_repl:
+            return "AT THE REPL", "error", self.board_error or "controller stopped; r resets"
+        if state == "fault" or self.fault:
+            return "FAULT", "error", self.fault
         text = STATE_NAMES.get(state, state) if state else "starting..."
-        style = {"hit_pending": "hit", "fault": "error", "unconfigured": "error",
+        style = {"hit_pending": "hit", "unconfigured": "error",
                  "service": "warn"}.get(state, "on")
-        c.put(0, 12, "state ", "normal")
-        c.put(0, 18, text, style)
         meters = self.host.meters
         if meters and meters.get("config"):
-            c.put(0, 18 + len(text) + 2, "%s  cycle %d  round %d"
-                  % (meters["config"], meters["cycle"], meters["round"]), "normal")
-        if self.seed is not None:
-            label = " TEST SEED %d " % self.seed  # the events say: never for play
+            return text, style, "%s  cycle %d  round %d" % (meters["config"], meters["cycle"],
+                                                             meters["round"])
+        return text, style, self.board_error or ""
+
+    def _title(self, c):
+        text, style, detail = self.headline()
+        c.put(0, 0, "uthctl sim", "head")
+        c.put(0, 12, "state ", "normal")
+        c.put(0, 18, text, style)
+        label = " TEST SEED %d " % self.seed if self.seed is not None else ""
+        room = c.width - (18 + len(text) + 2) - len(label) - 1
+        if detail and room > 0:
+            detail = detail if len(detail) <= room else detail[:room - 3] + "..."
+            c.put(0, 18 + len(text) + 2, detail, style if style == "error" else "normal")
+        if self.seed is not None:  # the events say: never for play
             c.put(0, c.width - len(label), label, "seed")
 
     def _box(self, c, row, col, width, height, title, bottom=""):
@@ -741,6 +793,9 @@ class TableView:
             return ("rig: %s" % self.rig_error, "error")
         if self.host.failure:
             return ("host link: %s" % self.host.failure, "error")
+        if self.host.at_repl:
+            return ("controller stopped at the REPL: r resets (%s)"
+                    % reset_command(self.board.serial_path), "error")
         answered = self.host.answered_at
         if answered is not None and time.monotonic() - answered > 2 * COMMAND_TIMEOUT:
             return ("the board's controller has not answered for %d s (is it at the REPL?)"

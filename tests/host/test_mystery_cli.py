@@ -361,10 +361,9 @@ def test_verify_a_log_from_record_one_starts_at_genesis(tmp_path, capsys, real_l
 @pytest.mark.parametrize("anchor", ["12", "x:" + "a" * 64, "3:" + "a" * 63, "3:" + "G" * 64])
 def test_verify_refuses_a_malformed_anchor(tmp_path, capsys, real_log, anchor):
     records, _ = real_log
-    with pytest.raises(SystemExit) as stop:
-        main(["mystery", "verify", _write(tmp_path, records), "--head", anchor])
-    assert stop.value.code == 2
-    assert "expected SEQ:HASH" in capsys.readouterr().err
+    assert main(["mystery", "verify", _write(tmp_path, records), "--head", anchor]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "expected SEQ:HASH" in err
 
 
 def test_verify_a_simulated_log_and_bad_input(tmp_path, capsys):
@@ -377,3 +376,98 @@ def test_verify_a_simulated_log_and_bad_input(tmp_path, capsys):
     bad.write_text(log.read_text().splitlines()[0] + "\n{not json\n")
     assert main(["mystery", "verify", str(bad)]) == 2
     assert "log line 2 is not JSON" in capsys.readouterr().err
+
+
+# ---- verify: the host link's own export, and what is not a log ----
+
+def _replies(records, request_id=7):
+    # An export as the host link sends it (docs/host-link.md): one reply a
+    # record, then the reply that closes it with their count.
+    return ([{"reply": "log", "record": record} for record in records]
+            + [{"ok": True, "reply": "log", "count": len(records), "id": request_id}])
+
+
+def test_verify_reads_the_host_links_log_replies(tmp_path, capsys, real_log):
+    records, bonus = real_log
+    meters = bonus.meters()
+    head = "%d:%s" % (meters["log_seq"], meters["log_hash"])
+    out = _json(capsys, ["mystery", "verify", _write(tmp_path, _replies(records)), "--head",
+                         head])
+    assert out["ok"] is True and out["records"] == len(records)
+    assert (out["hits"], out["anchored"]) == (2, 2)
+    assert (out["starts_at"], out["ends_at"]) == ("genesis", "the meter's head")
+    # Two exports one after the other ("since"), each closed by its own reply.
+    split = len(records) // 2
+    both = _replies(records[:split], 1) + _replies(records[split:], 2)
+    out = _json(capsys, ["mystery", "verify", _write(tmp_path, both, "two.jsonl")])
+    assert out["ok"] is True and out["records"] == len(records)
+
+
+def _refusal(capsys, argv):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and captured.out == "", captured
+    return lines[0]
+
+
+def test_verify_checks_the_replies_count_and_end(tmp_path, capsys, real_log):
+    records, _ = real_log
+    lines = _replies(records)
+    lines[-1]["count"] = len(records) + 1
+    text = _refusal(capsys, ["mystery", "verify", _write(tmp_path, lines)])
+    assert text == ("uthctl: error: log line %d: the board's reply counts %d records, the "
+                    "export holds %d before it" % (len(lines), len(records) + 1, len(records)))
+    cut = _replies(records)[:-1]  # the closing reply never came: the export was cut short
+    text = _refusal(capsys, ["mystery", "verify", _write(tmp_path, cut)])
+    assert text.startswith("uthctl: error: log line 1 on: ") and "cut short" in text
+    refused = [{"ok": False, "error": "since must be a record number, 0 or more", "id": 3}]
+    text = _refusal(capsys, ["mystery", "verify", _write(tmp_path, refused)])
+    assert text == ("uthctl: error: log line 1: the board refused the export: since must be "
+                    "a record number, 0 or more")
+
+
+def _malformed(records, case):
+    # (lines, the line number that is not a record)
+    hit = _hit_index(records)
+    if case == "bare seq":
+        return [{"seq": 1}], 1
+    if case == "reply without prev":
+        return [{"reply": "log", "record": {"seq": 1}}], 1
+    if case == "reply record not an object":
+        return [{"reply": "log", "record": [1, 2]}], 1
+    if case == "seq as text":
+        return records[:2] + [dict(records[2], seq=str(records[2]["seq"]))], 3
+    if case == "seq true":
+        return [dict(records[0], seq=True)], 1
+    if case == "short hash":
+        return records[:3] + [dict(records[3], hash=records[3]["hash"][:63])], 4
+    if case == "hit without salt":
+        return records[:hit] + [{k: v for k, v in records[hit].items() if k != "salt"}], hit + 1
+    if case == "reset cycle a list":
+        reset = next(i for i, r in enumerate(records) if r["ev"] == "reset")
+        return records[:reset] + [dict(records[reset], cycle=[1])], reset + 1
+    raise AssertionError(case)
+
+
+@pytest.mark.parametrize("case", ["bare seq", "reply without prev", "reply record not an "
+                                  "object", "seq as text", "seq true", "short hash",
+                                  "hit without salt", "reset cycle a list"])
+def test_verify_refuses_a_malformed_record_by_its_line(tmp_path, capsys, real_log, case):
+    records, _ = real_log
+    lines, bad = _malformed(records, case)
+    text = _refusal(capsys, ["mystery", "verify", _write(tmp_path, lines)])
+    assert text.startswith("uthctl: error: log line %d is not a log record: " % bad), text
+    out = _json(capsys, ["mystery", "verify", _write(tmp_path, lines)], code=2)
+    assert list(out) == ["error"] and out["error"].startswith("log line %d " % bad)
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", json.dumps({"ok": True, "reply": "log",
+                                                          "count": 0}) + "\n"])
+def test_verify_refuses_an_empty_log(tmp_path, capsys, text):
+    path = tmp_path / "empty.jsonl"
+    path.write_text(text)
+    code, out = _run(capsys, ["mystery", "verify", str(path)])
+    assert code == 2 and out.strip() == "log check FAILED: the log holds no records"
+    out = _json(capsys, ["mystery", "verify", str(path)], code=2)
+    assert out["ok"] is False and out["records"] == 0

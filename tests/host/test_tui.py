@@ -244,9 +244,10 @@ class _Fake:
         self.__dict__.update(fields)
 
 
-def _view(status, meters, pins):
-    board = _Fake(alive=lambda: True, failure=None)
-    host = _Fake(status=status, meters=meters, inbox=deque(), failure=None, answered_at=None)
+def _view(status, meters, pins, at_repl=None):
+    board = _Fake(alive=lambda: True, failure=None, serial_path="/dev/pts/99")
+    host = _Fake(status=status, meters=meters, inbox=deque(), failure=None, answered_at=None,
+                 at_repl=at_repl)
     hands = _Fake(auto=None, autoplaying=threading.Event(), do=lambda *a: None)
     return TableView(board, host, hands, _Fake(state=lambda: pins))
 
@@ -399,3 +400,115 @@ def test_tui_hangup_stops_the_board(tmp_path):
             assert not any(alive(pid) for pid in interpreters)
         finally:
             term.close()
+
+
+# ---- a fault, and a controller stopped at the REPL, stay in the header ----
+
+FAULT = ("store: no readable meter record (meter copy meter.a is unreadable; meter copy "
+         "meter.b is unreadable)")
+
+
+def _header(view, width=80):
+    canvas = Canvas(width, 24)
+    view.draw(canvas)
+    lines = canvas.text().split("\n")
+    return lines[0], lines
+
+
+def test_tui_header_keeps_a_fault():
+    pins = {"display": "FAULt", "inputs": {}, "bet_lights": [0] * 6,
+            "jackpot_lights": [0] * 6, "board": True, "powered": True, "boots": 1}
+    view = _view({"state": "fault", "fault": FAULT}, None, pins)
+    view.update()
+    header, _ = _header(view)
+    assert header.startswith("uthctl sim  state FAULT  store: no readable meter record")
+    # A fault event with no status yet (or none to come): the header says it too,
+    # however many lines the events pane has scrolled since.
+    view = _view(None, None, pins)
+    view.host.inbox.append(("event", {"ev": "fault", "reason": FAULT}))
+    view.update()
+    for n in range(40):
+        view.host.inbox.append(("line", "line %d" % n))
+    view.update()
+    header, lines = _header(view, 200)
+    assert header.startswith("uthctl sim  state FAULT  " + FAULT)
+    assert not any(FAULT in line for line in lines[17:])  # scrolled out of the events
+    # A fault event after the last status (still "betting"): FAULT until a newer
+    # status says otherwise.
+    view = _view({"state": "betting"}, None, pins)
+    view.host.inbox.append(("event", {"ev": "fault", "reason": FAULT}))
+    view.update()
+    assert _header(view)[0].startswith("uthctl sim  state FAULT  store: no readable")
+    view.host.status = {"state": "betting"}  # the next poll's reply
+    view.update()
+    assert _header(view)[0].startswith("uthctl sim  state BETTING")
+
+
+def test_tui_header_and_hint_for_a_board_at_the_repl():
+    pins = {"display": "no CFG", "inputs": {}, "bet_lights": [0] * 6,
+            "jackpot_lights": [0] * 6, "board": True, "powered": True, "boots": 1}
+    view = _view({"state": "betting"}, None, pins, at_repl="its >>> prompt")
+    view.host.inbox.append(("line", "KeyboardInterrupt: "))
+    view.update()
+    header, lines = _header(view)
+    assert header.startswith("uthctl sim  state AT THE REPL  KeyboardInterrupt:")
+    hint = next(line for line in lines if "stopped at the REPL" in line)
+    assert hint.startswith("controller stopped at the REPL: r resets (mpremote connect "
+                           "/dev/pts/99 reset)")
+
+
+def _corrupt_meter_copies(flash):
+    # Both copies of the meter record overwritten through the board's own
+    # REPL, as a technician with mpremote could: the store then has no
+    # readable meter record, a fault the controller reports at boot.
+    from uthctl.vboard import VirtualBoard
+
+    mpremote = Path(sys.executable).parent / "mpremote"
+    with VirtualBoard(flash=flash) as vb:
+        code = ("for name in ('meter.a', 'meter.b'):\n"
+                " with open('/meter/' + name, 'w') as f:\n"
+                "  f.write('junk')\n")
+        done = subprocess.run([str(mpremote), "connect", vb.serial_path, "resume", "exec",
+                               code], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+
+
+def test_tui_header_shows_the_boards_store_fault(tmp_path):
+    require_micropython()
+    _corrupt_meter_copies(tmp_path / "flash.img")
+    term = start_sim(tmp_path)
+    try:
+        term.wait_for(lambda t: "state FAULT  store: no readable meter record"
+                      in term.row("uthctl sim"), 20.0, "the fault in the header")
+        term.wait_text('display "FAULt"')
+        # Still there once the events have moved on.
+        term.keys("1234")
+        term.wait_text("seat 4: chip placed")
+        assert "state FAULT  store: no readable meter record" in term.row("uthctl sim")
+    finally:
+        term.close()
+
+
+def test_tui_reset_key_brings_back_a_controller_stopped_at_the_repl(tmp_path):
+    require_micropython()
+    term = start_sim(tmp_path)
+    try:
+        text = term.wait_text("board started (unconfigured)", 20.0)
+        serial = re.search(r"virtual board: serial (\S+),", text).group(1)
+        # Ctrl-C at the board's serial port, as mpremote's first byte is:
+        # the controller stops at the REPL.
+        port = os.open(serial, os.O_WRONLY | os.O_NOCTTY)
+        try:
+            os.write(port, b"\x03")
+        finally:
+            os.close(port)
+        term.wait_for(lambda t: "state AT THE REPL" in term.row("uthctl sim"), 15.0,
+                      "the REPL in the header")
+        term.wait_text("controller stopped at the REPL: r resets")
+        term.keys("r")
+        term.wait_text("board reset (a power cycle)", 20.0)
+        term.wait_for(lambda t: "state UNCONFIGURED" in term.row("uthctl sim"), 20.0,
+                      "the controller back")
+        term.wait_text('display "no CFG"')
+    finally:
+        term.close()

@@ -1,0 +1,147 @@
+# A controller stopped at MicroPython's REPL, as any mpremote command leaves
+# a board (`mpremote connect PTY resume exec ...` stops the controller with
+# Ctrl-C and leaves with Ctrl-B): the host tools say so, with the way back,
+# and the interactive table's link stops sending polls the REPL would echo.
+import contextlib
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from uthctl.cli import main as uthctl
+from uthctl.link import Link, LinkError
+from uthctl.tui import Hands, HostLink
+from uthctl.vboard import VirtualBoard
+
+MPREMOTE = Path(sys.executable).parent / "mpremote"
+ECHO = '{"cmd": '  # how every host command line starts, echoed by the REPL
+
+pytestmark = pytest.mark.usefixtures("micropython")
+
+
+@pytest.fixture
+def board(tmp_path):
+    with contextlib.ExitStack() as stack:
+        vb = VirtualBoard(flash=tmp_path / "flash.img")
+        stack.callback(vb.stop)
+        vb.start()
+        with Link(vb.serial_path) as link:
+            link.wait_ready(20.0)
+        yield vb
+
+
+def mpremote(vb, *args):
+    done = subprocess.run([str(MPREMOTE), "connect", vb.serial_path, *args],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def stop_at_the_repl(vb):
+    assert mpremote(vb, "resume", "exec", "print(1)").strip() == "1"
+
+
+def test_meters_says_the_board_is_at_the_repl_and_the_way_back(board, capsys):
+    assert uthctl(["meters", "--port", board.serial_path, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["phase"] == "unconfigured"
+    stop_at_the_repl(board)
+    started = time.monotonic()
+    assert uthctl(["meters", "--port", board.serial_path, "--timeout", "10", "--json"]) == 2
+    took = time.monotonic() - started
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert "is at the MicroPython REPL" in error and "its controller is stopped" in error
+    way_back = "mpremote connect %s reset" % board.serial_path
+    assert "`%s` starts it again" % way_back in error
+    assert took < 5.0  # seen at once, not after the 10 s timeout
+    # The text form, one line; then the way back, as written, works.
+    assert uthctl(["meters", "--port", board.serial_path]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and way_back in err
+    mpremote(board, "reset")
+    with Link(board.serial_path) as link:
+        link.wait_ready(20.0)
+    assert uthctl(["meters", "--port", board.serial_path, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["phase"] == "unconfigured"
+
+
+def test_rig_state_does_not_call_a_stopped_board_running(board, capsys):
+    stop_at_the_repl(board)
+    assert uthctl(["rig", "--sim", board.rig_address, "state"]) == 0
+    text = capsys.readouterr().out
+    board_line = next(line for line in text.splitlines() if line.startswith("board "))
+    assert "running" not in board_line and "pins wired" in board_line
+    assert "uthctl meters --port" in text
+
+
+def _echoes(host, seen):
+    # Lines the REPL echoed, from the host link's inbox, added to `seen`.
+    while host.inbox:
+        kind, item = host.inbox.popleft()
+        if kind == "line" and ECHO in item:
+            seen.append((time.monotonic(), item))
+    return seen
+
+
+def test_the_tables_link_stops_polling_at_the_repl_until_reset(board):
+    stop_at_the_repl(board)
+    link = Link(board.serial_path, timeout=3.0)
+    host = HostLink(link)
+    said = []
+    hands = Hands(None, host, lambda text, style: said.append(text))
+    host.start()
+    hands.start()
+    try:
+        echoes = []
+        deadline = time.monotonic() + 10
+        while not _echoes(host, echoes) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert echoes, "the REPL echoed no poll"
+        # Polls already on their way are echoed too; after them, none for 6 s:
+        # twelve poll periods, and twice the 3 s a poll waits for its reply.
+        time.sleep(1.5)
+        before = len(_echoes(host, echoes))
+        time.sleep(6.0)
+        assert len(_echoes(host, echoes)) == before, echoes
+        assert "prompt" in host.at_repl or "echo" in host.at_repl
+        started = time.monotonic()
+        with pytest.raises(LinkError, match="at its REPL"):
+            host.command("status")
+        assert time.monotonic() - started < 1.0
+        # The table's reset key: a power cycle, and the controller answers again.
+        done = threading.Event()
+        hands.do(lambda: (hands.reset_board(board), done.set()))
+        assert done.wait(20.0)
+        deadline = time.monotonic() + 20
+        while (host.status or {}).get("state") != "unconfigured" or host.at_repl:
+            assert time.monotonic() < deadline, (host.status, host.at_repl)
+            time.sleep(0.05)
+        assert host.command("ping")["ok"] is True
+        assert any("board reset" in text for text in said)
+    finally:
+        hands.stop()
+        host.stop()
+        hands.join(3.0)
+        host.join(3.0)
+        link.close()
+
+
+def test_the_raw_repl_is_named_too(board, capsys):
+    # Ctrl-C stops the controller, Ctrl-A enters the raw REPL (as mpremote
+    # does first): its banner names it. A link opened later sees nothing,
+    # as the raw REPL echoes nothing; its timeout still gives the way back.
+    with Link(board.serial_path, timeout=10.0) as link:
+        link.write(b"\x03")
+        link.write(b"\x01")
+        started = time.monotonic()
+        with pytest.raises(LinkError, match="raw REPL banner") as raised:
+            link.command("meters")
+        assert time.monotonic() - started < 5.0
+        assert "mpremote connect %s reset" % board.serial_path in str(raised.value)
+    assert uthctl(["meters", "--port", board.serial_path, "--timeout", "1", "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert "a board at its raw REPL stays silent" in error
+    assert "`mpremote connect %s reset` starts it again" % board.serial_path in error
