@@ -89,6 +89,9 @@ class Paytable:
 
 
 def get(wager, letter):
+    # Letters in either case, as cards are: the regulation prints them upper.
+    if isinstance(letter, str):
+        letter = letter.upper()
     letters = TABLES.get(wager)
     if letters is None:
         raise ValueError("unknown wager %r (known: %s)" % (wager, ", ".join(sorted(TABLES))))

@@ -91,3 +91,12 @@ def test_unknown_tables_are_named():
             assert needle in str(error), str(error)
             continue
         raise AssertionError((wager, letter))
+
+
+def test_letters_in_either_case():
+    # Cards are read in either case; so are the letters that name a table.
+    for wager, columns in (("trips", TRIPS), ("ultimate_pairs", PAIRS)):
+        for letter in columns:
+            table = paytables.get(wager, letter.lower())
+            assert table.letter == letter, (wager, letter, table.letter)
+            assert list(table.lines) == list(paytables.get(wager, letter).lines)
