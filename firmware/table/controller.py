@@ -15,6 +15,7 @@ from mystery.meter import AWAITING_RESET, PAYMENTS, PENDING, UNCONFIGURED, Refus
 
 from . import meter_text
 from .inputs import FALL, RISE, Debounced
+from .turns import Turns
 
 BETTING = "betting"
 LOCKED = "locked"
@@ -54,6 +55,7 @@ class Table:
                 seat.uth = Debounced(seat.uth, _SETTLE_MS, now)
         self.lock = Debounced(self.lock_pin, _SETTLE_MS, now)
         self.key = Debounced(self.key_pin, _SETTLE_MS, now)
+        self.alternation = Turns(_ALTERNATE_MS, now)
         for event in self.bonus.boot():
             self.emit(event)
         self._resume()
@@ -209,6 +211,7 @@ class Table:
                 self.emit({"ev": "display_error", "text": text, "reason": str(error)})
 
     def _display_text(self, now):
+        meter_turn = self.alternation.poll(now)  # polled every tick, shown or not
         if self.state == FAULT:
             return meter_text.FAULT
         if self.state == SERVICE:
@@ -216,7 +219,7 @@ class Table:
         if self.state == NOT_CONFIGURED:
             return meter_text.UNCONFIGURED
         cents = self.bonus.meter.display()
-        if self.state == HIT_PENDING or (now // _ALTERNATE_MS) % 2 == 0:
+        if self.state == HIT_PENDING or meter_turn:
             return meter_text.money(cents)
         maximum = configs.get(self.bonus.meter.config).maximum // 10_000
         return meter_text.must_hit_by(maximum)

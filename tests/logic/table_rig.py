@@ -6,6 +6,7 @@ from fakes import Display, Pin
 from mystery.bonus import MysteryBonus
 from mystery.store import Store
 from scripted import SALT, ScriptedBytes
+from table.clock import ticks_add
 from table.controller import Table
 from table.hostlink import HostLink
 from table.inputs import Seat
@@ -17,8 +18,9 @@ def high_hit_value(n):
 
 
 class Rig:
-    def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True):
-        self.now = 1000
+    # now: the board's ticks at start (they wrap at 2**30).
+    def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True, now=1000):
+        self.now = now
         self.lock = Pin()
         self.key = Pin()
         self.display = Display()
@@ -37,7 +39,7 @@ class Rig:
 
     def run(self, ms, step=5):
         for _ in range(ms // step):
-            self.now += step
+            self.now = ticks_add(self.now, step)
             self.table.tick(self.now)
 
     def press_lock(self, hold_ms=100):
