@@ -8,6 +8,11 @@
 #   hit_pending --key--> validated, paid, reset --> locked
 #   betting  --key held--> service (configuration) --key released--> betting
 #   any      --store fault--> fault (play refused until a technician reboots)
+#
+# A restart (power cut, watchdog, Ctrl-C and Ctrl-D) forgets the round in
+# play, so a chip already on its spot when the controller starts may have been
+# charged before: it does not qualify until it is lifted and placed again, and
+# its bet light blinks meanwhile so the dealer sees it will not count.
 from micropython import const
 
 from mystery import configs
@@ -31,6 +36,7 @@ _OPEN_HOLD_MS = const(2000)  # LOCK held this long reopens betting by hand
 # (else the next LOCK would charge the same chips again).
 _CLEAR_MS = const(250)
 _ALTERNATE_MS = const(3000)  # meter and "must hit by" take turns on the display
+_BLINK_MS = const(250)  # a chip from before the restart: its bet light blinks at 2 Hz
 
 
 class Table:
@@ -44,6 +50,7 @@ class Table:
         self.state = BETTING
         self.payment = "table_inventory"
         self.locked_in = []  # seats whose chips were locked this round
+        self.stale_chips = []  # seats whose chip has been on its spot since start()
         self.shown = None
 
     # ---- start-up ----
@@ -55,7 +62,9 @@ class Table:
                 seat.uth = Debounced(seat.uth, _SETTLE_MS, now)
         self.lock = Debounced(self.lock_pin, _SETTLE_MS, now)
         self.key = Debounced(self.key_pin, _SETTLE_MS, now)
+        self.stale_chips = [seat.number for seat in self.seats if seat.bet.state]
         self.alternation = Turns(_ALTERNATE_MS, now)
+        self.blink = Turns(_BLINK_MS, now)
         for event in self.bonus.boot():
             self.emit(event)
         self._resume()
@@ -83,7 +92,8 @@ class Table:
         lock_edge = self.lock.poll(now)
         key_edge = self.key.poll(now)
         for seat in self.seats:
-            seat.bet.poll(now)
+            if seat.bet.poll(now) == FALL and seat.number in self.stale_chips:
+                self.stale_chips.remove(seat.number)  # lifted: its next placing counts
             if seat.uth is not None:
                 seat.uth.poll(now)
         handler = _HANDLERS.get(self.state)
@@ -141,13 +151,16 @@ class Table:
 
     def _lock_round(self):
         wager = configs.get(self.bonus.meter.config).min_wager_cents
-        seats = [(seat.number, seat.has_uth_wager(), wager if seat.bet.state else 0)
+        seats = [(seat.number, seat.has_uth_wager(), wager if self._counts(seat) else 0)
                  for seat in self.seats]
         records = self._operate(self.bonus.lock_round, seats)
         if records is None:
             return
         self.locked_in = [seat for seat, _, cents in records[0]["contributions"]]
         self.state = HIT_PENDING if self.bonus.meter.phase == PENDING else LOCKED
+
+    def _counts(self, seat):
+        return seat.bet.state and seat.number not in self.stale_chips
 
     def _enter_fault(self):
         self.state = FAULT
@@ -176,7 +189,8 @@ class Table:
     def status(self):
         meter = self.bonus.meter
         status = {"state": self.state, "display": self.shown, "fault": self.bonus.fault,
-                  "payment": self.payment, "locked_in": self.locked_in}
+                  "payment": self.payment, "locked_in": self.locked_in,
+                  "stale_chips": list(self.stale_chips)}
         if meter is not None and self.bonus.fault is None:
             status.update(phase=meter.phase, config=meter.config, cycle=meter.cycle,
                           round=meter.round, commitment=meter.commitment)
@@ -193,9 +207,10 @@ class Table:
         pending_seat = None
         if self.state == HIT_PENDING:
             pending_seat = self.bonus.meter.pending[0]
+        blink_on = self.blink.poll(now)
         for seat in self.seats:
             if self.state == BETTING:
-                lit = seat.bet.state
+                lit = blink_on if seat.number in self.stale_chips else seat.bet.state
             elif self.state in (LOCKED, HIT_PENDING):
                 lit = seat.number in self.locked_in
             else:

@@ -18,13 +18,15 @@ def high_hit_value(n):
 
 
 class Rig:
-    # now: the board's ticks at start (they wrap at 2**30).
-    def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True, now=1000):
+    # chips: the seats whose chip is on its spot when the board starts (a
+    # restart mid-round); now: the board's ticks at start (they wrap at 2**30).
+    def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True, chips=(),
+                 now=1000):
         self.now = now
         self.lock = Pin()
         self.key = Pin()
         self.display = Display()
-        self.chips = [Pin() for _ in range(seats)]
+        self.chips = [Pin(1 if n + 1 in chips else 0) for n in range(seats)]
         self.uth = [Pin(1) for _ in range(seats)] if uth_sensors else [None] * seats
         self.bet_lights = [Pin() for _ in range(seats)]
         self.jackpot_lights = [Pin() for _ in range(seats)]
