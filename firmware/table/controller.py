@@ -9,6 +9,11 @@
 #   betting  --key held--> service (configuration) --key released--> betting
 #   any      --store fault--> fault (play refused until a technician reboots)
 #
+# LOCK and the key read in the same tick: a key released returns the table to
+# betting first, so the LOCK then locks; a key turned loses to the LOCK (a
+# round's wagers are never left uncounted): the round locks and the turn is
+# refused with an event, to be made again.
+#
 # A restart (power cut, watchdog, Ctrl-C and Ctrl-D) forgets the round in
 # play, so a chip already on its spot when the controller starts may have been
 # charged before: it does not qualify until it is lifted and placed again, and
@@ -37,6 +42,8 @@ _OPEN_HOLD_MS = const(2000)  # LOCK held this long reopens betting by hand
 _CLEAR_MS = const(250)
 _ALTERNATE_MS = const(3000)  # meter and "must hit by" take turns on the display
 _BLINK_MS = const(250)  # a chip from before the restart: its bet light blinks at 2 Hz
+_KEY_LOST_TO_LOCK = ("key turn ignored: LOCK was pressed in the same instant and locked the "
+                     "round; turn the key again")
 
 
 class Table:
@@ -102,10 +109,12 @@ class Table:
         self._refresh(now)
 
     def _betting(self, now, lock_edge, key_edge):
-        if key_edge == RISE:
-            self.state = SERVICE
-        elif lock_edge == RISE:
+        if lock_edge == RISE:
             self._lock_round()
+            if key_edge == RISE:
+                self.emit({"ev": "refused", "reason": _KEY_LOST_TO_LOCK})
+        elif key_edge == RISE:
+            self.state = SERVICE
 
     def _locked(self, now, lock_edge, key_edge):
         # Further LOCK presses do nothing: a round locks once.
@@ -126,6 +135,8 @@ class Table:
     def _service(self, now, lock_edge, key_edge):
         if key_edge == FALL:
             self.state = NOT_CONFIGURED if self._unconfigured() else BETTING
+            if self.state == BETTING and lock_edge == RISE:
+                self._lock_round()  # pressed as the key came back: betting, so it locks
 
     def _not_configured(self, now, lock_edge, key_edge):
         if key_edge == RISE:
