@@ -17,6 +17,10 @@ def high_hit_value(n):
     return (b"\x27\x0f" * 9)[:n]
 
 
+def _nothing():
+    return b""
+
+
 class Rig:
     # chips: the seats whose chip is on its spot when the board starts (a
     # restart mid-round); now: the board's ticks at start (they wrap at 2**30).
@@ -62,8 +66,15 @@ class Rig:
 
     def command(self, **command):
         before = len(self.lines)
-        self.link.feed(json.dumps(command).encode() + b"\n")
+        self.feed(json.dumps(command).encode() + b"\n")
         return [json.loads(line) for line in self.lines[before:]]
+
+    def feed(self, data):
+        # The link takes the bytes, then takes turns until what they started
+        # (a log export) is done; the table's clock stands still meanwhile.
+        self.link.feed(data, self.now)
+        while self.link.busy():
+            self.link.poll(_nothing, self.now)
 
     def events(self, name=None):
         found = [json.loads(line) for line in self.lines]
