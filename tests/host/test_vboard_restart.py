@@ -78,8 +78,10 @@ class Table:
         self.rig.wait_for(lambda s: lit(s["bet_lights"]) == list(SEATS), what="bet lights")
         meters = self.lock(charged=SEATS)
         assert meters["contributed"] == 3 * A1_SEAT
+        boots = self.rig.state()["boots"]
         restart()
         self.link.wait_ready(timeout=20.0)
+        assert self.rig.state()["boots"] == boots + 1  # the interpreter started again
 
     def after_restart(self):
         status = self.wait_state("betting")
@@ -109,23 +111,26 @@ def table(tmp_path):
         yield Table(stack, tmp_path / "flash.img")
 
 
-def test_vboard_power_cut_after_lock_charges_the_chips_once(table):
-    def power_cut():
-        table.rig.power(False)  # the rig keeps the chips on the spots
-        table.rig.power(True)
-
-    table.play_then_restart(power_cut)
-    assert table.rig.state()["inputs"]["bet1"] == 1
-    table.after_restart()
+def _power_cut(table):
+    table.rig.power(False)  # the rig keeps the chips on the spots
+    table.rig.power(True)
 
 
-def test_vboard_ctrl_c_ctrl_d_after_lock_charges_the_chips_once(table):
-    def soft_reset():
-        table.link.write(b"\x03")  # a technician's mpremote session stops the controller
-        table.link.read_until(b">>> ")
-        table.link.events.clear()
-        table.link.write(b"\x04")  # and soft-resets: main.py starts it again
-        table.link.wait_event("started")
+def _hard_reset(table):
+    table.rig.reset()  # the reset button: power off, then on
 
-    table.play_then_restart(soft_reset)
+
+def _ctrl_c_ctrl_d(table):
+    table.link.write(b"\x03")  # a technician's mpremote session stops the controller
+    table.link.read_until(b">>> ")
+    table.link.events.clear()
+    table.link.write(b"\x04")  # and soft-resets: main.py starts it again
+    table.link.wait_event("started")
+
+
+@pytest.mark.parametrize("restart", [_power_cut, _hard_reset, _ctrl_c_ctrl_d],
+                         ids=["power", "reset", "ctrl_c_ctrl_d"])
+def test_vboard_restart_after_lock_charges_the_chips_once(table, restart):
+    table.play_then_restart(lambda: restart(table))
+    assert [table.rig.state()["inputs"]["bet%d" % seat] for seat in SEATS] == [1, 1, 1]
     table.after_restart()
