@@ -67,6 +67,7 @@ class HostLink:
         return self.export is not None or bool(self.held)
 
     def _hold(self, data):
+        data = bytes(data)  # MicroPython has no `int in bytearray`
         if _INTERRUPT in data:
             raise KeyboardInterrupt  # Ctrl-C stops the controller, export or not
         self.held += data
@@ -88,7 +89,7 @@ class HostLink:
             if byte in (10, 13):
                 self._end_of_line()
                 if self.export is not None:  # a log command: the rest waits for its end
-                    self._hold(bytes(data[at + 1:]))
+                    self._hold(data[at + 1:])
                     return
             elif self.overlong:
                 pass
