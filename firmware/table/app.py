@@ -32,9 +32,7 @@ async def _table_task(table, board):
 
 async def _link_task(link, board):
     while True:
-        data = board.serial.read_available()
-        if data:
-            link.feed(data)
+        link.poll(board.serial.read_available, time.ticks_ms())  # one bounded slice of work
         await asyncio.sleep_ms(_TICK_MS)
 
 

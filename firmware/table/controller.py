@@ -8,6 +8,16 @@
 #   hit_pending --key--> validated, paid, reset --> locked
 #   betting  --key held--> service (configuration) --key released--> betting
 #   any      --store fault--> fault (play refused until a technician reboots)
+#
+# LOCK and the key read in the same tick: a key released returns the table to
+# betting first, so the LOCK then locks; a key turned loses to the LOCK (a
+# round's wagers are never left uncounted): the round locks and the turn is
+# refused with an event, to be made again.
+#
+# A restart (power cut, watchdog, Ctrl-C and Ctrl-D) forgets the round in
+# play, so a chip already on its spot when the controller starts may have been
+# charged before: it does not qualify until it is lifted and placed again, and
+# its bet light blinks meanwhile so the dealer sees it will not count.
 from micropython import const
 
 from mystery import configs
@@ -15,6 +25,7 @@ from mystery.meter import AWAITING_RESET, PAYMENTS, PENDING, UNCONFIGURED, Refus
 
 from . import meter_text
 from .inputs import FALL, RISE, Debounced
+from .turns import Turns
 
 BETTING = "betting"
 LOCKED = "locked"
@@ -30,6 +41,9 @@ _OPEN_HOLD_MS = const(2000)  # LOCK held this long reopens betting by hand
 # (else the next LOCK would charge the same chips again).
 _CLEAR_MS = const(250)
 _ALTERNATE_MS = const(3000)  # meter and "must hit by" take turns on the display
+_BLINK_MS = const(250)  # a chip from before the restart: its bet light blinks at 2 Hz
+_KEY_LOST_TO_LOCK = ("key turn ignored: LOCK was pressed in the same instant and locked the "
+                     "round; turn the key again")
 
 
 class Table:
@@ -43,6 +57,7 @@ class Table:
         self.state = BETTING
         self.payment = "table_inventory"
         self.locked_in = []  # seats whose chips were locked this round
+        self.stale_chips = []  # seats whose chip has been on its spot since start()
         self.shown = None
 
     # ---- start-up ----
@@ -54,6 +69,9 @@ class Table:
                 seat.uth = Debounced(seat.uth, _SETTLE_MS, now)
         self.lock = Debounced(self.lock_pin, _SETTLE_MS, now)
         self.key = Debounced(self.key_pin, _SETTLE_MS, now)
+        self.stale_chips = [seat.number for seat in self.seats if seat.bet.state]
+        self.alternation = Turns(_ALTERNATE_MS, now)
+        self.blink = Turns(_BLINK_MS, now)
         for event in self.bonus.boot():
             self.emit(event)
         self._resume()
@@ -81,7 +99,8 @@ class Table:
         lock_edge = self.lock.poll(now)
         key_edge = self.key.poll(now)
         for seat in self.seats:
-            seat.bet.poll(now)
+            if seat.bet.poll(now) == FALL and seat.number in self.stale_chips:
+                self.stale_chips.remove(seat.number)  # lifted: its next placing counts
             if seat.uth is not None:
                 seat.uth.poll(now)
         handler = _HANDLERS.get(self.state)
@@ -90,10 +109,12 @@ class Table:
         self._refresh(now)
 
     def _betting(self, now, lock_edge, key_edge):
-        if key_edge == RISE:
-            self.state = SERVICE
-        elif lock_edge == RISE:
+        if lock_edge == RISE:
             self._lock_round()
+            if key_edge == RISE:
+                self.emit({"ev": "refused", "reason": _KEY_LOST_TO_LOCK})
+        elif key_edge == RISE:
+            self.state = SERVICE
 
     def _locked(self, now, lock_edge, key_edge):
         # Further LOCK presses do nothing: a round locks once.
@@ -114,6 +135,8 @@ class Table:
     def _service(self, now, lock_edge, key_edge):
         if key_edge == FALL:
             self.state = NOT_CONFIGURED if self._unconfigured() else BETTING
+            if self.state == BETTING and lock_edge == RISE:
+                self._lock_round()  # pressed as the key came back: betting, so it locks
 
     def _not_configured(self, now, lock_edge, key_edge):
         if key_edge == RISE:
@@ -139,13 +162,16 @@ class Table:
 
     def _lock_round(self):
         wager = configs.get(self.bonus.meter.config).min_wager_cents
-        seats = [(seat.number, seat.has_uth_wager(), wager if seat.bet.state else 0)
+        seats = [(seat.number, seat.has_uth_wager(), wager if self._counts(seat) else 0)
                  for seat in self.seats]
         records = self._operate(self.bonus.lock_round, seats)
         if records is None:
             return
         self.locked_in = [seat for seat, _, cents in records[0]["contributions"]]
         self.state = HIT_PENDING if self.bonus.meter.phase == PENDING else LOCKED
+
+    def _counts(self, seat):
+        return seat.bet.state and seat.number not in self.stale_chips
 
     def _enter_fault(self):
         self.state = FAULT
@@ -174,7 +200,8 @@ class Table:
     def status(self):
         meter = self.bonus.meter
         status = {"state": self.state, "display": self.shown, "fault": self.bonus.fault,
-                  "payment": self.payment, "locked_in": self.locked_in}
+                  "payment": self.payment, "locked_in": self.locked_in,
+                  "stale_chips": list(self.stale_chips)}
         if meter is not None and self.bonus.fault is None:
             status.update(phase=meter.phase, config=meter.config, cycle=meter.cycle,
                           round=meter.round, commitment=meter.commitment)
@@ -191,9 +218,10 @@ class Table:
         pending_seat = None
         if self.state == HIT_PENDING:
             pending_seat = self.bonus.meter.pending[0]
+        blink_on = self.blink.poll(now)
         for seat in self.seats:
             if self.state == BETTING:
-                lit = seat.bet.state
+                lit = blink_on if seat.number in self.stale_chips else seat.bet.state
             elif self.state in (LOCKED, HIT_PENDING):
                 lit = seat.number in self.locked_in
             else:
@@ -209,6 +237,7 @@ class Table:
                 self.emit({"ev": "display_error", "text": text, "reason": str(error)})
 
     def _display_text(self, now):
+        meter_turn = self.alternation.poll(now)  # polled every tick, shown or not
         if self.state == FAULT:
             return meter_text.FAULT
         if self.state == SERVICE:
@@ -216,7 +245,7 @@ class Table:
         if self.state == NOT_CONFIGURED:
             return meter_text.UNCONFIGURED
         cents = self.bonus.meter.display()
-        if self.state == HIT_PENDING or (now // _ALTERNATE_MS) % 2 == 0:
+        if self.state == HIT_PENDING or meter_turn:
             return meter_text.money(cents)
         maximum = configs.get(self.bonus.meter.config).maximum // 10_000
         return meter_text.must_hit_by(maximum)

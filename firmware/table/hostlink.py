@@ -3,15 +3,25 @@
 # command ({"ok": true|false, ...}, echoing the command's "id"). Garbage,
 # overlong lines, unknown commands and requests the table's state forbids
 # get an error reply and change nothing. See docs/host-link.md.
+#
+# The link shares the board's one asyncio loop with the table, so no turn of
+# it may take long: a log export goes out a few records a turn, and what the
+# host sends meanwhile waits its turn (commands are answered in order, never
+# inside an export's records). A partial line is dropped after a silence, so a
+# host that died mid-line cannot spoil the next host's first command.
 import json
 
 from micropython import const
 
 from mystery.meter import Refused
 
+from .clock import ticks_diff
 from .jsoncheck import strict_json
 
 MAX_LINE = const(256)
+LINE_GAP_MS = const(500)  # a partial line with no byte for this long is dropped
+LOG_SLICE = const(4)  # log records sent per turn of the loop
+_HELD_MAX = const(512)  # bytes read ahead during an export; more wait in the serial buffer
 _INTERRUPT = const(3)  # Ctrl-C: a board's USB stack raises it before we read
 
 
@@ -31,20 +41,56 @@ class HostLink:
         self.write = write  # sends one line, terminator added by the writer
         self.buffer = bytearray()
         self.overlong = False
+        self.heard = 0  # ticks when the partial line's last byte came
+        self.export = None  # the log export under way
+        self.held = b""  # bytes read during an export, handled after it
         self.commands = {"ping": self._ping, "status": self._status, "meters": self._meters,
                          "log": self._log, "config": self._config, "payment": self._payment}
 
     def send(self, message):
         self.write(json.dumps(message))
 
+    # ---- one turn of the loop ----
+
+    def poll(self, read, now):
+        # Sends the next slice of a log export, or reads (read() returns the
+        # bytes waiting, b"" for none) and handles what the host sent.
+        if self.export is not None:
+            if len(self.held) < _HELD_MAX:
+                self._hold(read())
+            self._export_slice()
+        else:
+            self.feed(b"" if self.held else read(), now)
+
+    def busy(self):
+        # An export under way, or bytes held back by one.
+        return self.export is not None or bool(self.held)
+
+    def _hold(self, data):
+        data = bytes(data)  # MicroPython has no `int in bytearray`
+        if _INTERRUPT in data:
+            raise KeyboardInterrupt  # Ctrl-C stops the controller, export or not
+        self.held += data
+
     # ---- bytes in ----
 
-    def feed(self, data):
-        for byte in data:
+    def feed(self, data, now):
+        if self.export is not None:
+            self._hold(data)
+            return
+        if self.held:  # what came during the last export goes first
+            data, self.held = self.held + data, b""
+        self._drop_stale_line(now)
+        for at in range(len(data)):
+            byte = data[at]
             if byte == _INTERRUPT:
                 raise KeyboardInterrupt
+            self.heard = now
             if byte in (10, 13):
                 self._end_of_line()
+                if self.export is not None:  # a log command: the rest waits for its end
+                    self._hold(data[at + 1:])
+                    return
             elif self.overlong:
                 pass
             elif len(self.buffer) >= MAX_LINE:
@@ -52,6 +98,17 @@ class HostLink:
                 self.buffer = bytearray()
             else:
                 self.buffer.append(byte)
+
+    def _drop_stale_line(self, now):
+        # Looked at every turn, so the silence measured stays near LINE_GAP_MS.
+        if not (self.buffer or self.overlong):
+            return
+        silence = ticks_diff(now, self.heard)
+        if silence >= LINE_GAP_MS or silence < 0:  # (negative: no turn for days)
+            self.buffer = bytearray()
+            self.overlong = False
+            self.send({"ok": False, "error": "partial line dropped: no byte for %d ms"
+                       % LINE_GAP_MS})
 
     def _end_of_line(self):
         line, self.buffer = bytes(self.buffer), bytearray()
@@ -78,6 +135,10 @@ class HostLink:
             self.send({"ok": False, "error": "a command is an object with a \"cmd\" string"})
             return
         reply = self._dispatch(command)
+        if reply is not None:  # None: a log export, which replies at its end
+            self._reply(command, reply)
+
+    def _reply(self, command, reply):
         if "id" in command:
             reply["id"] = command["id"]
         self.send(reply)
@@ -104,11 +165,24 @@ class HostLink:
         since = command.get("since", 0)
         if type(since) is not int or since < 0:
             raise ValueError("since must be a record number, 0 or more")
-        count = 0
-        for record in self.table.bonus.log_since(since):
-            self.send({"reply": "log", "record": record})
-            count += 1
-        return {"ok": True, "reply": "log", "count": count}
+        self.export = _Export(command, iter(self.table.bonus.log_since(since)))
+        return None
+
+    def _export_slice(self):
+        export = self.export
+        try:
+            for _ in range(LOG_SLICE):
+                record = next(export.records)
+                self.send({"reply": "log", "record": record})
+                export.count += 1
+            return
+        except StopIteration:
+            reply = {"ok": True, "reply": "log", "count": export.count}
+        except (Refused, OSError, ValueError, TypeError, KeyError) as error:
+            # The store failed mid-export: the count so far is not the log.
+            reply = {"ok": False, "error": "log export: %s" % (str(error) or type(error).__name__)}
+        self.export = None
+        self._reply(export.command, reply)
 
     def _config(self, command):
         name = command.get("mystery")
@@ -120,3 +194,11 @@ class HostLink:
     def _payment(self, command):
         self.table.set_payment(command.get("method"))
         return {"ok": True, "reply": "payment", "method": self.table.payment}
+
+
+class _Export:
+    # A log command being answered: its records still to send, those sent.
+    def __init__(self, command, records):
+        self.command = command
+        self.records = records
+        self.count = 0

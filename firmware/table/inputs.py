@@ -2,12 +2,19 @@
 # for `settle_ms` so contact bounce and sensor chatter read as one change.
 # Any object with value() can be the pin, so tests and the virtual board need
 # no hardware.
+#
+# Ticks wrap (clock.py): an interval taken with ticks_diff is right only while
+# it is under 2**29 ms (6.2 days), and a pin may sit still for weeks. So the
+# settle time ends with a flag, not a comparison made forever, and the time a
+# level has been held saturates at an hour (nothing waits longer than seconds),
+# counted while every poll sees it young.
 from micropython import const
 
-from .clock import ticks_add, ticks_diff
+from .clock import ticks_diff
 
 RISE = const(1)
 FALL = const(-1)
+HELD_MAX_MS = const(3_600_000)  # held_ms() says "an hour" for anything longer
 
 
 class Debounced:
@@ -15,23 +22,34 @@ class Debounced:
         self.pin = pin
         self.settle_ms = settle_ms
         self.state = 1 if pin.value() else 0
-        self.quiet_until = now
         self.since = now  # when the present state began
+        self.settling = False  # the level read at start-up is taken as settled
+        self.held_long = False  # the present state has lasted HELD_MAX_MS or more
 
     def poll(self, now):
         # RISE, FALL or 0 (no change, or still settling).
-        if ticks_diff(now, self.quiet_until) < 0:
-            return 0
+        held = ticks_diff(now, self.since)
+        if held < 0 or held >= HELD_MAX_MS:
+            self.held_long = True  # (negative: polls stopped for days, wrapped)
+        if self.settling:
+            if 0 <= held < self.settle_ms and not self.held_long:
+                return 0
+            self.settling = False
         level = 1 if self.pin.value() else 0
         if level == self.state:
             return 0
         self.state = level
         self.since = now
-        self.quiet_until = ticks_add(now, self.settle_ms)
+        self.settling = True
+        self.held_long = False
         return RISE if level else FALL
 
     def held_ms(self, now):
-        return ticks_diff(now, self.since)
+        # How long the present state has lasted, at most HELD_MAX_MS.
+        if self.held_long:
+            return HELD_MAX_MS
+        held = ticks_diff(now, self.since)
+        return held if 0 <= held < HELD_MAX_MS else HELD_MAX_MS
 
 
 class Seat:

@@ -402,7 +402,7 @@ def test_hostlink_fuzz_in_process(state):
         def feed_one(line, end):
             data = line + end
             for at in range(0, len(data), READ_SIZE):  # as the board reads its serial
-                rig.link.feed(data[at:at + READ_SIZE])
+                rig.feed(data[at:at + READ_SIZE])
             replies = [_strict(text) for text in rig.lines]
             del rig.lines[:]
             want = check_reply(rig, line, state, replies, records_since)
@@ -612,7 +612,7 @@ def test_hostlink_non_finite_number_in_process_gets_an_error(tmp_path):
     # 1e999 is JSON that parses to inf; NaN is not JSON (see NOT_JSON_LINES).
     rig = make_rig(str(tmp_path), "betting")
     for line in (b'{"cmd": "ping", "id": 1e999}', b'{"cmd": "ping", "id": [-1e999]}'):
-        rig.link.feed(line + b"\n")
+        rig.feed(line + b"\n")
     assert [_strict(text) for text in rig.lines] == [{"ok": False, "error": NOT_FINITE}] * 2
 
 
@@ -644,7 +644,7 @@ def test_hostlink_lines_that_are_not_json_get_not_json_in_process(tmp_path):
     before = snapshot(rig, root)
     for line in NOT_JSON_LINES:
         assert expected(line, "betting") == ("error", NOT_JSON), line
-        rig.link.feed(line + b"\n")
+        rig.feed(line + b"\n")
         assert [_strict(text) for text in rig.lines] == [{"ok": False, "error": NOT_JSON}], line
         del rig.lines[:]
     assert snapshot(rig, root) == before

@@ -6,6 +6,7 @@ from fakes import Display, Pin
 from mystery.bonus import MysteryBonus
 from mystery.store import Store
 from scripted import SALT, ScriptedBytes
+from table.clock import ticks_add
 from table.controller import Table
 from table.hostlink import HostLink
 from table.inputs import Seat
@@ -16,13 +17,20 @@ def high_hit_value(n):
     return (b"\x27\x0f" * 9)[:n]
 
 
+def _nothing():
+    return b""
+
+
 class Rig:
-    def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True):
-        self.now = 1000
+    # chips: the seats whose chip is on its spot when the board starts (a
+    # restart mid-round); now: the board's ticks at start (they wrap at 2**30).
+    def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True, chips=(),
+                 now=1000):
+        self.now = now
         self.lock = Pin()
         self.key = Pin()
         self.display = Display()
-        self.chips = [Pin() for _ in range(seats)]
+        self.chips = [Pin(1 if n + 1 in chips else 0) for n in range(seats)]
         self.uth = [Pin(1) for _ in range(seats)] if uth_sensors else [None] * seats
         self.bet_lights = [Pin() for _ in range(seats)]
         self.jackpot_lights = [Pin() for _ in range(seats)]
@@ -37,7 +45,7 @@ class Rig:
 
     def run(self, ms, step=5):
         for _ in range(ms // step):
-            self.now += step
+            self.now = ticks_add(self.now, step)
             self.table.tick(self.now)
 
     def press_lock(self, hold_ms=100):
@@ -58,8 +66,15 @@ class Rig:
 
     def command(self, **command):
         before = len(self.lines)
-        self.link.feed(json.dumps(command).encode() + b"\n")
+        self.feed(json.dumps(command).encode() + b"\n")
         return [json.loads(line) for line in self.lines[before:]]
+
+    def feed(self, data):
+        # The link takes the bytes, then takes turns until what they started
+        # (a log export) is done; the table's clock stands still meanwhile.
+        self.link.feed(data, self.now)
+        while self.link.busy():
+            self.link.poll(_nothing, self.now)
 
     def events(self, name=None):
         found = [json.loads(line) for line in self.lines]

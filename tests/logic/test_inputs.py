@@ -37,3 +37,30 @@ def test_ticks_wrap_like_micropythons():
     start = (1 << 30) - 10  # ten milliseconds before ticks_ms wraps
     assert ticks_diff(ticks_add(start, 25), start) == 25
     assert _edges(Pin(), [0, 1] + [1] * 40 + [0] * 5, start=start) == [(1, RISE), (42, FALL)]
+
+
+DAY_MS = 24 * 3600 * 1000
+MINUTE_MS = 60_000
+
+
+def test_a_pin_left_alone_for_weeks_still_acts_at_once():
+    # ticks_ms wraps at 2**30 ms (12.4 days) and ticks_diff is right only up
+    # to 2**29 (6.2 days): idle spans on either side of those, polled every
+    # minute from just before a wrap, then the pin changes.
+    for days in (1, 6, 7, 12, 13, 20, 30):
+        pin = Pin()
+        start = (1 << 30) - 5 * MINUTE_MS
+        debounced = Debounced(pin, 30, start)
+        elapsed = 0
+        while elapsed < days * DAY_MS:
+            elapsed += MINUTE_MS
+            now = ticks_add(start, elapsed)
+            assert debounced.poll(now) == 0
+            # Never negative; past the controller's longest wait (2 s) once it has passed.
+            assert debounced.held_ms(now) >= min(elapsed, 2000), (days, elapsed)
+        pin.level = 1
+        assert debounced.poll(ticks_add(start, elapsed + 5)) == RISE, days
+        assert debounced.held_ms(ticks_add(start, elapsed + 5)) == 0
+        pin.level = 0  # and the settle time after that edge ends as it should
+        assert debounced.poll(ticks_add(start, elapsed + 34)) == 0
+        assert debounced.poll(ticks_add(start, elapsed + 35)) == FALL, days

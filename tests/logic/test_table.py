@@ -141,7 +141,7 @@ def test_bad_host_lines_get_errors_and_change_nothing(root):
              b"{\"cmd\": \"ping\", \"id\": 1e400}\n"]
     for line in lines:
         count = len(rig.lines)
-        rig.link.feed(line)
+        rig.feed(line)
         replies = [json.loads(text) for text in rig.lines[count:]]
         assert len(replies) == 1 and replies[0]["ok"] is False, (line, replies)
         assert replies[0]["error"]

@@ -1,0 +1,49 @@
+# LOCK and the key switch read in the same tick. A LOCK is never dropped
+# because of the key: a key turned in the same tick loses (the round locks,
+# the turn is refused with an event saying so, and can be made again); a key
+# released in the same tick returns the table to betting first, so the LOCK
+# locks. A1: 2% of a $1 chip, 20,000 micro-dollars a seat (653b.1(c)(4)).
+import tmpdir
+from table_rig import Rig
+
+
+@tmpdir.within
+def test_lock_and_a_key_turn_in_one_tick_lock_the_round_and_refuse_the_turn(root):
+    rig = Rig(root)
+    rig.configure("A1")
+    rig.chip(2)
+    rig.lock.level = 1
+    rig.key.level = 1
+    rig.run(5)  # one tick reads both
+    assert rig.table.state == "locked"
+    assert [(e["seat"], e["amount"]) for e in rig.events("contribution")] == [(2, 20_000)]
+    refused = rig.events("refused")
+    assert len(refused) == 1, refused
+    reason = refused[0]["reason"]
+    assert "key" in reason and "LOCK" in reason and "again" in reason, reason
+    rig.run(100)
+    rig.lock.level = 0
+    rig.key.level = 0
+    rig.run(100)
+    rig.chip(2, False)
+    rig.run(300)
+    assert rig.table.state == "betting"
+    rig.key.level = 1  # turned again: service mode, as any turn in betting
+    rig.run(50)
+    assert rig.table.state == "service"
+
+
+@tmpdir.within
+def test_lock_pressed_as_the_key_is_released_locks_the_round(root):
+    rig = Rig(root)
+    rig.configure("A1")
+    rig.chip(4)
+    rig.key.level = 1
+    rig.run(100)
+    assert rig.table.state == "service"
+    rig.key.level = 0
+    rig.lock.level = 1
+    rig.run(5)  # one tick reads both
+    assert rig.table.state == "locked"
+    assert [(e["seat"], e["amount"]) for e in rig.events("contribution")] == [(4, 20_000)]
+    assert rig.events("refused") == []
