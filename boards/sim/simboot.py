@@ -4,7 +4,10 @@
 #
 #   flash   a littlefs image in a file (UTH_SIM_FLASH) mounted at / in place
 #           of the host's filesystem, the working folder; made and formatted
-#           only when the file does not exist yet, never reformatted. The
+#           only when the file does not exist yet, never reformatted. An
+#           image that does not mount leaves / a flash that fails every file
+#           operation with the reason (DeadFlash): the store faults with it,
+#           as on a board whose flash is bad. The
 #           host folders on sys.path (the firmware when the supervisor lends
 #           it, this board's folder) stay reachable read-only at
 #           /.host_firmware and /.host_sim, as a board carries frozen
@@ -14,6 +17,7 @@
 #           and mount() refuses otherwise.
 #   reset   machine.reset() exits the interpreter with HARD_RESET_EXIT; the
 #           supervisor restarts it as a power cycle (main.py runs)
+import errno
 import os
 import sys
 
@@ -82,6 +86,50 @@ def new_image(path):
     os.rename(tmp, path)
 
 
+class DeadFlash:
+    # What / is on a board whose flash does not mount: every file operation
+    # fails with the reason. Imports still find the lent firmware.
+    def __init__(self, reason):
+        self.reason = reason
+
+    def mount(self, readonly, mkfs):
+        pass
+
+    def umount(self):
+        pass
+
+    def chdir(self, path):
+        pass
+
+    def getcwd(self):
+        return ""
+
+    def _refuse(self, *args):
+        raise OSError(self.reason)
+
+    open = ilistdir = stat = statvfs = mkdir = remove = rename = rmdir = _refuse
+
+
+def _open_flash(path):
+    # The mounted filesystem and its device, or a DeadFlash and None.
+    try:
+        if not exists(path):
+            new_image(path)
+        device = FileFlash(path)  # opened while the host's filesystem is still at /
+        return os.VfsLfs2(device), device
+    except OSError as error:
+        # Never reformat: the meters on it may be the only record.
+        return DeadFlash("flash image %s does not mount (%s); it is never reformatted"
+                         % (path, _error_name(error))), None
+
+
+def _error_name(error):
+    code = error.errno
+    if not isinstance(code, int):
+        return str(error)
+    return errno.errorcode.get(code) or "errno %d" % code
+
+
 _flash = None
 
 
@@ -99,16 +147,7 @@ def mount():
     global _flash
     if _flash is not None:
         return
-    path = os.getenv(FLASH_ENV) or DEFAULT_FLASH
-    if not exists(path):
-        new_image(path)
-    device = FileFlash(path)  # opened while the host's filesystem is still at /
-    try:
-        flash = os.VfsLfs2(device)
-    except OSError as error:
-        # Never reformat: the meters on it may be the only record.
-        raise OSError("flash image %s does not mount (%s); not reformatting it"
-                      % (path, error)) from None
+    flash, device = _open_flash(os.getenv(FLASH_ENV) or DEFAULT_FLASH)
     lent = [p for p in sys.path if p.startswith("/")]  # the firmware, this board's folder
     _refuse_loaded_packages(lent)
     os.umount("/")
@@ -118,7 +157,7 @@ def mount():
         os.mount(os.VfsPosix(host_dir), point, readonly=True)
         sys.path[sys.path.index(host_dir)] = point
     sys.path.append("/lib")
-    _flash = device
+    _flash = device or flash
     os.chdir(MOUNT)
 
 
