@@ -475,6 +475,7 @@ class VirtualBoard:
         env["MICROPYPATH"] = os.pathsep.join(
             [".frozen"] + [str(p) for p in lent + [self.repo / "boards" / "sim"]])
         env["UTH_SIM_FLASH"] = str(self.flash)
+        env["UTH_SIM_RTC"] = os.path.join(self._workdir, "rtc")  # the clock outlives a reset
         env["UTH_SIM_WIRE"] = self.wire_address
         env.pop("UTH_SIM_SEED", None)
         if self.seed is not None:
