@@ -50,6 +50,7 @@ import selectors
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -170,7 +171,10 @@ def _holder(fd):
 
 def take_flash(flash):
     # The image's lock, held until the descriptor returned is closed.
-    fd = os.open(lock_path(flash), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fd = os.open(lock_path(flash), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError as error:
+        raise OSError("cannot lock flash image %s: %s" % (flash, error.strerror)) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -314,11 +318,12 @@ class VirtualBoard:
         _make_folders(self.flash.parent)
         if self.flash == Path(default_flash()).resolve():
             os.chmod(self.flash.parent, 0o700)  # uthctl's own folder
-        # Made before this rule, or copied in: the owner's from now on. A
-        # half-made image too, whose mode a new one would keep.
+        # Made before this rule, or copied in: nobody else's from now on (an
+        # image its owner made read-only stays so). A half-made image too,
+        # whose mode a new one would keep.
         for path in (self.flash, Path(str(self.flash) + ".new")):
             if path.exists():
-                os.chmod(path, 0o600)
+                os.chmod(path, stat.S_IMODE(path.stat().st_mode) & 0o700)
 
     def _open(self):
         self._workdir = tempfile.mkdtemp(prefix="uth-vboard-")
