@@ -11,6 +11,7 @@ import signal
 import stat
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -253,3 +254,17 @@ def test_vboard_killed_headless_board_leaves_nothing_running(tmp_path):
     finally:
         end(proc)
         kill_leftovers(flash)
+
+
+def test_vboard_interpreter_outlives_the_thread_that_started_its_board(boards, tmp_path):
+    # The parent-death signal follows the spawning thread: the supervisor's
+    # own I/O thread spawns, so a caller's short-lived thread takes nothing.
+    flash = tmp_path / "flash.img"
+    started = []
+    caller = threading.Thread(target=lambda: started.append(boards(flash)))
+    caller.start()
+    caller.join(30)
+    (vb,) = started
+    ready(vb)  # the thread is gone: a death signal tied to it has struck by now
+    state = vb.state()
+    assert state["boots"] == 1 and alive(state["pid"]), state
