@@ -195,8 +195,11 @@ class Clock:
             with open(path) as f:
                 self.offset = int(f.read().strip() or "0")
         except (OSError, ValueError):
-            pass
-        self.file = open(path, "w")
+            pass  # never set
+        try:
+            self.file = open(path, "w")
+        except OSError:
+            return  # the clock still runs; a reset forgets its setting
         self._save()
 
     def _save(self):
