@@ -1,17 +1,24 @@
 # uthctl sim: the virtual table, the firmware on the unix-port MicroPython
 # behind a pseudo-terminal (vboard.py), played in this terminal (tui.py:
 # seats, lights, the LED meter, meters and events; `make sim`). --headless
-# runs the board alone and prints one JSON line,
-# {"serial": PTY, "rig": "127.0.0.1:PORT", "flash": FILE}, then runs until
-# SIGTERM or SIGINT; mpremote, `uthctl meters --port PTY` and
-# `uthctl rig --sim ADDRESS` drive it from there. --bare lends the board no
-# firmware: it runs what `make deploy BOARD=sim PORT=PTY` copies to its flash.
+# runs the board alone and, once it has come up, prints one JSON line,
+# {"serial": PTY, "rig": "127.0.0.1:PORT", "flash": FILE, "state": STATE,
+#  "fault": REASON or null}, STATE being the controller's at start ("fault"
+# when its flash does not mount, "repl" when no firmware ran, null when it
+# did not come up in time), then runs until SIGTERM or SIGINT; mpremote,
+# `uthctl meters --port PTY` and `uthctl rig --sim ADDRESS` drive it from
+# there. --bare lends the board no firmware: it runs what
+# `make deploy BOARD=sim PORT=PTY` copies to its flash. A flash image another
+# `uthctl sim` runs, or a folder, is refused with one line (exit 2).
 import json
 import signal
 import sys
 import threading
+import time
 
 from .vboard import VirtualBoard, default_flash
+
+STARTED_WAIT = 20.0  # seconds for the board to come up before its line is printed
 
 
 def add_parser(sub):
@@ -20,8 +27,9 @@ def add_parser(sub):
                         help="print the serial and rig addresses as one JSON line, then run "
                         "until SIGTERM/SIGINT")
     parser.add_argument("--flash", metavar="FILE",
-                        help="the board's flash image, made when missing and never "
-                        "reformatted (default %s)" % default_flash())
+                        help="the board's flash image, made when missing (for the owner "
+                        "only) and never reformatted; one board at a time (default %s)"
+                        % default_flash())
     parser.add_argument("--micropython", metavar="PATH",
                         help="the unix-port interpreter (default: the one beside this Python)")
     parser.add_argument("--bare", action="store_true",
@@ -64,11 +72,22 @@ def run_headless(args):
         if args.test_seed is not None:
             print("uthctl sim: TEST SEED %d: hit values are predictable" % args.test_seed,
                   file=sys.stderr)
+        came = _came_up(board, stop)
         print(json.dumps({"serial": board.serial_path, "rig": board.rig_address,
-                          "flash": str(board.flash)}), flush=True)
+                          "flash": str(board.flash), "state": came["state"],
+                          "fault": came["fault"]}), flush=True)
         while not stop.wait(0.2):
             if not board.alive():
                 raise OSError("the virtual board's supervisor stopped: %s" % board.failure)
     finally:
         board.stop()
     return 0
+
+
+def _came_up(board, stop):
+    # How the board came up (VirtualBoard.wait_started), unless stopped first.
+    deadline = time.monotonic() + STARTED_WAIT
+    while True:
+        came = board.wait_started(0.2)
+        if came["state"] is not None or stop.is_set() or time.monotonic() > deadline:
+            return came

@@ -30,6 +30,17 @@
 # The supervisor keeps the pin state: inputs as rigs set them, re-sent when a
 # board (re)connects; outputs as the board reports them (all off at power off).
 # One thread runs every descriptor through a selector; other threads ask it.
+#
+# The flash image holds the live hit value: it and any folder made for it are
+# for the owner only (0600, 0700), and the interpreter runs under umask 077 so
+# an image it makes is never readable by others, not even while it is made.
+# One supervisor at a time runs a board on an image: it holds an exclusive
+# flock on FLASH.lock beside it for its life (the kernel releases it however
+# the supervisor dies), and a second start raises FlashInUse naming the
+# holder. The interpreter dies with the thread that spawned it, the I/O
+# thread, which lives as long as the supervisor (Linux: a parent-death signal).
+import ctypes
+import fcntl
 import hashlib
 import json
 import os
@@ -37,7 +48,9 @@ import pty
 import re
 import selectors
 import shutil
+import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -70,6 +83,37 @@ _QUICK_EXIT = 0.5
 HARD_RESET_EXIT = 75  # machine.reset() on the virtual board (boards/sim/simboot.py)
 _LINE_MAX = 4096
 _BARE_LF = re.compile(rb"(?<!\r)\n")
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+class FlashInUse(OSError):
+    # Another supervisor runs a board on this flash image.
+    pass
+
+
+def _find_prctl():
+    # Looked up once, before any fork: the child only calls it.
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_prctl = _find_prctl()
+
+
+def _child_setup(supervisor):
+    # Runs in the interpreter's process between fork and exec.
+    def setup():
+        os.umask(0o077)  # an image it makes is the owner's from its first byte
+        if _prctl is not None:
+            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            if os.getppid() != supervisor:  # the supervisor died before that took effect
+                os.kill(os.getpid(), signal.SIGKILL)
+
+    return setup
 
 
 def seeded_bytes(seed):
@@ -91,6 +135,56 @@ def seeded_bytes(seed):
 def default_flash():
     state = os.environ.get("XDG_STATE_HOME") or os.path.join(Path.home(), ".local", "state")
     return Path(state) / "uthctl" / "sim-flash.img"
+
+
+def lock_path(flash):
+    return Path(str(flash) + ".lock")
+
+
+def _make_folders(folder):
+    # Each folder that does not exist yet, for the owner only.
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for path in reversed(missing):
+        path.mkdir(mode=0o700)
+        os.chmod(path, 0o700)
+
+
+def _holder(fd):
+    # "process PID (COMMAND)" from the lock file and /proc, as far as known.
+    try:
+        pid = int(os.pread(fd, 64, 0).split()[0])
+    except (OSError, ValueError, IndexError):
+        return "another process"
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            words = [w.decode(errors="replace") for w in f.read().split(b"\0") if w]
+    except OSError:
+        words = []
+    command = " ".join([Path(words[0]).name] + words[1:]) if words else ""
+    if len(command) > 120:
+        command = command[:117] + "..."
+    return "process %d (%s)" % (pid, command) if command else "process %d" % pid
+
+
+def take_flash(flash):
+    # The image's lock, held until the descriptor returned is closed.
+    try:
+        fd = os.open(lock_path(flash), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError as error:
+        raise OSError("cannot lock flash image %s: %s" % (flash, error.strerror)) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = _holder(fd)
+        os.close(fd)
+        raise FlashInUse("flash image %s is in use by %s; stop that board first, or give "
+                         "another --flash" % (flash, holder)) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, b"%d\n" % os.getpid(), 0)
+    return fd
 
 
 def find_micropython():
@@ -116,6 +210,19 @@ def _write_some(fd, data):
             return b""
         data = data[written:]
     return data
+
+
+def _boot_event(line):
+    # A "started" or "fault" event line from the controller, else None.
+    if not (line.startswith(b"{") and (b'"started"' in line or b'"fault"' in line)):
+        return None
+    try:
+        event = json.loads(line)
+    except ValueError:
+        return None
+    if isinstance(event, dict) and event.get("ev") in ("started", "fault"):
+        return event
+    return None
 
 
 def _nonblocking(fd):
@@ -180,6 +287,7 @@ class VirtualBoard:
         self.serial_path = None
         self.rig_address = None
         self.wire_address = None
+        self._flash_lock = None
         self._thread = None
         self._stopping = False
         self._requests = []  # (callable, event, result box) run by the I/O thread
@@ -189,7 +297,35 @@ class VirtualBoard:
     # ---- life cycle (any thread) ----
 
     def start(self, power=True):
-        self.flash.parent.mkdir(parents=True, exist_ok=True)
+        # FlashInUse when another board runs on the image; OSError when the
+        # image cannot be used at all (a folder, say).
+        self._prepare_flash()
+        self._flash_lock = take_flash(self.flash)
+        try:
+            self._open()
+        except BaseException:
+            os.close(self._flash_lock)
+            self._flash_lock = None
+            raise
+        if power:
+            self.power(True)
+        return self
+
+    def _prepare_flash(self):
+        if self.flash.is_dir():
+            raise OSError("flash %s is a folder; give an image file (made when missing)"
+                          % self.flash)
+        _make_folders(self.flash.parent)
+        if self.flash == Path(default_flash()).resolve():
+            os.chmod(self.flash.parent, 0o700)  # uthctl's own folder
+        # Made before this rule, or copied in: nobody else's from now on (an
+        # image its owner made read-only stays so). A half-made image too,
+        # whose mode a new one would keep.
+        for path in (self.flash, Path(str(self.flash) + ".new")):
+            if path.exists():
+                os.chmod(path, stat.S_IMODE(path.stat().st_mode) & 0o700)
+
+    def _open(self):
         self._workdir = tempfile.mkdtemp(prefix="uth-vboard-")
         self._master_a, self._slave_a = pty.openpty()
         self._master_b, self._slave_b = pty.openpty()
@@ -211,14 +347,13 @@ class VirtualBoard:
         self._selector.register(self._wire_listener, selectors.EVENT_READ, "wire_accept")
         self._selector.register(self._rig_listener, selectors.EVENT_READ, "rig_accept")
         self._selector.register(self._wake_r, selectors.EVENT_READ, "wake")
+        # Every interpreter is spawned from this thread: it dies with it.
         self._thread = threading.Thread(target=self._run, name="vboard", daemon=True)
         self._thread.start()
-        if power:
-            self.power(True)
-        return self
 
     def stop(self, timeout=5.0):
-        # Kill the interpreter, close every descriptor; safe to call twice.
+        # Kill the interpreter, close every descriptor, let the image go;
+        # safe to call twice.
         if self._thread is None:
             return
         self._stopping = True
@@ -237,6 +372,8 @@ class VirtualBoard:
             except OSError:
                 pass
         shutil.rmtree(self._workdir, ignore_errors=True)
+        os.close(self._flash_lock)
+        self._flash_lock = None
 
     def __enter__(self):
         return self.start()
@@ -257,6 +394,19 @@ class VirtualBoard:
 
     def state(self):
         return self._call(self._state)
+
+    def wait_started(self, timeout=20.0):
+        # How the board came up since its last power-on or reset: {"state":
+        # the controller's state from its "started" event ("fault" when the
+        # store did not come up), or "repl" when main.py ended at the REPL
+        # without starting it; "fault": the reason of a fault event or None}.
+        # "state" is None when neither came within timeout.
+        deadline = time.monotonic() + timeout
+        while True:
+            came = self._call(lambda: dict(self._came_up))
+            if came["state"] is not None or time.monotonic() > deadline:
+                return came
+            time.sleep(0.02)
 
     def _call(self, function, timeout=10.0):
         if not self.alive():
@@ -300,6 +450,8 @@ class VirtualBoard:
         self._respawn_at = None
         self._respawn_main = True
         self._boots = 0
+        self._came_up = {"state": None, "fault": None}
+        self._board_line_buf = b""  # the console's last partial line
         self._conns = []
         self._board = None  # the board's wire connection
         self._levels = dict(INITIAL_LEVELS)
@@ -328,6 +480,7 @@ class VirtualBoard:
         env["MICROPYPATH"] = os.pathsep.join(
             [".frozen"] + [str(p) for p in lent + [self.repo / "boards" / "sim"]])
         env["UTH_SIM_FLASH"] = str(self.flash)
+        env["UTH_SIM_RTC"] = os.path.join(self._workdir, "rtc")  # the clock outlives a reset
         env["UTH_SIM_WIRE"] = self.wire_address
         env.pop("UTH_SIM_SEED", None)
         if self.seed is not None:
@@ -340,7 +493,8 @@ class VirtualBoard:
         self._proc = subprocess.Popen(command, stdin=self._slave_a, stdout=self._slave_a,
                                       stderr=self._slave_a, cwd=self._workdir,
                                       env=self._environment(), close_fds=True,
-                                      start_new_session=True)
+                                      start_new_session=True,
+                                      preexec_fn=_child_setup(os.getpid()))
         self._spawned_at = time.monotonic()
         self._boots += 1
         self._raw = False
@@ -367,6 +521,8 @@ class VirtualBoard:
         if self._powered:
             return False
         self._powered = True
+        self._came_up = {"state": None, "fault": None}
+        self._board_line_buf = b""
         self._quick_exits = 0
         self._spawn(run_main=True)
         return True
@@ -442,9 +598,29 @@ class VirtualBoard:
         was_raw = self._track_mode(data)
         if not (was_raw and self._raw):
             data = self._crlf(data)
+            self._watch_start(data)
         else:
             self._after_cr = data.endswith(b"\r")
         self._to_host(data)
+
+    def _watch_start(self, data):
+        # The controller's first "started" (and any "fault" before it) since
+        # the power came on, as the host reads them; or the REPL instead.
+        if self._came_up["state"] is not None:
+            return
+        *lines, self._board_line_buf = (self._board_line_buf + data).split(b"\n")
+        self._board_line_buf = self._board_line_buf[-_LINE_MAX:]
+        for line in lines:
+            event = _boot_event(line)
+            if event is None:
+                continue
+            if event["ev"] == "fault":
+                self._came_up["fault"] = event.get("reason")
+            else:
+                self._came_up["state"] = event.get("state")
+                return
+        if any(FRIENDLY_BANNER in line for line in lines + [self._board_line_buf]):
+            self._came_up["state"] = "repl"  # main.py ended without a controller
 
     def _track_mode(self, data):
         # Which REPL the interpreter shows, from its banners; returns the old mode.

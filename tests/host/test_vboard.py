@@ -9,7 +9,9 @@
 # "SEED:COUNTER" as a byte stream, and the hit value drawn from it by the
 # rule (rejection sampling), both written again in independent_draws.py
 # without the firmware's or the supervisor's code.
+import ast
 import contextlib
+import datetime
 import json
 import os
 import select
@@ -297,6 +299,56 @@ def test_vboard_mpremote_exec_fs_and_restart(table, tmp_path):
     rig.wait_for(lambda s: s["board"] and s["boots"] == 6, what="the board after reset")
     with Link(vb.serial_path) as link:
         link.wait_ready()
+
+
+# ---- the clock, set as the README tells a technician to ----
+
+AHEAD_HOURS = 10  # TZ "XYZ-10": mpremote's local time runs ten hours ahead of UTC
+
+
+def board_tuple_seconds(t):
+    # A board's RTC 8-tuple, read as UTC seconds, and its weekday's check.
+    when = datetime.datetime(t[0], t[1], t[2], t[4], t[5], t[6],
+                             tzinfo=datetime.timezone.utc)
+    assert t[3] == when.weekday() and t[7] == 0, t
+    return when.timestamp()
+
+
+def test_vboard_rtc_set_with_mpremote_is_the_boards_clock(table):
+    seats = (1, 2, 4, 5)
+    seed = find_seed(A1_MINIMUM_CENTS, A1_MINIMUM_CENTS + len(seats) * A1_CENTS_PER_SEAT - 1)
+    vb = table.board(seed=seed)
+    rig = table.rig(vb)
+    with Link(vb.serial_path) as link:
+        link.wait_ready()
+
+    ahead = dict(os.environ, TZ="XYZ-%d" % AHEAD_HOURS)
+    done = subprocess.run([str(MPREMOTE), "connect", vb.serial_path, "resume", "rtc", "--set"],
+                          capture_output=True, text=True, timeout=30, env=ahead)
+    assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr, done
+    local_now = time.time() + AHEAD_HOURS * 3600  # the wall clock mpremote set, as UTC
+    read = ast.literal_eval(mpremote(vb, "resume", "rtc").strip())
+    assert abs(board_tuple_seconds(read) - local_now) < 5, read
+    # time follows the RTC as on a board, which keeps no time zone.
+    clock = mpremote(vb, "resume", "exec", "import time\nt = time.time()\n"
+                     "print(t, time.localtime(t)[:6] == time.gmtime(t)[:6], "
+                     "time.mktime(time.localtime(t)) == t)").split()
+    assert abs(int(clock[0]) - local_now) < 5 and clock[1:] == ["True", "True"], clock
+
+    # The controller restarted (a new interpreter) stamps a hit with that clock.
+    with Link(vb.serial_path, timeout=10.0) as link:
+        link.write(b"\x04")
+        link.wait_event("started")
+        configure(rig, link, "A1")
+        play_round(rig, link, seats)
+        link.wait_event("hit")
+        when = link.command("meters")["meters"]["pending"][4]
+    assert abs(when - (time.time() + AHEAD_HOURS * 3600)) < 60, when
+
+    mpremote(vb, "reset")  # a power cycle keeps it, as a battery-backed RTC does
+    rig.wait_for(lambda s: s["board"], what="the board after reset")
+    read = ast.literal_eval(mpremote(vb, "resume", "rtc").strip())
+    assert abs(board_tuple_seconds(read) - (time.time() + AHEAD_HOURS * 3600)) < 5, read
 
 
 def test_make_deploy_onto_a_bare_virtual_board(table, tmp_path):

@@ -52,7 +52,7 @@ import time
 
 import pytest
 from independent_draws import commitment, seeded_draws
-from vboard_procs import interpreter_pids
+from vboard_procs import alive, image_holders, interpreter_pids
 
 from mystery import chain
 from uthctl.link import Link, LinkError
@@ -529,6 +529,8 @@ class Table:
         killer.wait()
         cut_short = False
         if killer.method == "power":
+            # Nothing of the old board runs on: no interpreter has the image open.
+            assert not alive(killer.pid) and not image_holders(self.vb.flash), killer.pid
             cut_short = inside_commit(self.vb.flash, self.scratch)
             stats["inside_commit"] += cut_short
             self.clear_inputs()  # the board powers on with no chips and no buttons

@@ -1,5 +1,6 @@
 # The virtual board's interpreter processes, as the kernel lists them: the
-# power-cut and fuzz tests kill them or check that none restarted.
+# power-cut, kill and fuzz tests kill them, check that none restarted, or
+# that none outlived its board.
 import os
 from pathlib import Path
 
@@ -23,3 +24,39 @@ def interpreter_pids(flash):
             if stat.rpartition(")")[2].split()[0] != "Z" and marker in environ:
                 found.append(pid)
     return found
+
+
+def alive(pid):
+    # Running, not a zombie waiting to be reaped.
+    try:
+        stat = Path("/proc/%d/stat" % pid).read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def image_holders(flash):
+    # Every process of any parent with the flash image open: an interpreter
+    # its supervisor left behind is found too.
+    target = os.path.realpath(flash)
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        if target in _open_files(proc):
+            found.append(int(proc.name))
+    return found
+
+
+def _open_files(proc):
+    try:
+        fds = list((proc / "fd").iterdir())
+    except OSError:
+        return []  # gone meanwhile, or not ours to read
+    files = []
+    for fd in fds:
+        try:
+            files.append(os.readlink(fd))
+        except OSError:
+            pass  # closed meanwhile
+    return files
