@@ -136,6 +136,9 @@ class Wires:
         return True
 
     def drop(self):
+        # The retry counts from the drop: a retry_at left from a connect made
+        # days ago would lie past ticks_diff's 2**29 ms and wait days more.
+        self.retry_at = time.ticks_add(time.ticks_ms(), _RETRY_MS)
         if self.sock is not None:
             self.sock.close()
         self.sock = None
