@@ -21,8 +21,10 @@ import binascii
 import json
 import os
 
+from micropython import const
+
 from . import chain
-from .meter import Meter
+from .meter import RUNNING, Meter
 from .record import from_record, to_record
 
 _METER_MAGIC = "UTHMETER2"
@@ -38,10 +40,36 @@ _COMPACT = (",", ":")
 # validation (its payment follows), a reset, a configuration.
 _OPERATION_STARTS = ("round", "validated", "reset", "config")
 _LOG_DIR = "log"
+# The free space a commit may need, in erase blocks. littlefs writes copy on
+# write, taking fresh blocks before it frees the old ones: appending to a log
+# segment copies the segment's last, partly written block to a fresh one and
+# may spill into one more (one operation's records are under a block) (2); a
+# new segment starts in a block of its own (1); the recent hits' temporary
+# copy (1) and the meter record's (1, when it is not inline in metadata);
+# and a directory's metadata pair that fills splits into a new pair (2).
+_RESERVE_BLOCKS = const(7)
+
+
+# Said at every boot while a cycle's value is exposed (see Meter.redraw).
+EXPOSED_WARNING = ("cycle %d's hit value was written to flash by an operation that did not "
+                   "commit: no round until it is redrawn in service mode")
 
 
 class StoreFault(Exception):
     pass
+
+
+def _reveals(record, meter):
+    # Whether a record of an operation that never committed shows the live
+    # cycle's hit value: a hit, or a configuration that closed the cycle
+    # (both carry its salt), or a round whose meter passed the value (its
+    # hit record follows, whole or not).
+    if meter.phase != RUNNING:
+        return False
+    if record.get("salt") == meter._salt or record.get("hit_value") == meter._hit_value:
+        return True
+    return (record.get("ev") == "round" and record.get("cycle", meter.cycle) == meter.cycle
+            and type(record.get("meter")) is int and record["meter"] > meter._hit_value)
 
 
 def _exists(path):
@@ -86,6 +114,8 @@ class Store:
         self.head_hash = chain.GENESIS
         self.warnings = []
         self._tail_count = 0  # records in the newest segment
+        self.loaded = False  # a meter record read (or a new store's written)
+        self.reserve_blocks = _RESERVE_BLOCKS
 
     def _path(self, *names):
         return "/".join((self.root,) + names)
@@ -178,19 +208,21 @@ class Store:
                 f.write(json.dumps(record, separators=_COMPACT) + "\n")
         os.rename(tmp, self._path(_LOG_DIR, name))
 
-    def _beyond_head(self):
+    def _beyond_head(self, meter):
         # The records past the meter's log head: how many, how many
-        # operations they start, and the kind of the first (its first event).
-        count, operations, first = 0, 0, None
+        # operations they start, the kind of the first (its first event), and
+        # whether any reveals the live cycle's hit value.
+        count, operations, first, reveals = 0, 0, None, False
         for name in reversed(self._segments()):
-            beyond = [record.get("ev") for record in self._read_segment(name)
+            beyond = [record for record in self._read_segment(name)
                       if record.get("seq", 0) > self.head_seq]
             if not beyond:
                 break
             count += len(beyond)
-            operations += sum(1 for ev in beyond if ev in _OPERATION_STARTS)
-            first = beyond[0]
-        return count, operations, first
+            operations += sum(1 for r in beyond if r.get("ev") in _OPERATION_STARTS)
+            first = beyond[0].get("ev")
+            reveals = reveals or any(_reveals(r, meter) for r in beyond)
+        return count, operations, first, reveals
 
     def _drop_uncommitted(self):
         # Records past the head were written by an operation cut off before
@@ -207,9 +239,17 @@ class Store:
             return
 
     def read_log(self, since=0):
+        # Committed records only: never one past the meter's log head (an
+        # operation that did not commit, a round that hit among them), and
+        # nothing at all before a meter record has been read.
+        if not self.loaded:
+            return
         for name in self._segments():
             for record in self._read_segment(name):
-                if record.get("seq", 0) >= since:
+                seq = record.get("seq", 0)
+                if seq > self.head_seq:
+                    return
+                if seq >= since:
                     yield record
 
     def dropped(self):
@@ -248,6 +288,22 @@ class Store:
         for name in segments[:-self.segments_kept]:
             os.remove(self._path(_LOG_DIR, name))
 
+    # ---- room on the flash ----
+
+    def room_problem(self):
+        # Why the next commit might not fit, or None. Checked before an
+        # operation touches the meter, so a full flash refuses it with
+        # nothing written rather than failing halfway through a commit.
+        statvfs = getattr(os, "statvfs", None)
+        if statvfs is None:  # a port without it: the commit's own errors remain
+            return None
+        stat = statvfs(self.root)
+        block, free = stat[0], stat[1] * stat[4]  # f_bsize; f_frsize x f_bavail
+        need = self.reserve_blocks * block
+        if free >= need:
+            return None
+        return "flash full: %d bytes free, a commit needs %d" % (free, need)
+
     # ---- boot and commit ----
 
     def boot(self):
@@ -264,6 +320,7 @@ class Store:
             # can, so a power cut never leaves a log without a meter.
             meter = Meter()
             self._write_state(meter, 0, 0, chain.GENESIS, 0)
+            self.loaded = True
             return meter
         self.commit_seq, payload = newest
         try:
@@ -277,14 +334,23 @@ class Store:
         except (ValueError, KeyError, TypeError) as error:
             raise StoreFault(str(error)) from None
         self.hits_seq = hits_seq
+        self.loaded = True
         # None: the next commit writes the hits to a copy of their own.
         self._hits_written = meter.hits if "hits_seq" in payload else None
-        self._judge_uncommitted(meter_copy_unreadable)
+        if self._judge_uncommitted(meter, meter_copy_unreadable) and not meter.exposed:
+            # Kept on flash before the records that reveal the value go, so
+            # a power cut in this boot cannot forget it.
+            meter.exposed = True
+            self._write_state(meter, self.commit_seq + 1, self.head_seq, self.head_hash,
+                              self.hits_seq)
+            self.commit_seq += 1
+        if meter.exposed:
+            self.warnings.append(EXPOSED_WARNING % meter.cycle)
         self._drop_uncommitted()
         self._check_log()
         return meter
 
-    def _judge_uncommitted(self, meter_copy_unreadable):
+    def _judge_uncommitted(self, meter, meter_copy_unreadable):
         # Records past the meter's head: a power cut leaves one operation's,
         # written before its meter record could land. That operation did not
         # happen; it is reported and its records go. More than one means the
@@ -293,9 +359,10 @@ class Store:
         # The reports name the operation's kind and where it starts, never its
         # other events or how many records it wrote: a dropped round that hit
         # would tell that the cycle's secret hit value lies just above the meter.
-        count, operations, first = self._beyond_head()
+        # Gives whether the dropped records reveal the live cycle's hit value.
+        count, operations, first, reveals = self._beyond_head(meter)
         if not count:
-            return
+            return False
         if meter_copy_unreadable:
             # The unreadable copy was the newer: falling back to the older
             # would drop an operation, maybe a hit.
@@ -308,6 +375,7 @@ class Store:
         self.warnings.append("an operation whose meter record never landed (a power cut, or a "
                              "bad record) did not happen: the %s from log record %d is dropped"
                              % (first, self.head_seq + 1))
+        return reveals
 
     def commit(self, meter, events):
         # One atomic step for one operation: its log records, then its meter.

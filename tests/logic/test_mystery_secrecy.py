@@ -5,29 +5,11 @@
 import os
 
 import tmpdir
+from leaks import leaks as _leaks
 from lcg import Lcg
 from mystery.bonus import MysteryBonus
 from mystery.meter import Refused
 from mystery.store import Store
-
-# Amounts the display already shows: the meter may equal the hit value
-# without being in excess of it, and then it is public by definition.
-_SHOWN = ("meter", "display_cents", "contributed", "seeded", "paid")
-# Hex digests: any five digits turn up in them by chance, so only the salt is
-# searched there (a SHA-256 cannot carry the value in the clear).
-_DIGESTS = ("prev", "hash", "commitment", "log_hash")
-
-
-def _leaks(value, secrets, salt):
-    if isinstance(value, dict):
-        return any(salt in v if k in _DIGESTS else _leaks(v, secrets, salt)
-                   for k, v in value.items() if k not in _SHOWN)
-    if isinstance(value, (list, tuple)):
-        return any(_leaks(v, secrets, salt) for v in value)
-    if isinstance(value, str):
-        return salt in value or any(str(secret) in value for secret in secrets)
-    return value in secrets
-
 
 def _secrets(bonus):
     value = bonus.meter._hit_value
