@@ -41,13 +41,14 @@ _COMPACT = (",", ":")
 _OPERATION_STARTS = ("round", "validated", "reset", "config")
 _LOG_DIR = "log"
 # The free space a commit may need, in erase blocks. littlefs writes copy on
-# write, taking fresh blocks before it frees the old ones: appending to a log
-# segment copies the segment's last, partly written block to a fresh one and
-# may spill into one more (one operation's records are under a block) (2); a
-# new segment starts in a block of its own (1); the recent hits' temporary
-# copy (1) and the meter record's (1, when it is not inline in metadata);
-# and a directory's metadata pair that fills splits into a new pair (2).
-_RESERVE_BLOCKS = const(7)
+# write: a commit takes fresh blocks before it frees the old ones. Appending
+# to a log segment copies the segment's last, partly written block to a
+# fresh one and may spill into one more (one operation's records are well
+# under a block); a new segment takes one block instead. The recent hits'
+# temporary copy takes one, the meter record's one (none when it lives
+# inline in metadata, as on a Pico). A directory's metadata pair that must
+# move (worn, or split when full) takes up to two: 2 + 1 + 1 + 2.
+_RESERVE_BLOCKS = const(6)
 
 
 # Said at every boot while a cycle's value is exposed (see Meter.redraw).
@@ -101,7 +102,8 @@ def _decode(magics, text):
 
 
 class Store:
-    def __init__(self, root, segment_records=32, segments_kept=8):
+    def __init__(self, root, segment_records=32, segments_kept=8,
+                 reserve_blocks=_RESERVE_BLOCKS):
         self.root = root
         self.segment_records = segment_records
         self.segments_kept = segments_kept
@@ -115,7 +117,7 @@ class Store:
         self.warnings = []
         self._tail_count = 0  # records in the newest segment
         self.loaded = False  # a meter record read (or a new store's written)
-        self.reserve_blocks = _RESERVE_BLOCKS
+        self.reserve_blocks = reserve_blocks
 
     def _path(self, *names):
         return "/".join((self.root,) + names)

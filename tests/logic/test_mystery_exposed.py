@@ -208,14 +208,14 @@ def test_a_full_flash_refuses_the_round_and_writes_nothing(root):
     store = rig.table.bonus.store
     before = _snapshot(root)
     meters = rig.table.bonus.meters()
-    store.reserve_blocks = 1 << 40  # more than any filesystem has: a full flash
+    reserve, store.reserve_blocks = store.reserve_blocks, 1 << 40  # more than any flash has
     rig.chip(1)
     rig.press_lock()
     refused = rig.events("refused")
     assert len(refused) == 1 and refused[0]["reason"].startswith("flash full: "), refused
     assert rig.table.state == "betting" and rig.table.bonus.fault is None
     assert _snapshot(root) == before and rig.table.bonus.meters() == meters
-    store.reserve_blocks = 7
+    store.reserve_blocks = reserve
     rig.press_lock()
     assert len(rig.events("locked")) == 2
 

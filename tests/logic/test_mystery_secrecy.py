@@ -5,11 +5,12 @@
 import os
 
 import tmpdir
-from leaks import leaks as _leaks
 from lcg import Lcg
+from leaks import leaks as _leaks
 from mystery.bonus import MysteryBonus
 from mystery.meter import Refused
 from mystery.store import Store
+
 
 def _secrets(bonus):
     value = bonus.meter._hit_value
