@@ -189,19 +189,22 @@ class Store:
             return []
         return sorted(name for name in names if name.endswith(".log"))
 
-    def _read_segment(self, name):
-        # The records of one segment up to its first unreadable line.
-        records = []
+    def _records(self, name):
+        # The records of one segment up to its first unreadable line, one at
+        # a time: a whole segment is a large piece of a board's heap.
         try:
             with open(self._path(_LOG_DIR, name)) as f:
                 for line in f:
                     try:
-                        records.append(json.loads(line))
+                        record = json.loads(line)
                     except ValueError:
-                        break
+                        return
+                    yield record
         except OSError:
-            pass
-        return records
+            return
+
+    def _read_segment(self, name):
+        return list(self._records(name))
 
     def _rewrite_segment(self, name, records):
         tmp = self._path(_LOG_DIR, "segment.tmp")
@@ -247,7 +250,7 @@ class Store:
         if not self.loaded:
             return
         for name in self._segments():
-            for record in self._read_segment(name):
+            for record in self._records(name):
                 seq = record.get("seq", 0)
                 if seq > self.head_seq:
                     return
@@ -300,8 +303,13 @@ class Store:
         if statvfs is None:  # a port without it: the commit's own errors remain
             return None
         stat = statvfs(self.root)
-        block, free = stat[0], stat[1] * stat[4]  # f_bsize; f_frsize x f_bavail
-        need = self.reserve_blocks * block
+        block, available = stat[0], stat[4]  # f_bsize, f_bavail
+        if available > stat[2]:
+            # littlefs counts the blocks in use by walking the filesystem, an
+            # estimate that can pass the total on a nearly full flash, and
+            # MicroPython's unsigned subtraction then wraps: nothing is free.
+            available = 0
+        free, need = stat[1] * available, self.reserve_blocks * block  # f_frsize
         if free >= need:
             return None
         return "flash full: %d bytes free, a commit needs %d" % (free, need)
