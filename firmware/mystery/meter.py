@@ -7,7 +7,8 @@
 # Money is integer micro-dollars. Always: seeded + contributed = paid + meter
 # (during a pending hit the meter still holds the unpaid award).
 # Each operation returns the events it caused; only a hit's event reveals the
-# hit value, and only once its cycle is over.
+# hit value, and only once its cycle is over (or a redraw's, once a failed
+# commit exposed it and the value is replaced).
 from micropython import const
 
 from . import configs, hitvalue

@@ -12,6 +12,11 @@
 # cannot be read or does not add up raises StoreFault: it is never
 # reformatted and no meter is ever reset by this module.
 #
+# Only committed records are ever read out (read_log stops at the head). A
+# commit is refused before anything is written when the flash is under the
+# room a commit needs (room_problem). A boot that drops records carrying the
+# live cycle's hit value marks the meter exposed, on flash first.
+#
 # Wear: the meter record is rewritten every round. Kept under 512 bytes, it
 # lives inline in littlefs's metadata on a Pico (whose filesystem is mounted
 # with progsize=256), so a round costs a metadata commit rather than a fresh
@@ -69,8 +74,8 @@ def _reveals(record, meter):
         return False
     if record.get("salt") == meter._salt or record.get("hit_value") == meter._hit_value:
         return True
-    return (record.get("ev") == "round" and record.get("cycle", meter.cycle) == meter.cycle
-            and type(record.get("meter")) is int and record["meter"] > meter._hit_value)
+    return (record.get("ev") == "round" and type(record.get("meter")) is int
+            and record["meter"] > meter._hit_value)
 
 
 def _exists(path):
@@ -367,9 +372,9 @@ class Store:
         # meter record itself went back (its flash corrupted, or littlefs
         # reading an older commit of it): a fault, never a silent rollback.
         # The reports name the operation's kind and where it starts, never its
-        # other events or how many records it wrote: a dropped round that hit
-        # would tell that the cycle's secret hit value lies just above the meter.
-        # Gives whether the dropped records reveal the live cycle's hit value.
+        # other events or how many records it wrote. Gives whether the dropped
+        # records reveal the live cycle's hit value: then the cycle is marked
+        # exposed, reported on its own, and played no more until a redraw.
         count, operations, first, reveals = self._beyond_head(meter)
         if not count:
             return False

@@ -6,7 +6,8 @@
 #   betting  --LOCK-->  locked (contributions committed; a hit -> hit_pending)
 #   locked   --all progressive spots clear for 250 ms, or LOCK held 2 s--> betting
 #   hit_pending --key--> validated, paid, reset --> locked
-#   betting  --key held--> service (configuration) --key released--> betting
+#   betting  --key held--> service (configuration; the redraw of a hit value
+#                          a failed commit exposed) --key released--> betting
 #   any      --store fault--> fault (play refused until a technician reboots)
 from micropython import const
 
