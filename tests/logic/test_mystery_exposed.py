@@ -176,7 +176,8 @@ def test_a_configuration_that_closed_a_cycle_and_did_not_commit_exposes_it(root)
     assert again.table.bonus.meter.exposed and again.table.bonus.meter.config == "A1"
     again.key.level = 1
     again.run(100)
-    event = again.command(cmd="redraw") and again.events("redraw")[0]
+    assert again.command(cmd="redraw")[-1]["ok"] is True
+    event = again.events("redraw")[0]
     assert event["hit_value"] == value
     assert event["commitment"] == hitvalue.commitment(A1_MINIMUM + 7 * MICROS_PER_CENT,
                                                       REDRAW_SALT.hex())
