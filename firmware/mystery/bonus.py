@@ -34,22 +34,34 @@ class MysteryBonus:
         if self.fault is not None:
             raise Refused("fault: " + self.fault)
 
-    def configure(self, name, service_mode):
+    def _writable(self):
+        # Before the meter moves: a refusal here leaves memory and flash alike.
         self._ready()
+        problem = self.store.room_problem()
+        if problem is not None:
+            raise Refused(problem)
+
+    def configure(self, name, service_mode):
+        self._writable()
         return self._commit(self.meter.configure(name, service_mode))
 
     def reset(self):
-        self._ready()
+        self._writable()
         return self._commit(self.meter.reset(self.random_bytes))
 
     def lock_round(self, seats):
-        self._ready()
+        self._writable()
         when = None if self.clock is None else int(self.clock())
         return self._commit(self.meter.lock_round(seats, when))
 
     def validate(self, payment):
-        self._ready()
+        self._writable()
         return self._commit(self.meter.validate(payment))
+
+    def redraw(self, service_mode):
+        # The logged recovery from an exposed hit value (Meter.redraw).
+        self._writable()
+        return self._commit(self.meter.redraw(self.random_bytes, service_mode))
 
     def meters(self):
         self._ready()
@@ -60,4 +72,5 @@ class MysteryBonus:
         return meters
 
     def log_since(self, seq):
+        # Committed records only, in every state (Store.read_log).
         return self.store.read_log(seq)

@@ -1,9 +1,9 @@
 # The secret hit value of a cycle: uniform over the cent values in
-# [minimum, maximum - 1 cent], drawn from the device's random source by
-# rejection sampling (a modulo would favour the low values). A commitment,
-# SHA-256 of the value and a random salt, is published at the cycle's start
-# and both are revealed at the hit, so an auditor can check the value was
-# fixed before play.
+# [minimum, maximum - 1 cent] (a minimum between cents rounded up), drawn
+# from the device's random source by rejection sampling (a modulo would
+# favour the low values). A commitment, SHA-256 of the value and a random
+# salt, is published at the cycle's start and both are revealed at the hit,
+# so an auditor can check the value was fixed before play.
 import binascii
 import hashlib
 
@@ -27,7 +27,7 @@ def draw_cents(random_bytes, low_cents, count):
 
 def draw(random_bytes, minimum, maximum):
     # (hit value in micro-dollars, salt as hex): the value is a whole cent.
-    low = minimum // MICROS_PER_CENT
+    low = (minimum + MICROS_PER_CENT - 1) // MICROS_PER_CENT
     count = maximum // MICROS_PER_CENT - low  # [minimum, maximum - 1 cent]
     cents = draw_cents(random_bytes, low, count)
     salt = binascii.hexlify(random_bytes(SALT_BYTES)).decode()

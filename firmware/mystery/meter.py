@@ -7,7 +7,8 @@
 # Money is integer micro-dollars. Always: seeded + contributed = paid + meter
 # (during a pending hit the meter still holds the unpaid award).
 # Each operation returns the events it caused; only a hit's event reveals the
-# hit value, and only once its cycle is over.
+# hit value, and only once its cycle is over (or a redraw's, once a failed
+# commit exposed it and the value is replaced).
 from micropython import const
 
 from . import configs, hitvalue
@@ -21,6 +22,11 @@ PHASES = (UNCONFIGURED, AWAITING_RESET, RUNNING, PENDING)
 PAYMENTS = ("table_inventory", "jackpot_slip")
 LAST_HITS = const(25)
 MAX_SEAT = const(7)
+
+
+# Why play stops on a cycle whose value an unfinished operation wrote out.
+EXPOSED = ("no round: this cycle's hit value was written to flash by an operation that did not "
+           "commit; in service mode, redraw it ({\"cmd\": \"redraw\"})")
 
 
 class Refused(ValueError):
@@ -60,6 +66,10 @@ class Meter:
         self.cycle = 0
         self.round = 0
         self.reset_round = 0  # the round count when the cycle began
+        self.reset_meter = 0  # the meter when the cycle began
+        # The live hit value was written to flash by an operation that never
+        # committed (store.py): no round until a redraw replaces it.
+        self.exposed = False
         self.commitment = ""
         self.pending = None  # [seat, award, cycle, round, time] until validated
         self.last_hits = []  # [seat, award, cycle, round, payment, time], newest last
@@ -104,6 +114,7 @@ class Meter:
         closed = {"withdrawn": minimum, "cycle": self.cycle, "hit_value": self._hit_value,
                   "salt": self._salt}
         self._hit_value, self._salt = 0, ""
+        self.exposed = False  # the closed cycle's value is revealed anyway
         return closed
 
     def reset(self, random_bytes):
@@ -117,13 +128,37 @@ class Meter:
                                                     config.maximum)
         self.commitment = hitvalue.commitment(self._hit_value, self._salt)
         self.reset_round = self.round
+        self.reset_meter = self.meter
         self.phase = RUNNING
         return [{"ev": "reset", "cycle": self.cycle, "config": config.name,
                  "meter": self.meter, "commitment": self.commitment}]
 
+    def redraw(self, random_bytes, service_mode):
+        # The recovery from an exposed hit value: the old value and salt are
+        # revealed (anyone may know them now) and a fresh value is drawn for
+        # the same cycle, with its commitment published. No money moves.
+        # Drawn from the value's law given what is public: once a
+        # contribution of this cycle left the meter at M without a hit, the
+        # value lies uniformly in [M, maximum - 1 cent]; before any, in the
+        # whole range, as at the reset.
+        _refuse_unless(service_mode, "a redraw only in service mode")
+        _refuse_unless(self.phase == RUNNING and self.exposed,
+                       "a redraw only when the cycle's hit value was exposed")
+        config = configs.get(self.config)
+        low = self.meter if self.meter != self.reset_meter else config.minimum
+        event = {"ev": "redraw", "cycle": self.cycle, "meter": self.meter,
+                 "hit_value": self._hit_value, "salt": self._salt,
+                 "revealed": self.commitment}
+        self._hit_value, self._salt = hitvalue.draw(random_bytes, low, config.maximum)
+        self.commitment = hitvalue.commitment(self._hit_value, self._salt)
+        self.exposed = False
+        event["commitment"] = self.commitment
+        return [event]
+
     def lock_round(self, seats, when=None):
         # when: the board's clock in seconds, kept with a hit (None: no clock).
         _refuse_unless(self.phase == RUNNING, "no round while the meter is %s" % self.phase)
+        _refuse_unless(not self.exposed, EXPOSED)
         config = configs.get(self.config)
         chosen = _qualifying(config, seats)
         self.round += 1

@@ -12,7 +12,7 @@ from .configs import MICROS_PER_CENT
 from .meter import LAST_HITS, PAYMENTS, PENDING, PHASES, RUNNING, UNCONFIGURED, Meter
 
 _INTS = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round", "reset_round")
-_PUBLIC = _INTS + ("config", "phase", "commitment", "pending", "last_hits")
+_PUBLIC = _INTS + ("config", "phase", "commitment", "pending", "last_hits", "exposed")
 
 
 _STORED = _INTS + ("config", "phase", "pending")
@@ -26,8 +26,11 @@ def to_record(m):
     # Everything but the recent hits; the commitment only when no live
     # cycle's hit value and salt give it back.
     record = {name: getattr(m, name) for name in _STORED}
+    record["reset_meter"] = m.reset_meter
     record["hit_value"] = m._hit_value
     record["salt"] = m._salt
+    if m.exposed:  # rare: stored only when set, to keep the record small
+        record["exposed"] = True
     if not _live(m):
         record["commitment"] = m.commitment
     return record
@@ -48,6 +51,7 @@ def _check_live_cycle(m):
     config = configs.get(m.config)
     _check(m._hit_value % MICROS_PER_CENT == 0, "hit value not a whole cent")
     _check(config.minimum <= m._hit_value < config.maximum, "hit value out of range")
+    _check(m.reset_meter <= m.meter, "meter below its reset")
     _check(type(m._salt) is str and len(m._salt) == 32, "salt")
 
 
@@ -57,6 +61,8 @@ def _check_meter(m):
         _check(type(getattr(m, name)) is int and getattr(m, name) >= 0, name)
     _check(m.balanced(), "seeded + contributed != paid + meter")
     _check(m.reset_round <= m.round, "reset round after the last round")
+    _check(type(m.reset_meter) is int and 0 <= m.reset_meter, "reset meter")
+    _check(m.exposed is False or (m.exposed is True and m.phase == RUNNING), "exposed")
     _check(m.phase == UNCONFIGURED or m.config in configs.NAMES, "config %r" % (m.config,))
     _check((m.phase == PENDING) == (m.pending is not None), "pending hit")
     if _live(m):
@@ -75,6 +81,10 @@ def from_record(record, last_hits):
     try:
         for name in _STORED:
             setattr(m, name, record[name])
+        # Absent from records written before a redraw existed: unknown, taken
+        # as 0, so a redraw of that cycle draws above the meter.
+        m.reset_meter = record.get("reset_meter", 0)
+        m.exposed = record.get("exposed", False)
         m._hit_value = record["hit_value"]
         m._salt = record["salt"]
         m.last_hits = list(last_hits)

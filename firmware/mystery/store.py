@@ -12,6 +12,11 @@
 # cannot be read or does not add up raises StoreFault: it is never
 # reformatted and no meter is ever reset by this module.
 #
+# Only committed records are ever read out (read_log stops at the head). A
+# commit is refused before anything is written when the flash is under the
+# room a commit needs (room_problem). A boot that drops records carrying the
+# live cycle's hit value marks the meter exposed, on flash first.
+#
 # Wear: the meter record is rewritten every round. Kept under 512 bytes, it
 # lives inline in littlefs's metadata on a Pico (whose filesystem is mounted
 # with progsize=256), so a round costs a metadata commit rather than a fresh
@@ -21,8 +26,10 @@ import binascii
 import json
 import os
 
+from micropython import const
+
 from . import chain
-from .meter import Meter
+from .meter import RUNNING, Meter
 from .record import from_record, to_record
 
 _METER_MAGIC = "UTHMETER2"
@@ -38,10 +45,37 @@ _COMPACT = (",", ":")
 # validation (its payment follows), a reset, a configuration.
 _OPERATION_STARTS = ("round", "validated", "reset", "config")
 _LOG_DIR = "log"
+# The free space a commit may need, in erase blocks. littlefs writes copy on
+# write: a commit takes fresh blocks before it frees the old ones. Appending
+# to a log segment copies the segment's last, partly written block to a
+# fresh one and may spill into one more (one operation's records are well
+# under a block); a new segment takes one block instead. The recent hits'
+# temporary copy takes one, the meter record's one (none when it lives
+# inline in metadata, as on a Pico). A directory's metadata pair that must
+# move (worn, or split when full) takes up to two: 2 + 1 + 1 + 2.
+_RESERVE_BLOCKS = const(6)
+
+
+# Said at every boot while a cycle's value is exposed (see Meter.redraw).
+EXPOSED_WARNING = ("cycle %d's hit value was written to flash by an operation that did not "
+                   "commit: no round until it is redrawn in service mode")
 
 
 class StoreFault(Exception):
     pass
+
+
+def _reveals(record, meter):
+    # Whether a record of an operation that never committed shows the live
+    # cycle's hit value: a hit, or a configuration that closed the cycle
+    # (both carry its salt), or a round whose meter passed the value (its
+    # hit record follows, whole or not).
+    if meter.phase != RUNNING:
+        return False
+    if record.get("salt") == meter._salt or record.get("hit_value") == meter._hit_value:
+        return True
+    return (record.get("ev") == "round" and type(record.get("meter")) is int
+            and record["meter"] > meter._hit_value)
 
 
 def _exists(path):
@@ -73,7 +107,8 @@ def _decode(magics, text):
 
 
 class Store:
-    def __init__(self, root, segment_records=32, segments_kept=8):
+    def __init__(self, root, segment_records=32, segments_kept=8,
+                 reserve_blocks=_RESERVE_BLOCKS):
         self.root = root
         self.segment_records = segment_records
         self.segments_kept = segments_kept
@@ -86,6 +121,8 @@ class Store:
         self.head_hash = chain.GENESIS
         self.warnings = []
         self._tail_count = 0  # records in the newest segment
+        self.loaded = False  # a meter record read (or a new store's written)
+        self.reserve_blocks = reserve_blocks
 
     def _path(self, *names):
         return "/".join((self.root,) + names)
@@ -157,19 +194,22 @@ class Store:
             return []
         return sorted(name for name in names if name.endswith(".log"))
 
-    def _read_segment(self, name):
-        # The records of one segment up to its first unreadable line.
-        records = []
+    def _records(self, name):
+        # The records of one segment up to its first unreadable line, one at
+        # a time: a whole segment is a large piece of a board's heap.
         try:
             with open(self._path(_LOG_DIR, name)) as f:
                 for line in f:
                     try:
-                        records.append(json.loads(line))
+                        record = json.loads(line)
                     except ValueError:
-                        break
+                        return
+                    yield record
         except OSError:
-            pass
-        return records
+            return
+
+    def _read_segment(self, name):
+        return list(self._records(name))
 
     def _rewrite_segment(self, name, records):
         tmp = self._path(_LOG_DIR, "segment.tmp")
@@ -178,19 +218,21 @@ class Store:
                 f.write(json.dumps(record, separators=_COMPACT) + "\n")
         os.rename(tmp, self._path(_LOG_DIR, name))
 
-    def _beyond_head(self):
+    def _beyond_head(self, meter):
         # The records past the meter's log head: how many, how many
-        # operations they start, and the kind of the first (its first event).
-        count, operations, first = 0, 0, None
+        # operations they start, the kind of the first (its first event), and
+        # whether any reveals the live cycle's hit value.
+        count, operations, first, reveals = 0, 0, None, False
         for name in reversed(self._segments()):
-            beyond = [record.get("ev") for record in self._read_segment(name)
+            beyond = [record for record in self._read_segment(name)
                       if record.get("seq", 0) > self.head_seq]
             if not beyond:
                 break
             count += len(beyond)
-            operations += sum(1 for ev in beyond if ev in _OPERATION_STARTS)
-            first = beyond[0]
-        return count, operations, first
+            operations += sum(1 for r in beyond if r.get("ev") in _OPERATION_STARTS)
+            first = beyond[0].get("ev")
+            reveals = reveals or any(_reveals(r, meter) for r in beyond)
+        return count, operations, first, reveals
 
     def _drop_uncommitted(self):
         # Records past the head were written by an operation cut off before
@@ -207,9 +249,17 @@ class Store:
             return
 
     def read_log(self, since=0):
+        # Committed records only: never one past the meter's log head (an
+        # operation that did not commit, a round that hit among them), and
+        # nothing at all before a meter record has been read.
+        if not self.loaded:
+            return
         for name in self._segments():
-            for record in self._read_segment(name):
-                if record.get("seq", 0) >= since:
+            for record in self._records(name):
+                seq = record.get("seq", 0)
+                if seq > self.head_seq:
+                    return
+                if seq >= since:
                     yield record
 
     def dropped(self):
@@ -248,6 +298,27 @@ class Store:
         for name in segments[:-self.segments_kept]:
             os.remove(self._path(_LOG_DIR, name))
 
+    # ---- room on the flash ----
+
+    def room_problem(self):
+        # Why the next commit might not fit, or None. Checked before an
+        # operation touches the meter, so a full flash refuses it with
+        # nothing written rather than failing halfway through a commit.
+        statvfs = getattr(os, "statvfs", None)
+        if statvfs is None:  # a port without it: the commit's own errors remain
+            return None
+        stat = statvfs(self.root)
+        block, available = stat[0], stat[4]  # f_bsize, f_bavail
+        if available > stat[2]:
+            # littlefs counts the blocks in use by walking the filesystem, an
+            # estimate that can pass the total on a nearly full flash, and
+            # MicroPython's unsigned subtraction then wraps: nothing is free.
+            available = 0
+        free, need = stat[1] * available, self.reserve_blocks * block  # f_frsize
+        if free >= need:
+            return None
+        return "flash full: %d bytes free, a commit needs %d" % (free, need)
+
     # ---- boot and commit ----
 
     def boot(self):
@@ -264,6 +335,7 @@ class Store:
             # can, so a power cut never leaves a log without a meter.
             meter = Meter()
             self._write_state(meter, 0, 0, chain.GENESIS, 0)
+            self.loaded = True
             return meter
         self.commit_seq, payload = newest
         try:
@@ -277,25 +349,35 @@ class Store:
         except (ValueError, KeyError, TypeError) as error:
             raise StoreFault(str(error)) from None
         self.hits_seq = hits_seq
+        self.loaded = True
         # None: the next commit writes the hits to a copy of their own.
         self._hits_written = meter.hits if "hits_seq" in payload else None
-        self._judge_uncommitted(meter_copy_unreadable)
+        if self._judge_uncommitted(meter, meter_copy_unreadable) and not meter.exposed:
+            # Kept on flash before the records that reveal the value go, so
+            # a power cut in this boot cannot forget it.
+            meter.exposed = True
+            self._write_state(meter, self.commit_seq + 1, self.head_seq, self.head_hash,
+                              self.hits_seq)
+            self.commit_seq += 1
+        if meter.exposed:
+            self.warnings.append(EXPOSED_WARNING % meter.cycle)
         self._drop_uncommitted()
         self._check_log()
         return meter
 
-    def _judge_uncommitted(self, meter_copy_unreadable):
+    def _judge_uncommitted(self, meter, meter_copy_unreadable):
         # Records past the meter's head: a power cut leaves one operation's,
         # written before its meter record could land. That operation did not
         # happen; it is reported and its records go. More than one means the
         # meter record itself went back (its flash corrupted, or littlefs
         # reading an older commit of it): a fault, never a silent rollback.
         # The reports name the operation's kind and where it starts, never its
-        # other events or how many records it wrote: a dropped round that hit
-        # would tell that the cycle's secret hit value lies just above the meter.
-        count, operations, first = self._beyond_head()
+        # other events or how many records it wrote. Gives whether the dropped
+        # records reveal the live cycle's hit value: then the cycle is marked
+        # exposed, reported on its own, and played no more until a redraw.
+        count, operations, first, reveals = self._beyond_head(meter)
         if not count:
-            return
+            return False
         if meter_copy_unreadable:
             # The unreadable copy was the newer: falling back to the older
             # would drop an operation, maybe a hit.
@@ -308,6 +390,7 @@ class Store:
         self.warnings.append("an operation whose meter record never landed (a power cut, or a "
                              "bad record) did not happen: the %s from log record %d is dropped"
                              % (first, self.head_seq + 1))
+        return reveals
 
     def commit(self, meter, events):
         # One atomic step for one operation: its log records, then its meter.

@@ -6,7 +6,8 @@
 #   betting  --LOCK-->  locked (contributions committed; a hit -> hit_pending)
 #   locked   --all progressive spots clear for 250 ms, or LOCK held 2 s--> betting
 #   hit_pending --key--> validated, paid, reset --> locked
-#   betting  --key held--> service (configuration) --key released--> betting
+#   betting  --key held--> service (configuration; the redraw of a hit value
+#                          a failed commit exposed) --key released--> betting
 #   any      --store fault--> fault (play refused until a technician reboots)
 #
 # LOCK and the key read in the same tick: a key released returns the table to
@@ -129,8 +130,12 @@ class Table:
 
     def _hit_pending(self, now, lock_edge, key_edge):
         if key_edge == RISE and self._operate(self.bonus.validate, self.payment):
+            # The hit's round is still in play; a reset refused (a full
+            # flash) is owed, and the next LOCK tries it first.
             if self._operate(self.bonus.reset):
-                self.state = LOCKED  # the hit's round is still in play
+                self.state = LOCKED
+            elif self.state != FAULT:
+                self.state = BETTING
 
     def _service(self, now, lock_edge, key_edge):
         if key_edge == FALL:
@@ -161,6 +166,8 @@ class Table:
         return records
 
     def _lock_round(self):
+        if self.bonus.meter.phase == AWAITING_RESET and self._operate(self.bonus.reset) is None:
+            return
         wager = configs.get(self.bonus.meter.config).min_wager_cents
         seats = [(seat.number, seat.has_uth_wager(), wager if self._counts(seat) else 0)
                  for seat in self.seats]
@@ -196,6 +203,21 @@ class Table:
             self.emit(record)
         self._operate(self.bonus.reset)
         return records
+
+    def redraw(self):
+        # The service-mode recovery from an exposed hit value: one logged
+        # operation that reveals the old value and publishes a new commitment.
+        if self.state != SERVICE:
+            raise Refused("a redraw only in service mode")
+        try:
+            records = self.bonus.redraw(True)
+        except Refused:
+            if self.bonus.fault is not None:
+                self._enter_fault()
+            raise
+        for record in records:
+            self.emit(record)
+        return records[0]
 
     def status(self):
         meter = self.bonus.meter

@@ -45,7 +45,8 @@ class HostLink:
         self.export = None  # the log export under way
         self.held = b""  # bytes read during an export, handled after it
         self.commands = {"ping": self._ping, "status": self._status, "meters": self._meters,
-                         "log": self._log, "config": self._config, "payment": self._payment}
+                         "log": self._log, "config": self._config, "payment": self._payment,
+                         "redraw": self._redraw}
 
     def send(self, message):
         self.write(json.dumps(message))
@@ -190,6 +191,11 @@ class HostLink:
             raise ValueError("config needs \"mystery\": a configuration name such as \"B2\"")
         self.table.configure(name)
         return {"ok": True, "reply": "config", "mystery": name}
+
+    def _redraw(self, command):
+        record = self.table.redraw()
+        return {"ok": True, "reply": "redraw", "cycle": record["cycle"],
+                "commitment": record["commitment"]}
 
     def _payment(self, command):
         self.table.set_payment(command.get("method"))

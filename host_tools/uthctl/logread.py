@@ -43,6 +43,13 @@ KIND_FIELDS = {
         "config": (_text, "the configuration's name"),
         "commitment": (_hash, "the commitment, 64 hex digits"),
     },
+    "redraw": {
+        "cycle": (_number, "the cycle's number"),
+        "hit_value": (_number, "the revealed hit value in micro-dollars"),
+        "salt": (_text, "the revealed salt"),
+        "revealed": (_hash, "the commitment the revealed value opens, 64 hex digits"),
+        "commitment": (_hash, "the new value's commitment, 64 hex digits"),
+    },
     "hit": {
         "cycle": (_number, "the cycle's number"),
         "hit_value": (_number, "the revealed hit value in micro-dollars"),

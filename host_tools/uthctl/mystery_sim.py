@@ -432,7 +432,9 @@ def plot_awards(rep, path):
 class _LogCheck:
     def __init__(self):
         self.resets = {}  # cycle -> reset record
+        self.published = {}  # cycle -> (its commitment in force, "reset" or "redraw")
         self.hits = 0
+        self.redraws = 0
         self.anchored = 0  # hits checked against their cycle's reset record
 
     def reset(self, record):
@@ -440,7 +442,27 @@ class _LogCheck:
         if cycle in self.resets:
             return "record %r resets cycle %r a second time" % (record.get("seq"), cycle)
         self.resets[cycle] = record
+        self.published[cycle] = (record.get("commitment"), "reset")
         return None
+
+    def redraw(self, record):
+        # A cycle whose value a failed commit exposed: the old value and salt
+        # revealed against the commitment in force, a new one published.
+        seq, cycle = record.get("seq"), record.get("cycle")
+        value, salt = record.get("hit_value"), record.get("salt")
+        if type(value) is not int or not isinstance(salt, str) or not isinstance(
+                record.get("commitment"), str):
+            return "record %r: redraw without a revealed hit value, salt and new commitment" % (
+                seq,)
+        self.redraws += 1
+        # With its reset trimmed from the log, only the redraw's own copy is left.
+        published = self.published.get(cycle, (record.get("revealed"),))[0]
+        if hitvalue.commitment(value, salt) != published or record.get("revealed") != published:
+            return ("record %r: the hit value and salt a redraw of cycle %r reveals do not match "
+                    "the commitment in force" % (seq, cycle))
+        self.published[cycle] = (record["commitment"], "redraw")
+        reset = self.resets.get(cycle)
+        return None if reset is None else _hit_in_range(record, reset)
 
     def hit(self, record):
         seq, cycle = record.get("seq"), record.get("cycle")
@@ -449,23 +471,25 @@ class _LogCheck:
             return "record %r: hit without a revealed hit value and salt" % (seq,)
         self.hits += 1
         reset = self.resets.get(cycle)
-        # A reset dropped when the log was trimmed leaves only the hit's own copy.
-        published = reset["commitment"] if reset else record.get("commitment")
+        # A reset dropped when the log was trimmed leaves only the hit's own
+        # copy (or a later redraw's commitment).
+        published, where = self.published.get(cycle, (record.get("commitment"), None))
         if hitvalue.commitment(value, salt) != published:
             return ("record %r: revealed hit value and salt of cycle %r do not match the "
-                    "commitment published at its reset%s"
-                    % (seq, cycle, "" if reset else " (as copied in the hit record)"))
+                    "commitment published at its %s%s"
+                    % (seq, cycle, where or "reset",
+                       "" if where else " (as copied in the hit record)"))
         if reset is None:
             return None
         self.anchored += 1
         if record.get("commitment") != published:
-            return "record %r: hit commitment differs from its reset's" % (seq,)
+            return "record %r: hit commitment differs from its %s's" % (seq, where)
         return _hit_in_range(record, reset)
 
 
 # The kinds of record checked beyond the chain, each by its _LogCheck method
 # (the fields each needs are in logread.KIND_FIELDS).
-_KIND_CHECKS = {"reset": _LogCheck.reset, "hit": _LogCheck.hit}
+_KIND_CHECKS = {"reset": _LogCheck.reset, "redraw": _LogCheck.redraw, "hit": _LogCheck.hit}
 
 
 def _hit_in_range(record, reset):
@@ -537,7 +561,8 @@ def verify_log(records, after=None, head=None):
         if problem:
             result["problem"] = problem
             return result
-    result.update(ok=True, chain=message, hits=check.hits, anchored=check.anchored,
+    result.update(ok=True, chain=message, hits=check.hits, redraws=check.redraws,
+                  anchored=check.anchored,
                   unanchored=check.hits - check.anchored, starts_at=start, ends_at=end)
     return result
 
@@ -547,6 +572,9 @@ def format_verify(result):
         return "log check FAILED: " + result["problem"]
     text = "ok: %s; revealed hit values: %d, each matching its cycle's commitment" % (
         result["chain"], result["hits"])
+    if result["redraws"]:
+        text += "; values redrawn after a failed commit exposed them: %d, each revealed " \
+                "as committed" % result["redraws"]
     text += "; starts at %s" % (result["starts_at"] or "a record whose predecessor is not "
                                 "given (--after): records may be missing before it")
     text += "; ends at %s" % (result["ends_at"] or "a record not checked against the meter's "

@@ -471,3 +471,65 @@ def test_verify_refuses_an_empty_log(tmp_path, capsys, text):
     assert code == 2 and out.strip() == "log check FAILED: the log holds no records"
     out = _json(capsys, ["mystery", "verify", str(path)], code=2)
     assert out["ok"] is False and out["records"] == 0
+# ---- a log with a redraw ----
+
+def _commitment(value, salt):
+    # SHA-256 of "<cents>:<salt>", as the README defines the commitment.
+    return hashlib.sha256(("%d:%s" % (value // 10_000, salt)).encode()).hexdigest()
+
+
+@pytest.fixture
+def redrawn_log(tmp_path):
+    # The round that hits cannot write its meter record (a folder where its
+    # temporary file goes): its records land past the head, the reboot finds
+    # the value exposed, a service-mode redraw replaces it, and the new value
+    # is played to its hit.
+    root = tmp_path / "flash"
+    root.mkdir()
+    bonus = MysteryBonus(Store(str(root), segment_records=10_000), os.urandom)
+    assert bonus.boot() == []
+    bonus.configure("A1", True)
+    bonus.reset()
+    seats = [(seat, True, 500) for seat in range(1, 8)]  # 70 cents a round
+    while bonus.meter.meter + 700_000 <= bonus.meter._hit_value:
+        bonus.lock_round(seats)
+    (root / "meter.tmp").mkdir()
+    with pytest.raises(ValueError):
+        bonus.lock_round(seats)  # the round that hits
+    assert bonus.fault is not None
+    (root / "meter.tmp").rmdir()
+    bonus = MysteryBonus(Store(str(root), segment_records=10_000), os.urandom)
+    assert len(bonus.boot()) == 2 and bonus.meter.exposed
+    bonus.redraw(True)
+    _play_to_hit(bonus)
+    return list(bonus.store.read_log())
+
+
+def test_verify_checks_a_redraw_against_the_commitment_it_replaces(tmp_path, capsys,
+                                                                  redrawn_log):
+    records = redrawn_log
+    kinds = [record["ev"] for record in records]
+    assert kinds[:2] == ["config", "reset"] and kinds.count("redraw") == 1
+    redraw = records[kinds.index("redraw")]
+    assert _commitment(redraw["hit_value"], redraw["salt"]) == records[1]["commitment"]
+    out = _json(capsys, ["mystery", "verify", _write(tmp_path, records)])
+    assert out["ok"] is True and (out["hits"], out["redraws"], out["anchored"]) == (1, 1, 1)
+    assert "values redrawn after a failed commit exposed them: 1" in _run(
+        capsys, ["mystery", "verify", _write(tmp_path, records)])[1]
+    # The hit is checked against the redraw's commitment, not the reset's.
+    hit = records[kinds.index("hit")]
+    assert hit["commitment"] == redraw["commitment"] != records[1]["commitment"]
+
+
+@pytest.mark.parametrize("what", ["redraw", "hit"])
+def test_verify_catches_a_redraw_or_its_hit_that_does_not_match(tmp_path, capsys, redrawn_log,
+                                                                 what):
+    records = redrawn_log
+    index = [record["ev"] for record in records].index(what)
+    records[index] = dict(records[index], hit_value=records[index]["hit_value"] + 10_000)
+    records = _relink(records, index)
+    code, out = _run(capsys, ["mystery", "verify", _write(tmp_path, records)])
+    assert code == 2
+    expected = {"redraw": "the hit value and salt a redraw of cycle 1 reveals do not match",
+                "hit": "do not match the commitment published at its redraw"}[what]
+    assert expected in out, out

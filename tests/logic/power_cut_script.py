@@ -26,6 +26,13 @@
 # That would also hide a controller that redraws a cycle's value at boot, so
 # the source is disarmed while the store boots: whatever it gives then comes
 # from a stream no cycle uses, and the proof counts such calls.
+#
+# A cut in the commit of an operation that reveals the live value (the round
+# that hits) after its log records landed leaves that value on the flash
+# outside the committed state: the reboot must find the cycle exposed and
+# refuse its rounds; the proof then redraws it in service mode, checks the
+# redraw's revealed and new commitments, reboots, and plays the new value to
+# its hit (the rest of the script no longer applies to that cycle).
 import sys
 
 from mystery.meter import Refused
@@ -41,6 +48,11 @@ SHUFFLED = [(7, True, 2500), (1, True, 2500), (4, True, 2500)]  # applied in sea
 SEED = 345
 SEGMENT_RECORDS = 4  # small, so log segments rotate and old ones are removed in the script
 SEGMENTS_KEPT = 3
+# The proof's flash holds the store with a few blocks to spare, fewer than the
+# reserve a board's store keeps free for a commit (store.py): its store keeps
+# a reserve that fits. The reserve itself is proven on a full flash
+# (secrecy_flash_script.py).
+RESERVE_BLOCKS = 2
 
 SCRIPT = (
     ("configure", "A1", True),
@@ -87,6 +99,8 @@ def apply(bonus, op):
         return bonus.lock_round(op[1])
     if name == "validate":
         return bonus.validate(op[1])
+    if name == "redraw":
+        return bonus.redraw(op[1])
     raise ValueError("unknown operation %r" % (name,))
 
 
@@ -108,7 +122,8 @@ class CycleRandom:
 
     def __call__(self, n):
         if self.armed:
-            key = self.bonus.meter.cycle
+            # A redraw of an exposed value draws from a stream of its own.
+            key = self.bonus.meter.cycle + (1000 if self.bonus.meter.exposed else 0)
         else:
             self.unarmed_calls += 1
             key = -1  # a stream no cycle draws from
@@ -134,7 +149,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
     import micropython
 
     import tmpdir
-    from mystery import chain, hitvalue
+    from mystery import chain, configs, hitvalue
     from mystery.bonus import MysteryBonus
     from mystery.meter import PENDING, RUNNING
     from mystery.record import to_record
@@ -154,6 +169,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
 
     MOUNT = "/flash"
     DROPPED = "an operation whose meter record never landed"  # the boot's report
+    EXPOSED = "cycle %d's hit value was written to flash"  # and when it revealed the value
     BLOCK_SIZE = 4096  # a board's erase block
     BLOCKS = 16  # enough for the store with a few to spare; a Pico's filesystem has 212
 
@@ -176,7 +192,8 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
         # A new controller on whatever is mounted; its random source is
         # disarmed while the store boots (a boot must draw nothing).
         source = CycleRandom()
-        bonus = MysteryBonus(Store(MOUNT, segment_records, segments_kept), source)
+        bonus = MysteryBonus(Store(MOUNT, segment_records, segments_kept, RESERVE_BLOCKS),
+                             source)
         source.bonus = bonus
         source.armed = False
         events = bonus.boot()
@@ -219,15 +236,21 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
         def __init__(self, block_count=BLOCKS):
             self.blocks = new_chip(block_count, BLOCK_SIZE)
             _format(self.blocks)
-            erased = b"\xff" * BLOCK_SIZE
-            self.formatted = [(i, bytes(block)) for i, block in enumerate(self.blocks)
-                              if block != erased]
+            # Each written block's bytes up to its last written one: a whole
+            # block's copy is a 4 KB piece the heap may not have in one.
+            self.formatted = []
+            for i, block in enumerate(self.blocks):
+                used = BLOCK_SIZE
+                while used and block[used - 1] == 0xFF:
+                    used -= 1
+                if used:
+                    self.formatted.append((i, bytes(block[:used])))
 
         def new(self):
             for block in self.blocks:
                 erase(block)
             for i, content in self.formatted:
-                copy_block(self.blocks[i], content, BLOCK_SIZE)
+                copy_block(self.blocks[i], content, len(content))
 
     # ---- the reference run ----
 
@@ -251,6 +274,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
             self.starts = [0]  # flash operations before each step
             self.hit_values = {}
             self.hits = []
+            self.reveals = []  # steps whose records carry the live cycle's hit value
             chip.new()
             device = _mount(chip.blocks)
             try:
@@ -261,6 +285,8 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
                 self.starts.append(device.ops)
                 for op in SCRIPT:
                     events = apply(bonus, op) or ()
+                    if [event for event in events if "hit_value" in event]:
+                        self.reveals.append(len(self.starts) - 1)
                     for event in events:
                         if event["ev"] == "hit":  # (cycle, seat, seats contributing after it)
                             self.hits.append((event["cycle"], event["seat"], [
@@ -293,17 +319,40 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
 
     # ---- one cut ----
 
+    def _before_exposed(bonus):
+        # The state digest of an exposed meter as it was before its boot
+        # marked it (one commit earlier, not exposed).
+        bonus.meter.exposed = False
+        bonus.store.commit_seq -= 1
+        try:
+            return _state(bonus)
+        finally:
+            bonus.meter.exposed = True
+            bonus.store.commit_seq += 1
+
     def _check_booted(bonus, source, events, ref, index):
-        # The checks after a reboot on the bytes a cut left; gives "before" or
-        # "after" (the state of the operation in flight that was found).
+        # The checks after a reboot on the bytes a cut left; gives "before",
+        # "after" or "exposed" (the state of the operation in flight that was
+        # found: exposed is before, with the cycle's value marked exposed)
+        # and whether the boot reported the operation dropped.
         assert bonus.fault is None, bonus.fault
         # No unreadable meter copy; at most the report of the cut operation's
-        # records dropped, and then the operation must not have happened.
+        # records dropped, and then the operation must not have happened; and
+        # the report of an exposed value, when that operation revealed it.
+        meter, store = bonus.meter, bonus.store
         dropped = [e for e in events if e["reason"].startswith(DROPPED)]
-        assert len(dropped) == len(events) <= 1, events
+        exposed = [e for e in events if e["reason"].startswith(EXPOSED % meter.cycle)]
+        assert len(dropped) + len(exposed) == len(events) and len(dropped) <= 1, events
+        assert len(exposed) == meter.exposed, (events, meter.exposed)
         assert source.unarmed_calls == 0, "the boot drew random bytes"
         state = _state(bonus)
-        if state == ref.states[index]:
+        if meter.exposed:
+            assert index in ref.reveals, "exposed by an operation that reveals no value"
+            assert _before_exposed(bonus) == ref.states[index], "exposed, not the state before"
+            found = "exposed"
+        elif state == ref.states[index]:
+            # Its records gone with the value in them, the value stays secret.
+            assert not (dropped and index in ref.reveals), "a dropped hit left its value live"
             found = "before"
         elif state == ref.states[index + 1] and not dropped:
             found = "after"
@@ -311,7 +360,6 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
             raise AssertionError("meters are neither the state before nor after the operation "
                                  "(or after it, and its records reported dropped): %r %r"
                                  % (to_record(bonus.meter), events))
-        meter, store = bonus.meter, bonus.store
         assert meter.seeded + meter.contributed == meter.paid + meter.meter, "identity"
         if meter.phase in (RUNNING, PENDING):
             assert meter._hit_value == ref.hit_values[meter.cycle], "cycle got a new hit value"
@@ -330,6 +378,46 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
         assert low <= meters["log_dropped"] <= high, "log dropped %d, not in [%d, %d]" % (
             meters["log_dropped"], low, high)
         return found, bool(dropped)
+
+    def _redraw_and_play(bonus, ref, step, chip):
+        # An exposed cycle: its rounds refused, a redraw outside service mode
+        # refused; in service mode the redraw reveals the old value as its
+        # reset committed to, publishes the new one's commitment and moves no
+        # money; after a reboot the new value is the one that hits.
+        meter = bonus.meter
+        cycle, old_value, old_commitment = meter.cycle, meter._hit_value, meter.commitment
+        for op in (STEPS[step], ("redraw", False)):
+            try:
+                apply(bonus, op)
+                raise AssertionError("an exposed cycle took %r" % (op,))
+            except Refused:
+                pass
+        before = bonus.meters()
+        event = apply(bonus, ("redraw", True))[0]
+        assert (event["ev"], event["cycle"], event["hit_value"]) == ("redraw", cycle, old_value)
+        assert old_value == ref.hit_values[cycle], "the redraw revealed another value"
+        assert hitvalue.commitment(old_value, event["salt"]) == old_commitment
+        assert event["revealed"] == old_commitment and event["commitment"] != old_commitment
+        new_value = meter._hit_value
+        assert max(meter.meter, configs.get(meter.config).minimum) <= new_value, new_value
+        assert hitvalue.commitment(new_value, meter._salt) == event["commitment"]
+        after = bonus.meters()
+        for name in ("meter", "seeded", "contributed", "paid", "cycle", "round", "hits"):
+            assert after[name] == before[name], name
+        assert after["log_seq"] == before["log_seq"] + 1 and not after["exposed"]
+        _unmount()
+        _mount(chip.blocks)
+        bonus, _, events = _boot()
+        assert events == [] and bonus.fault is None and not bonus.meter.exposed, events
+        assert bonus.meter._hit_value == new_value
+        for _ in range(200):
+            hits = [e for e in apply(bonus, ("round", FULL)) if e["ev"] == "hit"]
+            if hits:
+                assert hits[0]["hit_value"] == new_value
+                assert hits[0]["commitment"] == event["commitment"]
+                break
+        assert bonus.meter.phase == PENDING, "the new value never hit"
+        assert chain.verify(list(bonus.log_since(0)))[0]
 
     def _cut_and_recover(chip, ref, step, cut_at, mode, tally, recovery_cut=None):
         # Plays the script on a new chip with the power cut at flash operation
@@ -369,6 +457,9 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
             found, reported = _check_booted(bonus, source, events, ref, step)
             tally[found] += 1
             tally["reported"] += reported
+            if found == "exposed":
+                _redraw_and_play(bonus, ref, step, chip)
+                return recovery_ops
             # Play resumes: the operation again if it did not happen, then the rest.
             first = max(0, step - 1 if found == "before" else step)
             for later in range(first, len(SCRIPT)):
@@ -424,18 +515,21 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
         assert ref.dropped[-1] > 0
         for step in range(1, len(STEPS)):
             assert (ref.flash_ops(step) == 0) == (STEPS[step][0] == "refused"), step
-        tally = {"before": 0, "after": 0, "reported": 0}
+        tally = {"before": 0, "after": 0, "reported": 0, "exposed": 0}
         cuts = ((step, cut_at, mode, None) for step in range(len(STEPS))
                 for cut_at in range(ref.flash_ops(step)) for mode in (LOST, HALF, DONE))
         label = "power cut, %s mount %r (%d steps)" % (BOARD, MOUNT_KEYWORDS, len(STEPS))
         points, failures, recoveries = _try_all(cuts, ref, chip, tally, label, started)
         print("power cut: reboots found the operation not done %d times (%d of them reporting "
-              "its log records dropped), done %d times; %d steps' boots after a cut wrote to "
-              "flash" % (tally["before"], tally["reported"], tally["after"], len(recoveries)))
+              "its log records dropped, %d its hit value exposed and then redrawn), done %d "
+              "times; %d steps' boots after a cut wrote to flash" % (
+                  tally["before"] + tally["exposed"], tally["reported"], tally["exposed"],
+                  tally["after"], len(recoveries)))
         # The boot after a cut may write (drop an unfinished operation's log
         # records, remove meter.tmp): the power goes again in it, at every
         # flash operation of the longest such boot of each step.
         started = time.ticks_ms()
+        exposed_first = tally["exposed"]
         cuts = ((step, cut_at, mode, (op, second)) for step, (ops, cut_at, mode)
                 in sorted(recoveries.items()) for op in range(ops)
                 for second in (LOST, HALF, DONE))
@@ -443,6 +537,13 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
                                            "power cut in the boot after a cut", started)
         assert points > 0 and again > 0 and not failures and not more_failures, (
             failures + more_failures)
+        # The hitting rounds of both cycles were cut after their records
+        # landed; and cut again in the boot that marks the cycle exposed, the
+        # reboot still finds it exposed (the mark lands before the records go).
+        print("  of the boots after a cut cut again, %d found the cycle exposed"
+              % (tally["exposed"] - exposed_first))
+        assert exposed_first > 0 and ref.reveals == [8, 19], (tally, ref.reveals)
+        assert tally["exposed"] > exposed_first, tally
 
     # ---- what cannot be read ----
 

@@ -1,0 +1,27 @@
+# Whether something the board sends shows a live hit value: searched for the
+# value in micro-dollars and in cents and for its salt, everywhere but in the
+# amounts the display already shows and, for the value, in hex digests.
+
+# Amounts the display already shows: the meter may equal the hit value
+# without being in excess of it, and then it is public by definition.
+SHOWN = ("meter", "display_cents", "contributed", "seeded", "paid")
+# Hex digests: any five digits turn up in them by chance, so only the salt is
+# searched there (a SHA-256 cannot carry the value in the clear).
+DIGESTS = ("prev", "hash", "commitment", "log_hash", "revealed")
+
+
+def leaks(value, secrets, salt):
+    # value: a message (dict, list, text, number); secrets: the hit value as
+    # the numbers to look for; salt: its salt in hex.
+    if isinstance(value, dict):
+        return any(salt in v if k in DIGESTS else leaks(v, secrets, salt)
+                   for k, v in value.items() if k not in SHOWN)
+    if isinstance(value, (list, tuple)):
+        return any(leaks(v, secrets, salt) for v in value)
+    if isinstance(value, str):
+        return salt in value or any(str(secret) in value for secret in secrets)
+    return value in secrets
+
+
+def secrets_of(value):
+    return (value, value // 10_000)
