@@ -13,7 +13,8 @@
 # LOCK and the key read in the same tick: a key released returns the table to
 # betting first, so the LOCK then locks; a key turned loses to the LOCK (a
 # round's wagers are never left uncounted): the round locks and the turn is
-# refused with an event, to be made again.
+# refused with an event, to be made again. A LOCK itself refused locks nothing,
+# so the key then takes the table to service mode.
 #
 # A restart (power cut, watchdog, Ctrl-C and Ctrl-D) forgets the round in
 # play, so a chip already on its spot when the controller starts may have been
@@ -110,11 +111,13 @@ class Table:
         self._refresh(now)
 
     def _betting(self, now, lock_edge, key_edge):
-        if lock_edge == RISE:
-            self._lock_round()
+        # A key turned with a LOCK that was itself refused (a flash full, an
+        # exposed value) is not lost: it takes the table to service mode,
+        # where that refusal is mended.
+        if lock_edge == RISE and self._lock_round():
             if key_edge == RISE:
                 self.emit({"ev": "refused", "reason": _KEY_LOST_TO_LOCK})
-        elif key_edge == RISE:
+        elif key_edge == RISE and self.state == BETTING:
             self.state = SERVICE
 
     def _locked(self, now, lock_edge, key_edge):
@@ -130,12 +133,12 @@ class Table:
 
     def _hit_pending(self, now, lock_edge, key_edge):
         if key_edge == RISE and self._operate(self.bonus.validate, self.payment):
-            # The hit's round is still in play; a reset refused (a full
-            # flash) is owed, and the next LOCK tries it first.
-            if self._operate(self.bonus.reset):
+            # The hit's round is still in play, its chips on their spots,
+            # whether or not the reset commits: a reset refused (a full flash)
+            # is owed, and the next LOCK tries it first.
+            self._operate(self.bonus.reset)
+            if self.state != FAULT:
                 self.state = LOCKED
-            elif self.state != FAULT:
-                self.state = BETTING
 
     def _service(self, now, lock_edge, key_edge):
         if key_edge == FALL:
@@ -166,16 +169,18 @@ class Table:
         return records
 
     def _lock_round(self):
+        # True when the round locked; a refusal has been reported.
         if self.bonus.meter.phase == AWAITING_RESET and self._operate(self.bonus.reset) is None:
-            return
+            return False
         wager = configs.get(self.bonus.meter.config).min_wager_cents
         seats = [(seat.number, seat.has_uth_wager(), wager if self._counts(seat) else 0)
                  for seat in self.seats]
         records = self._operate(self.bonus.lock_round, seats)
         if records is None:
-            return
+            return False
         self.locked_in = [seat for seat, _, cents in records[0]["contributions"]]
         self.state = HIT_PENDING if self.bonus.meter.phase == PENDING else LOCKED
+        return True
 
     def _counts(self, seat):
         return seat.bet.state and seat.number not in self.stale_chips

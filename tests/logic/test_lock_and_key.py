@@ -47,3 +47,20 @@ def test_lock_pressed_as_the_key_is_released_locks_the_round(root):
     assert rig.table.state == "locked"
     assert [(e["seat"], e["amount"]) for e in rig.events("contribution")] == [(4, 20_000)]
     assert rig.events("refused") == []
+
+
+@tmpdir.within
+def test_a_key_turned_with_a_refused_lock_takes_the_table_to_service(root):
+    # LOCK refused (here a full flash) locks nothing, so nothing wins over the
+    # key: the turn takes the table to service mode, and the only refusal is
+    # the LOCK's own.
+    rig = Rig(root)
+    rig.configure("A1")
+    rig.chip(2)
+    rig.table.bonus.store.room_problem = lambda: "flash full: a test's"
+    rig.lock.level = 1
+    rig.key.level = 1
+    rig.run(5)  # one tick reads both
+    assert rig.table.state == "service"
+    assert [e["reason"] for e in rig.events("refused")] == ["flash full: a test's"]
+    assert rig.events("locked") == []

@@ -240,14 +240,20 @@ def test_a_reset_refused_after_a_validation_is_done_at_the_next_lock(root):
     store.room_problem = full_after_one
     rig.turn_key()
     assert [e["ev"] for e in rig.events()][-3:] == ["validated", "paid", "refused"]
-    assert rig.table.state == "betting" and rig.lit(rig.jackpot_lights) == []
+    # The hit's round is still in play: its chips have not left their spots,
+    # so the table stays locked and a LOCK now charges nobody again.
+    assert rig.table.state == "locked" and rig.lit(rig.jackpot_lights) == []
     del store.room_problem
+    rig.press_lock()
+    assert rig.table.state == "locked" and len(rig.events("locked")) == 1
     rig.chip(1, False)
     rig.chip(2, False)
     rig.run(300)
+    assert rig.table.state == "betting"
     rig.chip(3)
     rig.press_lock()
     assert [e["ev"] for e in rig.events()][-3:] == ["reset", "locked", "contribution"]
+    assert [e["seat"] for e in rig.events("contribution")] == [1, 2, 3]
 
 
 def _snapshot(root):
