@@ -38,8 +38,8 @@
 # flock on FLASH.lock beside it for its life (the kernel releases it however
 # the supervisor dies), and a second start raises FlashInUse naming the
 # holder. The interpreter dies with the thread that spawned it, the I/O
-# thread, which lives as long as the supervisor (Linux: a parent-death signal).
-import ctypes
+# thread, which lives as long as the supervisor (Linux: a parent-death signal,
+# armed by parent_death.py before the interpreter is exec'd).
 import fcntl
 import hashlib
 import json
@@ -48,7 +48,6 @@ import pty
 import re
 import selectors
 import shutil
-import signal
 import socket
 import stat
 import subprocess
@@ -83,7 +82,7 @@ _QUICK_EXIT = 0.5
 HARD_RESET_EXIT = 75  # machine.reset() on the virtual board (boards/sim/simboot.py)
 _LINE_MAX = 4096
 _BARE_LF = re.compile(rb"(?<!\r)\n")
-_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+PARENT_DEATH = Path(__file__).with_name("parent_death.py")
 
 
 class FlashInUse(OSError):
@@ -91,29 +90,14 @@ class FlashInUse(OSError):
     pass
 
 
-def _find_prctl():
-    # Looked up once, before any fork: the child only calls it.
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-
-_prctl = _find_prctl()
-
-
-def _child_setup(supervisor):
-    # Runs in the interpreter's process between fork and exec.
-    def setup():
-        os.umask(0o077)  # an image it makes is the owner's from its first byte
-        if _prctl is not None:
-            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-            if os.getppid() != supervisor:  # the supervisor died before that took effect
-                os.kill(os.getpid(), signal.SIGKILL)
-
-    return setup
+def spawn_with_parent_death(command, **popen):
+    # subprocess.Popen(command, **popen), its process killed when the calling
+    # thread ends (Linux). No preexec_fn, unsafe in a process with threads:
+    # the process starts as a small Python wrapper (parent_death.py) that
+    # arms the signal, checks its parent is still this process, then execs
+    # the command.
+    wrapped = [sys.executable, "-I", "-S", str(PARENT_DEATH), str(os.getpid())]
+    return subprocess.Popen(wrapped + list(command), **popen)
 
 
 def seeded_bytes(seed):
@@ -490,11 +474,11 @@ class VirtualBoard:
     def _spawn(self, run_main):
         command = [self.micropython, "-X", "heapsize=" + self.heapsize, "-i", "-c",
                    MAIN if run_main else BOOT]
-        self._proc = subprocess.Popen(command, stdin=self._slave_a, stdout=self._slave_a,
-                                      stderr=self._slave_a, cwd=self._workdir,
-                                      env=self._environment(), close_fds=True,
-                                      start_new_session=True,
-                                      preexec_fn=_child_setup(os.getpid()))
+        # umask 077: an image it makes is the owner's from its first byte.
+        self._proc = spawn_with_parent_death(
+            command, stdin=self._slave_a, stdout=self._slave_a, stderr=self._slave_a,
+            cwd=self._workdir, env=self._environment(), close_fds=True,
+            start_new_session=True, umask=0o077)
         self._spawned_at = time.monotonic()
         self._boots += 1
         self._raw = False
