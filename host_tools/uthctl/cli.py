@@ -21,6 +21,9 @@ COMMANDS = (cmd_hand, cmd_settle, cmd_par, cmd_paytables, cmd_mystery, cmd_sim, 
             cmd_meters)
 
 
+_PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing
+
+
 class UsageError(Exception):
     pass
 
@@ -31,6 +34,23 @@ class Parser(argparse.ArgumentParser):
     # are made of the same class (add_subparsers uses type(self)).
     def error(self, message):
         raise UsageError("%s (see %s --help)" % (message, self.prog))
+
+    def parse_known_args(self, args=None, namespace=None):
+        # The innermost parser finishes first: it names itself, so words left
+        # over point to the help of the subcommand they were given to.
+        namespace, extras = super().parse_known_args(args, namespace)
+        if not hasattr(namespace, _PARSED_BY):
+            setattr(namespace, _PARSED_BY, self.prog)
+        return namespace, extras
+
+    def parse_args(self, args=None, namespace=None):
+        namespace, extras = self.parse_known_args(args, namespace)
+        prog = getattr(namespace, _PARSED_BY, self.prog)
+        delattr(namespace, _PARSED_BY)
+        if extras:
+            raise UsageError("unrecognized arguments: %s (see %s --help)"
+                             % (" ".join(extras), prog))
+        return namespace
 
 
 def build_parser():

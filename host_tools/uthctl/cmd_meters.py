@@ -8,6 +8,15 @@ import time
 from .link import Link
 
 MICROS_PER_CENT = 10_000
+# A failed commit left this cycle's hit value on flash: the board refuses every
+# round until a redraw in service mode replaces it (README, docs/host-link.md).
+EXPOSED_LINES = (
+    "EXPOSED        this cycle's hit value was written to flash by an operation",
+    "               that did not commit: every round is refused until it is",
+    "               redrawn. To recover, hold the key (service mode), then send",
+    "               {\"cmd\": \"redraw\"} on the host link (`uthctl sim`: d);",
+    "               release the key to play.",
+)
 
 
 def add_parser(sub):
@@ -60,6 +69,7 @@ def format_meters(m):
     lines = [
         "configuration  %s" % (m.get("config") or "none"),
         "phase          %s" % m["phase"],
+        *(EXPOSED_LINES if m.get("exposed") else ()),
         "cycle          %d   round %d" % (m["cycle"], m["round"]),
         "meter          %s" % money(m["meter"]),
         "contributed    %s" % money(m["contributed"]),

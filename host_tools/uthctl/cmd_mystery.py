@@ -1,6 +1,7 @@
 # uthctl mystery configs|simulate|verify: the Must-Hit-By Mystery bonus
 # (58 Pa. Code 653b.1) on the host, with the firmware's own engine.
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -104,15 +105,20 @@ def _simulate(args, log_stream):
         progress.close()
 
 
-def _check_writable(path, option):
-    # Before a run of minutes, not after it: the file can be made or replaced.
+def _open_output(path, option, mode):
+    # Opened for writing before a run of minutes, not after it: a path that
+    # cannot be written (a folder, /proc, no permission, even for root) is
+    # refused at once, in one line naming the option.
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise ValueError("%s %s is a folder, not a file" % (option, path))
     if not os.path.isdir(folder):
         raise ValueError("%s %s: no folder %s" % (option, path, folder))
-    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
-        raise ValueError("%s %s: not writable" % (option, path))
+    try:
+        return open(path, mode)
+    except OSError as error:
+        raise ValueError("%s %s: cannot write it (%s)"
+                         % (option, path, error.strerror or error)) from None
 
 
 def _run_simulate(args):
@@ -120,16 +126,14 @@ def _run_simulate(args):
         raise ValueError("--rounds must be a positive number of rounds")
     if not 1 <= args.seats <= MAX_SEAT:
         raise ValueError("--seats must be 1 to %d" % MAX_SEAT)
-    if args.plot:
-        _check_writable(args.plot, "--plot")
-    if args.log:
-        with open(args.log, "w") as stream:
-            sim = _simulate(args, stream)
-    else:
-        sim = _simulate(args, None)
-    rep = mystery_sim.report(sim)
-    if args.plot:
-        mystery_sim.plot_awards(rep, args.plot)
+    with contextlib.ExitStack() as files:
+        plot = files.enter_context(_open_output(args.plot, "--plot", "wb")) \
+            if args.plot else None
+        log = files.enter_context(_open_output(args.log, "--log", "w")) if args.log else None
+        sim = _simulate(args, log)
+        rep = mystery_sim.report(sim)
+        if plot is not None:
+            mystery_sim.plot_awards(rep, plot)
     print(json.dumps(rep) if args.json else mystery_sim.format_report(rep))
     return 0 if rep["ok"] else 2
 

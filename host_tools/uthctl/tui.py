@@ -48,6 +48,8 @@ STATE_NAMES = {"betting": "BETTING", "locked": "LOCKED", "hit_pending": "HIT PEN
 _QUICKACK = getattr(socket, "TCP_QUICKACK", None)
 HELP = ("1-6 chip  !-^ or u,1-6 UTH wager  0 all chips off  l LOCK  L hold LOCK 2.5 s",
         "k turn key  s hold key  c config  p payment  a auto-play  r reset board  q quit")
+# A failed commit left the cycle's hit value on flash: no round until redrawn.
+EXPOSED_HEADLINE = "hit value EXPOSED: hold key (s), then d redraws"
 # A line the board printed that names an error ("OSError: flash image ...").
 _ERROR_LINE = re.compile(r"^[A-Za-z_.]*(Error|Exception|Interrupt): ")
 
@@ -132,6 +134,9 @@ def describe(event):
         return "store warning: %s" % g("reason")
     if ev == "refused":
         return "refused: %s" % g("reason")
+    if ev == "redraw":
+        return "redraw: cycle %s, hit value %s revealed, new commitment %s..." % (
+            g("cycle"), cash("hit_value"), str(g("commitment") or "")[:16])
     return json.dumps(event, separators=(",", ":"))
 
 
@@ -141,7 +146,7 @@ def event_style(event):
         return "hit"
     if ev in ("fault", "refused", "store_warning"):
         return "error"
-    if ev in ("config", "reset", "started"):
+    if ev in ("config", "reset", "started", "redraw"):
         return "head"
     return "normal"
 
@@ -376,6 +381,15 @@ class Hands(threading.Thread):
         else:
             self.say("the board refused %s: %s" % (name, reply.get("error")), "error")
 
+    def redraw(self):
+        # The recovery from an exposed hit value (README): one logged redraw.
+        reply = self.host.command("redraw")
+        if reply.get("ok"):
+            self.say("cycle %s's hit value redrawn, commitment %s...; release the key (s) to "
+                     "play" % (reply.get("cycle"), str(reply.get("commitment"))[:16]), "head")
+        else:
+            self.say("the board refused the redraw: %s" % reply.get("error"), "error")
+
     def toggle_payment(self):
         status = self.host.command("status")
         method = "jackpot_slip" if status.get("payment") == "table_inventory" \
@@ -597,6 +611,12 @@ class TableView:
                          "first", "error")
         elif char == "p":
             self.hands.do(self.hands.toggle_payment)
+        elif char == "d":
+            if self.state() == "service":
+                self.hands.do(self.hands.redraw)
+                self.say("asking the board to redraw the hit value...", "normal")
+            else:
+                self.say("a redraw only in service mode: hold the key (s) first", "error")
         elif char == "r":
             self._pins(self.hands.reset_board, self.board)
         elif ch != -1 and ch != curses.KEY_RESIZE:
@@ -663,6 +683,8 @@ class TableView:
         style = {"hit_pending": "hit", "unconfigured": "error",
                  "service": "warn"}.get(state, "on")
         meters = self.host.meters
+        if meters and meters.get("exposed"):
+            return text, "error", EXPOSED_HEADLINE
         if meters and meters.get("config"):
             return text, style, "%s  cycle %d  round %d" % (meters["config"], meters["cycle"],
                                                              meters["round"])
@@ -718,7 +740,9 @@ class TableView:
         for i, (name, value) in enumerate(lines):
             c.put(row + 1 + i, col, "%-12s %s" % (name, value), "bold" if i == 0 else "normal")
         c.put(row + 5, col, "hits %d  phase %s" % (m["hits"], m["phase"]), "normal")
-        if m.get("pending"):
+        if m.get("exposed"):
+            c.put(row + 6, col, "EXPOSED: s, then d redraws", "error")
+        elif m.get("pending"):
             seat, award = m["pending"][:2]
             c.put(row + 6, col, "pending  seat %d %s" % (seat, money(award)), "hit")
         elif m.get("last_hits"):
@@ -807,6 +831,12 @@ class TableView:
         if state == "fault":
             return ("FAULT: %s; play is refused until a technician reboots the board"
                     % status.get("fault"), "error")
+        if meters.get("exposed"):
+            if state == "service":
+                return ("service mode: d redraws the exposed hit value (a logged redraw); "
+                        "then s", "error")
+            return ("hit value exposed: rounds refused until redrawn; hold the key (s), then d",
+                    "error")
         if auto is not None:
             return ("auto-play: round %d, the meter climbs until a hit (a stops)"
                     % auto["rounds"], "warn")

@@ -32,14 +32,17 @@
 # One thread runs every descriptor through a selector; other threads ask it.
 #
 # The flash image holds the live hit value: it and any folder made for it are
-# for the owner only (0600, 0700), and the interpreter runs under umask 077 so
-# an image it makes is never readable by others, not even while it is made.
-# One supervisor at a time runs a board on an image: it holds an exclusive
-# flock on FLASH.lock beside it for its life (the kernel releases it however
-# the supervisor dies), and a second start raises FlashInUse naming the
-# holder. The interpreter dies with the thread that spawned it, the I/O
-# thread, which lives as long as the supervisor (Linux: a parent-death signal).
-import ctypes
+# for the owner only (0600, 0700); a missing image is made (as the board's boot
+# would) under umask 077, so it is never readable by others, not even while it
+# is made. Only a file that is a littlefs image has its mode changed: a path
+# mistyped onto another file leaves it as it was. One supervisor at a time
+# runs a board on an image: it holds an exclusive flock on the image file
+# itself (its inode, whatever name or hard link reaches it) for its life (the
+# kernel releases it however the supervisor dies), and a second start raises
+# FlashInUse naming the holder (found in /proc/locks). The interpreter dies
+# with the thread that spawned it, the I/O thread, which lives as long as the
+# supervisor (Linux: a parent-death signal, armed by parent_death.py before
+# the interpreter is exec'd).
 import fcntl
 import hashlib
 import json
@@ -48,7 +51,6 @@ import pty
 import re
 import selectors
 import shutil
-import signal
 import socket
 import stat
 import subprocess
@@ -83,7 +85,9 @@ _QUICK_EXIT = 0.5
 HARD_RESET_EXIT = 75  # machine.reset() on the virtual board (boards/sim/simboot.py)
 _LINE_MAX = 4096
 _BARE_LF = re.compile(rb"(?<!\r)\n")
-_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+PARENT_DEATH = Path(__file__).with_name("parent_death.py")
+LITTLEFS_MAGIC = b"littlefs"
+FLASH_BLOCK = 4096  # boards/sim/simboot.py's BLOCK_SIZE
 
 
 class FlashInUse(OSError):
@@ -91,29 +95,14 @@ class FlashInUse(OSError):
     pass
 
 
-def _find_prctl():
-    # Looked up once, before any fork: the child only calls it.
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-
-_prctl = _find_prctl()
-
-
-def _child_setup(supervisor):
-    # Runs in the interpreter's process between fork and exec.
-    def setup():
-        os.umask(0o077)  # an image it makes is the owner's from its first byte
-        if _prctl is not None:
-            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-            if os.getppid() != supervisor:  # the supervisor died before that took effect
-                os.kill(os.getpid(), signal.SIGKILL)
-
-    return setup
+def spawn_with_parent_death(command, **popen):
+    # subprocess.Popen(command, **popen), its process killed when the calling
+    # thread ends (Linux). No preexec_fn, unsafe in a process with threads:
+    # the process starts as a small Python wrapper (parent_death.py) that
+    # arms the signal, checks its parent is still this process, then execs
+    # the command.
+    wrapped = [sys.executable, "-I", "-S", str(PARENT_DEATH), str(os.getpid())]
+    return subprocess.Popen(wrapped + list(command), **popen)
 
 
 def seeded_bytes(seed):
@@ -137,10 +126,6 @@ def default_flash():
     return Path(state) / "uthctl" / "sim-flash.img"
 
 
-def lock_path(flash):
-    return Path(str(flash) + ".lock")
-
-
 def _make_folders(folder):
     # Each folder that does not exist yet, for the owner only.
     missing = []
@@ -152,11 +137,27 @@ def _make_folders(folder):
         os.chmod(path, 0o700)
 
 
-def _holder(fd):
-    # "process PID (COMMAND)" from the lock file and /proc, as far as known.
+def is_littlefs(fd):
+    # littlefs keeps its superblock in block 0 and in block 1 (two copies, one
+    # of which may be mid-rewrite): a revision count, a tag, then "littlefs".
+    return any(os.pread(fd, 8, block * FLASH_BLOCK + 8) == LITTLEFS_MAGIC for block in (0, 1))
+
+
+def _lock_holder(fd):
+    # "process PID (COMMAND)" holding the flock on fd's file, from /proc/locks
+    # (its lines: "N: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE 0 EOF").
+    info = os.fstat(fd)
+    inode = "%02x:%02x:%d" % (os.major(info.st_dev), os.minor(info.st_dev), info.st_ino)
+    pid = None
     try:
-        pid = int(os.pread(fd, 64, 0).split()[0])
-    except (OSError, ValueError, IndexError):
+        with open("/proc/locks") as locks:
+            for words in map(str.split, locks):
+                if "FLOCK" in words and "->" not in words and inode in words:
+                    pid = int(words[words.index(inode) - 1])
+                    break
+    except (OSError, ValueError):
+        pass
+    if not pid:
         return "another process"
     try:
         with open("/proc/%d/cmdline" % pid, "rb") as f:
@@ -169,22 +170,89 @@ def _holder(fd):
     return "process %d (%s)" % (pid, command) if command else "process %d" % pid
 
 
-def take_flash(flash):
-    # The image's lock, held until the descriptor returned is closed.
+def _open_image(flash):
+    # The image itself, never what a symbolic link put in its place points to,
+    # nor a device or pipe (opening one can block, or act on a device).
     try:
-        fd = os.open(lock_path(flash), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        info = os.lstat(flash)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISDIR(info.st_mode):
+        raise OSError("flash %s is a folder; give an image file (made when missing)" % flash)
+    if stat.S_ISLNK(info.st_mode):
+        raise OSError("flash %s is a symbolic link; give the image file itself" % flash)
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError("flash %s is not a regular file; give an image file (made when "
+                      "missing)" % flash)
+    try:
+        fd = os.open(flash, os.O_RDONLY | os.O_NOFOLLOW | os.O_NOCTTY | os.O_NONBLOCK
+                     | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
     except OSError as error:
-        raise OSError("cannot lock flash image %s: %s" % (flash, error.strerror)) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        holder = _holder(fd)
+        raise OSError("cannot use flash image %s: %s" % (flash, error.strerror)) from None
+    opened = os.fstat(fd)
+    if not stat.S_ISREG(opened.st_mode) or (opened.st_dev, opened.st_ino) != (
+            info.st_dev, info.st_ino):
         os.close(fd)
-        raise FlashInUse("flash image %s is in use by %s; stop that board first, or give "
-                         "another --flash" % (flash, holder)) from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, b"%d\n" % os.getpid(), 0)
+        raise OSError("flash %s changed while it was opened; try again" % flash)
     return fd
+
+
+def _same_file(fd, flash):
+    try:
+        now = os.stat(flash, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
+
+
+def take_flash(flash, make=None):
+    # The image's lock, held until the descriptor returned is closed: an
+    # exclusive flock on the image file itself, so every name it has (a hard
+    # link too) finds it taken, and no file is left beside it. A missing image
+    # is first made by make(path), one maker at a time (a flock on its folder
+    # meanwhile); without make, a missing image is an error. Only an image
+    # (littlefs) is set to the owner's only: any other file keeps its mode.
+    for _ in range(3):
+        fd = _open_image(flash)
+        if fd is None:
+            if make is None:
+                raise OSError("no flash image %s" % flash)
+            _make_image(flash, make)
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _lock_holder(fd)
+            os.close(fd)
+            raise FlashInUse("flash image %s is in use by %s; stop that board first, or give "
+                             "another --flash" % (flash, holder)) from None
+        if not _same_file(fd, flash):
+            os.close(fd)  # replaced or removed meanwhile: lock what is there now
+            continue
+        if is_littlefs(fd):
+            # Made before this rule, or copied in: nobody else's from now on (an
+            # image its owner made read-only stays so).
+            os.fchmod(fd, stat.S_IMODE(os.fstat(fd).st_mode) & 0o700)
+        return fd
+    raise OSError("flash image %s keeps changing; is another program replacing it?" % flash)
+
+
+def _make_image(flash, make):
+    folder = os.open(flash.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)  # a maker at a time; brief
+        if os.path.lexists(flash):
+            return  # made meanwhile
+        # A half-made image left by a cut is made again, not followed if a link.
+        half = Path(str(flash) + ".new")
+        if half.is_symlink() or half.is_file():
+            half.unlink()
+        make(flash)
+    finally:
+        os.close(folder)
 
 
 def find_micropython():
@@ -272,7 +340,8 @@ class _Conn:
 class VirtualBoard:
     def __init__(self, flash=None, micropython=None, heapsize=HEAPSIZE, seed=None, repo=REPO,
                  stderr=None, lend_firmware=True):
-        self.flash = Path(flash or default_flash()).resolve()
+        self._given = Path(flash or default_flash())
+        self.flash = self._given.resolve()
         self.micropython = micropython or find_micropython()
         self.heapsize = heapsize
         self.seed = seed  # TEST ONLY: the board's deterministic random source
@@ -300,7 +369,7 @@ class VirtualBoard:
         # FlashInUse when another board runs on the image; OSError when the
         # image cannot be used at all (a folder, say).
         self._prepare_flash()
-        self._flash_lock = take_flash(self.flash)
+        self._flash_lock = take_flash(self.flash, self._make_image)
         try:
             self._open()
         except BaseException:
@@ -315,15 +384,23 @@ class VirtualBoard:
         if self.flash.is_dir():
             raise OSError("flash %s is a folder; give an image file (made when missing)"
                           % self.flash)
+        if self._given.is_symlink() and not self._given.exists():
+            raise OSError("flash %s is a symbolic link to nothing; give an image file"
+                          % self._given)
         _make_folders(self.flash.parent)
         if self.flash == Path(default_flash()).resolve():
             os.chmod(self.flash.parent, 0o700)  # uthctl's own folder
-        # Made before this rule, or copied in: nobody else's from now on (an
-        # image its owner made read-only stays so). A half-made image too,
-        # whose mode a new one would keep.
-        for path in (self.flash, Path(str(self.flash) + ".new")):
-            if path.exists():
-                os.chmod(path, stat.S_IMODE(path.stat().st_mode) & 0o700)
+
+    def _make_image(self, flash):
+        # Blank and formatted as the board's own boot makes it (simboot.py),
+        # here so that the supervisor can lock it before any board runs.
+        env = dict(os.environ, MICROPYPATH=str(self.repo / "boards" / "sim"))
+        done = subprocess.run([self.micropython, "-c", "import simboot;simboot.new_image(%r)"
+                               % str(flash)], env=env, umask=0o077, capture_output=True,
+                              text=True, timeout=60)
+        if done.returncode != 0 or not flash.is_file():
+            reason = (done.stderr.strip().splitlines() or ["exit %d" % done.returncode])[-1]
+            raise OSError("cannot make flash image %s: %s" % (flash, reason))
 
     def _open(self):
         self._workdir = tempfile.mkdtemp(prefix="uth-vboard-")
@@ -490,11 +567,11 @@ class VirtualBoard:
     def _spawn(self, run_main):
         command = [self.micropython, "-X", "heapsize=" + self.heapsize, "-i", "-c",
                    MAIN if run_main else BOOT]
-        self._proc = subprocess.Popen(command, stdin=self._slave_a, stdout=self._slave_a,
-                                      stderr=self._slave_a, cwd=self._workdir,
-                                      env=self._environment(), close_fds=True,
-                                      start_new_session=True,
-                                      preexec_fn=_child_setup(os.getpid()))
+        # umask 077: an image it makes is the owner's from its first byte.
+        self._proc = spawn_with_parent_death(
+            command, stdin=self._slave_a, stdout=self._slave_a, stderr=self._slave_a,
+            cwd=self._workdir, env=self._environment(), close_fds=True,
+            start_new_session=True, umask=0o077)
         self._spawned_at = time.monotonic()
         self._boots += 1
         self._raw = False

@@ -169,6 +169,31 @@ def test_plot_path_is_checked_before_simulating(tmp_path, capsys, monkeypatch, c
     assert ("no folder %s" % path.parent) in error if case == "no folder" else "folder" in error
 
 
+def test_plot_path_that_cannot_be_written_is_refused_before_simulating(capsys, monkeypatch):
+    # /proc takes no new file, whoever runs it (root too, for whom every
+    # permission check passes).
+    path = "/proc/awards.png"
+    def never(*args, **kwargs):
+        raise AssertionError("simulated before checking --plot")
+
+    monkeypatch.setattr(mystery_sim, "simulate", never)
+    assert main(["mystery", "simulate", "--rounds", "1000", "--plot", path]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        "uthctl: error: --plot /proc/awards.png: cannot write it (No such file or "
+        "directory)"], captured.err
+
+
+def test_unrecognized_arguments_point_to_the_subcommands_help(capsys):
+    assert main(["mystery", "simulate", "--rounds", "10", "--bogus", "x", "--json"]) == 2
+    assert _one_json_line(capsys.readouterr().out) == {
+        "error": "unrecognized arguments: --bogus x (see uthctl mystery simulate --help)"}
+    assert main(["par", "trips", "A", "extra"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "uthctl: error: unrecognized arguments: extra (see uthctl par --help)"]
+
+
 # ---- make deploy ----
 
 def test_make_deploy_names_the_known_boards():

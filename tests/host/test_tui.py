@@ -26,7 +26,7 @@ import pytest
 from independent_draws import seeded_draws
 
 from uthctl.cmd_meters import money as dollars
-from uthctl.tui import Canvas, TableView, describe, led_rows
+from uthctl.tui import Canvas, Hands, TableView, describe, led_rows
 from uthctl.vboard import find_micropython
 
 A1_MINIMUM_CENTS = 100 * 100
@@ -442,6 +442,62 @@ def test_tui_header_keeps_a_fault():
     view.host.status = {"state": "betting"}  # the next poll's reply
     view.update()
     assert _header(view)[0].startswith("uthctl sim  state BETTING")
+
+
+def test_tui_shows_an_exposed_hit_value_and_redraws_it_in_service_mode():
+    # docs/host-link.md: `meters` says "exposed": true, the board refuses
+    # every round, and the recovery is {"cmd": "redraw"} in service mode.
+    pins = {"display": "100.04", "inputs": {"key": 0}, "bet_lights": [0] * 6,
+            "jackpot_lights": [0] * 6, "board": True, "powered": True, "boots": 2}
+    meters = {"meter": 100_040_000, "contributed": 40_000, "seeded": 100_000_000, "paid": 0,
+              "hits": 0, "phase": "running", "config": "A1", "cycle": 1, "round": 3,
+              "pending": None, "last_hits": [], "commitment": "07ad" * 16, "exposed": True}
+    view = _view({"state": "betting"}, meters, pins)
+    jobs = []
+    view.hands.do = lambda job, *args: jobs.append(job)
+    view.hands.redraw = "the redraw job"
+    view.update()
+    header, lines = _header(view)
+    assert header.startswith("uthctl sim  state BETTING  hit value EXPOSED: hold key (s), "
+                             "then d redraws"), header
+    assert any("EXPOSED: s, then d redraws" in line[54:] for line in lines[1:8]), lines
+    hint = lines[15]
+    assert "rounds refused until redrawn" in hint and "hold the key (s), then d" in hint, hint
+    assert all(len(line) <= 80 for line in lines)
+    # Outside service mode d only says what to do first.
+    view.key(ord("d"))
+    view.update()
+    assert jobs == [] and "only in service mode" in view.message[0]
+
+    view.host.status = {"state": "service"}
+    view.update()
+    header, lines = _header(view)
+    assert header.startswith("uthctl sim  state SERVICE  hit value EXPOSED"), header
+    assert lines[15].startswith("service mode: d redraws the exposed hit value"), lines[15]
+    view.key(ord("d"))
+    assert jobs == ["the redraw job"]
+
+    # Redrawn: the next meters say so, and the screen is back to normal.
+    view.host.meters = dict(meters, exposed=False)
+    view.update()
+    header, lines = _header(view)
+    assert "EXPOSED" not in "\n".join(lines), lines
+    assert header.startswith("uthctl sim  state SERVICE  A1  cycle 1  round 3"), header
+
+
+def test_tui_redraw_job_sends_the_redraw_command():
+    sent = []
+
+    def command(cmd, **fields):
+        sent.append(cmd)
+        return {"ok": True, "reply": "redraw", "cycle": 3, "commitment": "07ad" * 16}
+
+    said = []
+    hands = Hands(None, _Fake(command=command), lambda text, style: said.append(text))
+    hands.redraw()
+    assert sent == ["redraw"]
+    assert said == ["cycle 3's hit value redrawn, commitment 07ad07ad07ad07ad...; release "
+                    "the key (s) to play"]
 
 
 def test_tui_header_and_hint_for_a_board_at_the_repl():

@@ -78,13 +78,14 @@ def ready(vb):
         link.wait_ready(20.0)
 
 
-def wait_holders(flash, timeout=30.0):
-    # The interpreter(s) with the image open, once there are some.
+def wait_holders(flash, supervisor, timeout=30.0):
+    # The interpreter(s) with the image open, once there are some; not the
+    # supervisor, which holds it open for its lock.
     deadline = time.monotonic() + timeout
-    while not image_holders(flash):
+    while not image_holders(flash, besides=(supervisor,)):
         assert time.monotonic() < deadline, "no interpreter opened %s" % flash
         time.sleep(0.05)
-    return image_holders(flash)
+    return image_holders(flash, besides=(supervisor,))
 
 
 def end(proc):
@@ -183,6 +184,51 @@ def test_vboard_second_board_on_one_image_is_refused(boards, tmp_path):
     ready(boards(flash))
 
 
+def test_vboard_hard_link_to_a_running_image_is_refused(boards, tmp_path):
+    # The lock is the image file's own, not a name's: another name for the
+    # same file (a hard link) finds it taken.
+    flash = tmp_path / "flash.img"
+    ready(boards(flash))
+    other = tmp_path / "other.img"
+    os.link(flash, other)
+    with pytest.raises(FlashInUse) as refused:
+        boards(other)
+    assert "in use by process %d" % os.getpid() in str(refused.value)
+
+
+def test_vboard_leaves_no_lock_file_beside_the_image(boards, tmp_path):
+    vb = boards(tmp_path / "flash.img")
+    ready(vb)
+    vb.stop()
+    assert sorted(os.listdir(tmp_path)) == ["flash.img"]
+
+
+def test_vboard_leaves_the_mode_of_a_file_that_is_no_image(boards, tmp_path, open_umask):
+    # A path mistyped onto some other file (as root, a system file's) keeps its
+    # mode, whether named, reached through a symbolic link, or named by a
+    # FLASH.new link while FLASH is missing.
+    other = tmp_path / "notes.txt"
+    other.write_text("not a littlefs image\n" * 100)
+    os.chmod(other, 0o644)
+    boards(other, power=False).stop()
+    link = tmp_path / "link.img"
+    link.symlink_to(other)
+    boards(link, power=False).stop()
+    missing = tmp_path / "new.img"
+    (tmp_path / "new.img.new").symlink_to(other)
+    ready(boards(missing))
+    assert mode(other) == 0o644 and other.read_text() == "not a littlefs image\n" * 100
+    assert mode(missing) == 0o600
+
+
+def test_vboard_refuses_a_flash_that_is_no_regular_file(tmp_path):
+    pipe = tmp_path / "pipe.img"
+    os.mkfifo(pipe, 0o644)
+    with pytest.raises(OSError, match="is not a regular file"):
+        VirtualBoard(flash=pipe).start(power=False)
+    assert mode(pipe) == 0o644 and sorted(os.listdir(tmp_path)) == ["pipe.img"]
+
+
 # ---- a flash that does not mount ----
 
 
@@ -234,8 +280,7 @@ def test_vboard_killed_headless_board_leaves_nothing_running(tmp_path):
     proc = headless(flash)
     try:
         first_line(proc)
-        interpreters = wait_holders(flash)
-        assert proc.pid not in interpreters
+        interpreters = wait_holders(flash, proc.pid)
         os.killpg(proc.pid, signal.SIGKILL)  # a closed terminal, a power cut
         proc.wait(10)
         assert wait_gone(flash, interpreters), "the interpreter outlived its supervisor"
@@ -247,7 +292,7 @@ def test_vboard_killed_headless_board_leaves_nothing_running(tmp_path):
     proc = headless(flash)
     try:
         first_line(proc)
-        interpreters = wait_holders(flash)
+        interpreters = wait_holders(flash, proc.pid)
         os.kill(proc.pid, signal.SIGKILL)  # the supervisor alone
         proc.wait(10)
         assert wait_gone(flash, interpreters), "the interpreter outlived its supervisor"

@@ -35,13 +35,15 @@ def alive(pid):
     return stat.rpartition(")")[2].split()[0] != "Z"
 
 
-def image_holders(flash):
+def image_holders(flash, besides=()):
     # Every process of any parent with the flash image open: an interpreter
-    # its supervisor left behind is found too.
+    # its supervisor left behind is found too. Not this process nor those in
+    # besides: a supervisor holds its image open for its lock.
     target = os.path.realpath(flash)
     found = []
+    skip = {os.getpid(), *besides}
     for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
+        if not proc.name.isdigit() or int(proc.name) in skip:
             continue
         if target in _open_files(proc):
             found.append(int(proc.name))
