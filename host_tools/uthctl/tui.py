@@ -941,14 +941,16 @@ def _quit(signum, frame):
     raise _Quit()
 
 
-def run(flash=None, micropython=None, seed=None):
-    # The interactive table; returns when the person quits. The board's
+def run(flash=None, micropython=None, seed=None, board=None):
+    # The interactive table; returns when the person quits. `board`: another
+    # board with the virtual board's face, not started (the emulated Pico's
+    # PicoBoard); by default a VirtualBoard on `flash`. The board's
     # meters stay on its flash image for the next run. SIGTERM and SIGHUP
     # end it as q does, so the board's interpreter never outlives it.
     handlers = {signum: signal.signal(signum, _quit) for signum in (signal.SIGTERM,
                                                                      signal.SIGHUP)}
     try:
-        return _run(flash, micropython, seed)
+        return _run(flash, micropython, seed, board)
     except _Quit:
         return 0  # before the screen was up; the board is stopped all the same
     finally:
@@ -956,13 +958,16 @@ def run(flash=None, micropython=None, seed=None):
             signal.signal(signum, handler)
 
 
-def _run(flash, micropython, seed):
+def _run(flash, micropython, seed, board=None):
     locale.setlocale(locale.LC_ALL, "")
     fancy = locale.getpreferredencoding(False).lower().replace("-", "") == "utf8"
     colour = not os.environ.get("NO_COLOR")
     os.environ.setdefault("ESCDELAY", "25")
     faults = io.StringIO()
-    board = VirtualBoard(flash=flash, micropython=micropython, seed=seed, stderr=faults)
+    if board is None:
+        board = VirtualBoard(flash=flash, micropython=micropython, seed=seed, stderr=faults)
+    else:
+        board.stderr = faults
     board.start(power=False)
     closing = []
     try:
