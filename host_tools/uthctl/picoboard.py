@@ -74,6 +74,8 @@ def default_pico_flash():
 
 
 class PicoBoard:
+    title = "emulated Pico"  # how the interactive table names it
+
     def __init__(self, flash=None, realtime=True, repo=None, stderr=None, cut_at=None,
                  cut_mode="before"):
         self.flash = Path(flash or default_pico_flash()).resolve()

@@ -979,8 +979,8 @@ def _run(flash, micropython, seed, board=None):
         closing += [hands_rig.close, view_rig.close]
         hands = Hands(hands_rig, host, None)
         view = TableView(board, host, hands, view_rig, seed=seed, fancy=fancy)
-        view.note("virtual board: serial %s, rig %s" % (board.serial_path, board.rig_address),
-                  "dim")
+        view.note("%s: serial %s, rig %s" % (getattr(board, "title", "virtual board"),
+                                               board.serial_path, board.rig_address), "dim")
         view.note("flash %s" % board.flash, "dim")
         if seed is not None:
             view.note("TEST SEED %d: the hit values are predictable; never for play" % seed,

@@ -299,3 +299,29 @@ def test_pico_headless_killed_leaves_no_emulator(tmp_path, deployed_flash):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(10)
+
+
+# ---- the interactive table on the emulated Pico ----
+
+
+def test_pico_interactive_table_shows_the_max7219_and_quits_clean(tmp_path, deployed_flash):
+    from test_tui import Terminal, children
+
+    flash = tmp_path / "flash.img"
+    shutil.copyfile(deployed_flash, flash)
+    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
+    env.pop("NO_COLOR", None)
+    term = Terminal([sys.executable, "-m", "uthctl.cli", "sim", "--board", "rp2040_pico",
+                     "--flash", str(flash)], env)
+    try:
+        term.wait_text('display "no CFG"', BOOT_WAIT)
+        assert "emulated Pico: serial" in term.text()
+        emulators = children(term.proc.pid)
+        assert emulators
+        term.keys("s")  # hold the key: service mode, as the MAX7219 lights it
+        term.wait_text('display "5EruICE"', DISPLAY_WAIT)
+        term.keys("q")
+        assert term.proc.wait(20) == 0
+        assert not any(_alive(pid) for pid in emulators)
+    finally:
+        term.close()
