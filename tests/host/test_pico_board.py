@@ -6,8 +6,9 @@
 #
 # Expected figures come from 653b.1(c)(4) as typed in test_vboard.py (A1: $1
 # minimum wager, 2%, $100-$200); the hit value comes quickly because a
-# TEST-ONLY /boot.py (pico_seeded_boot.py) swaps the controller's random
-# source for the seeded stream independent_draws.py computes on its own.
+# TEST-ONLY /boot.py (pico_seeded_boot.py, put there by pico_target.deploy)
+# swaps the controller's random source for the seeded stream
+# independent_draws.py computes on its own.
 import contextlib
 import json
 import os
@@ -16,10 +17,10 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from independent_draws import commitment, seeded_draws
+from pico_target import deploy
 
 from uthctl import pico_image
 from uthctl.link import Link
@@ -32,8 +33,6 @@ pytestmark = pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" 
 if WHY_NOT is None:
     from uthctl.picoboard import PicoBoard
 
-REPO = Path(__file__).resolve().parents[2]
-MPREMOTE = Path(sys.executable).parent / "mpremote"
 A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100
 A1_CENTS_PER_SEAT = 100 * 2 // 100  # a $1 chip at 2%
@@ -61,35 +60,16 @@ def money(cents):
     return "%d.%02d" % divmod(cents, 100)
 
 
-def mpremote(port, *args, timeout=120):
-    done = subprocess.run([str(MPREMOTE), "connect", port, *args], capture_output=True,
-                          text=True, timeout=timeout)
-    assert done.returncode == 0, (args, done.stdout, done.stderr)
-    return done.stdout
-
-
 @pytest.fixture(scope="module")
 def deployed_flash(tmp_path_factory):
-    # A new flash given the project's build by the real path: the seeded
-    # boot.py first (TEST ONLY), then `make deploy`, which ends with
-    # `mpremote reset`: the emulation restarts on the flash it saved.
+    # A new flash given the project's build by `make deploy` (pico_target.py),
+    # with the TEST-ONLY seeded boot.py.
     folder = tmp_path_factory.mktemp("pico")
     flash = folder / "flash.img"
-    boot = folder / "boot.py"
-    source = (Path(__file__).parent / "pico_seeded_boot.py").read_text()
-    boot.write_text(source.replace("SEED = 0\n", "SEED = %d\n" % SEED))
     with PicoBoard(flash=flash) as board:
         assert board.wait_started(BOOT_WAIT)["state"] == "repl"  # a bare image
         assert oct(flash.stat().st_mode & 0o777) == "0o600"
-        mpremote(board.serial_path, "cp", str(boot), ":boot.py")
-        done = subprocess.run(["make", "-C", str(REPO), "deploy", "BOARD=rp2040_pico",
-                               "PORT=" + board.serial_path], capture_output=True, text=True,
-                              timeout=600)
-        assert done.returncode == 0, done.stdout + done.stderr
-        state = Rig(board.rig_address).wait_for(lambda s: s["boots"] == 2, BOOT_WAIT,
-                                                what="the restart after mpremote reset")
-        assert state["powered"]
-        came = board.wait_started(BOOT_WAIT)
+        came = deploy(board, folder, seed=SEED)
         assert came == {"state": "unconfigured", "fault": None}
     return flash
 
