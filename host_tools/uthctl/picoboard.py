@@ -14,8 +14,12 @@
 # The rig port speaks vboard.py's JSON lines, mapped to the GPIOs of
 # boards/rp2040_pico/board.py (pico_image.wiring):
 #   set bet1..6, lock, key: 1 = chip present / pressed / turned, which pulls
-#       the pin low; 0 releases it to its pull-up. The Pico wires no UTH
-#       sensors: uth1..6 are refused, saying so.
+#       the pin low; 0 releases it to its pull-up. Answered "applied": true
+#       once the chip has run two controller ticks (10 ms) with the level,
+#       whatever it runs (the pins are always wired: the serial port tells
+#       whether a controller reads them); false while it is off (the level
+#       is kept for the next power-on). The Pico wires no UTH sensors:
+#       uth1..6 are refused, saying so.
 #   state: bet_lights, jackpot_lights (outputs driven high), display (the
 #       text the MAX7219 lights, decoded from SPI0 by max7219_model), and
 #       display_segments, inputs, powered, boots, repl, pid, flash_ops
