@@ -305,3 +305,19 @@ def test_pico_interactive_table_shows_the_max7219_and_quits_clean(tmp_path, depl
         assert not any(_alive(pid) for pid in emulators)
     finally:
         term.close()
+
+
+# ---- the flash image: the Pico's own size, one board at a time ----
+
+
+def test_pico_flash_of_another_size_and_a_second_board_are_refused(tmp_path):
+    from uthctl.vboard import FlashInUse
+
+    other = tmp_path / "sim-flash.img"
+    other.write_bytes(b"\xff" * 4096)
+    with pytest.raises(OSError, match="not a Pico filesystem image"):
+        PicoBoard(flash=other).start(power=False)
+    flash = tmp_path / "pico.img"
+    with PicoBoard(flash=flash):
+        with pytest.raises(FlashInUse, match="in use by process %d" % os.getpid()):
+            PicoBoard(flash=flash).start(power=False)
