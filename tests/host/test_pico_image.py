@@ -62,3 +62,22 @@ def test_the_rig_pins_are_the_boards_own_wiring():
     assert wiring["cs"] == documented["MAX7219 LOAD"]
     assert sorted(wiring["inputs"]) == sorted(["bet%d" % n for n in range(1, 7)]
                                               + ["lock", "key"])
+
+
+@pytest.mark.parametrize("flag", [["--bare"], ["--test-seed", "7"], ["--micropython", "mp"]])
+def test_sim_refuses_the_virtual_boards_flags_for_the_pico(capsys, flag):
+    from uthctl.cli import main as uthctl
+
+    assert uthctl(["sim", "--board", "rp2040_pico", "--headless", *flag]) == 2
+    assert "%s is for the virtual board" % flag[0] in capsys.readouterr().err
+
+
+def test_sim_without_what_the_pico_needs_says_it_in_one_line(capsys, monkeypatch, tmp_path):
+    from uthctl.cli import main as uthctl
+
+    monkeypatch.setenv("UTH_RP2_FIRMWARE", str(tmp_path / "none.uf2"))
+    assert uthctl(["sim", "--board", "rp2040_pico", "--headless",
+                   "--flash", str(tmp_path / "f.img")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ("none.uf2" in err or "Node.js" in err)
+    assert not (tmp_path / "f.img").exists()
