@@ -28,6 +28,8 @@
 #   power, reset, ping as the virtual board's; and
 #   {"op": "cut", "at": N, "mode": "before" | "partial"}: the next power-on
 #       stops at its N-th flash operation (emulator.mjs says what each does)
+#   {"op": "time"} -> {"ok": true, "emulated_ns": N, "cycles": N}: the
+#       chip's clock since this power-on (125 MHz instruction cycles)
 #
 # The flash image is the littlefs region of the Pico's flash (1408 KiB),
 # written through at every erase and program, so killing the emulator is a
@@ -257,6 +259,7 @@ class PicoBoard:
         self._ended_by_cut = None
         self._seq = 0
         self._pending = {}
+        self._time_asked = []  # rig connections waiting for the chip's clock, in order
 
     def _state(self):
         return {"ok": True, "bet_lights": list(self._lights["bet_lights"]),
@@ -344,6 +347,9 @@ class PicoBoard:
         for number in list(self._pending):
             conn, reply, _ = self._pending.pop(number)
             self._reply(conn, dict(reply, applied=False))
+        for conn in self._time_asked:
+            self._reply(conn, {"ok": False, "error": "the board went off"})
+        self._time_asked = []
         self._lights = {"bet_lights": [0] * SEATS, "jackpot_lights": [0] * SEATS}
         self._display = Max7219()
         self._board_in = b""
@@ -495,6 +501,9 @@ class PicoBoard:
         elif kind == "cut" and len(args) == 3:
             self._ops[args[2]] += 1
             self._ended_by_cut = {"at": int(args[0]), "mode": args[1], "kind": args[2]}
+        elif kind == "time" and len(args) == 2 and self._time_asked:
+            conn = self._time_asked.pop(0)
+            self._reply(conn, {"ok": True, "emulated_ns": int(args[0]), "cycles": int(args[1])})
         elif kind == "applied" and args:
             entry = self._pending.pop(int(args[0]), None) if args[0].isdigit() else None
             if entry is not None:
@@ -565,11 +574,21 @@ class PicoBoard:
                                else self._power_off()})
         elif op == "reset":
             self._reply(conn, {"ok": True, "changed": self._hard_reset()})
+        elif op == "time":
+            self._ask_time(conn)
         elif op == "cut":
             self._reply(conn, {"ok": True, "armed": self._arm_cut(request["at"],
                                                                   request.get("mode", "before"))})
         else:
-            raise ValueError("unknown op %r (state, set, power, reset, cut, ping)" % (op,))
+            raise ValueError("unknown op %r (state, set, power, reset, cut, time, ping)"
+                             % (op,))
+
+    def _ask_time(self, conn):
+        # The chip's clock: nanoseconds and cycles since this power-on.
+        if self._ctl is None:
+            raise ValueError("the board is off: its clock is not running")
+        self._time_asked.append(conn)
+        self._ctl_send(b"time\n")
 
     def _set(self, conn, pin, level):
         if isinstance(pin, str) and pin.startswith("uth"):

@@ -194,6 +194,21 @@ def test_pico_rig_refuses_uth_pins_it_does_not_wire(table):
         ["bet%d" % n for n in range(1, 7)] + ["lock", "key"])
 
 
+def test_pico_rig_reads_the_chips_clock_which_keeps_wall_time(table):
+    board = table.board()
+    rig = table.rig(board)
+    board.wait_started(BOOT_WAIT)
+    first = rig.request(op="time")
+    time.sleep(0.5)
+    second = rig.request(op="time")
+    assert second["cycles"] > first["cycles"]
+    # Realtime: idle emulated time keeps up with the wall clock, never ahead.
+    assert 0.2e9 <= second["emulated_ns"] - first["emulated_ns"] <= 2.0e9
+    rig.power(False)
+    with pytest.raises(OSError, match="off"):
+        rig.request(op="time")
+
+
 # ---- power cuts: at the N-th flash operation, then a restart boots ----
 
 
