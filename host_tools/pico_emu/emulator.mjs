@@ -27,7 +27,9 @@
 //
 // --flash is the littlefs region (0xA0000, 1408 KiB, the rp2 port's
 // MICROPY_HW_FLASH_STORAGE_BASE for RPI_PICO), written through at every
-// operation, so a SIGKILL is a power cut at that instant. --cut-at N stops
+// operation, so a SIGKILL is a power cut at that instant. An operation is
+// one call of the boot ROM's erase or program routine (the SDK's
+// flash_range_erase / flash_range_program). --cut-at N stops
 // the N-th operation of this power-on: "before" it touches the chip, or
 // "partial": a program writes only the first half of its bytes (a torn
 // page), an erase clears only the first half of its range.
@@ -165,7 +167,7 @@ const cdcRead = mcu.usbCtrl.onEndpointRead;
 let parkedRead = null;
 mcu.usbCtrl.onEndpointRead = (ep, size) => {
   while (hostToDevice.length && !cdc.txFIFO.full) cdc.sendSerialByte(hostToDevice.shift());
-  if (!args['usb-poll'] && ep === cdc.outEndpoint && cdc.txFIFO.empty) { parkedRead = [ep, size]; return; }
+  if (ep === cdc.outEndpoint && cdc.txFIFO.empty) { parkedRead = [ep, size]; return; }
   cdcRead(ep, size);
 };
 function hostData(bytes) {
