@@ -82,8 +82,7 @@ def default_pico_flash():
 class PicoBoard:
     title = "emulated Pico"  # how the interactive table names it
 
-    def __init__(self, flash=None, realtime=True, repo=None, stderr=None, cut_at=None,
-                 cut_mode="before"):
+    def __init__(self, flash=None, realtime=True, stderr=None, cut_at=None, cut_mode="before"):
         self.flash = Path(flash or default_pico_flash()).resolve()
         # Emulated time kept with the wall clock (a rig's press lasts as long
         # on the chip's clock); False lets sleeps cost no wall time.
@@ -93,7 +92,6 @@ class PicoBoard:
         self.firmware = pico_image.firmware()
         self.bootrom = pico_image.bootrom()
         self.wiring = pico_image.wiring()
-        self._gpio_names = {gpio: name for name, gpio in self.wiring["inputs"].items()}
         self._light_of = {}
         for kind in ("bet_lights", "jackpot_lights"):
             for seat, gpio in enumerate(self.wiring[kind]):
@@ -101,7 +99,9 @@ class PicoBoard:
         self.serial_path = None
         self.rig_address = None
         self.failure = None
-        self._cut = (cut_at, cut_mode) if cut_at else None
+        self._cut = None
+        if cut_at is not None:
+            self._arm_cut(cut_at, cut_mode)  # the first power-on's
         self._thread = None
         self._flash_lock = None
         self._stopping = False
@@ -111,9 +111,17 @@ class PicoBoard:
     # ---- life cycle (any thread) ----
 
     def start(self, power=True):
-        self._prepare_flash()
+        # FlashInUse when another board runs on the image; OSError when the
+        # image cannot be used (a folder, another size).
+        if self.flash.is_dir():
+            raise OSError("flash %s is a folder; give an image file (made when missing)"
+                          % self.flash)
+        _make_folders(self.flash.parent)
+        if self.flash == default_pico_flash().resolve():
+            os.chmod(self.flash.parent, 0o700)  # uthctl's own folder
         self._flash_lock = take_flash(self.flash)
         try:
+            self._prepare_flash()
             self._open()
         except BaseException:
             os.close(self._flash_lock)
@@ -124,10 +132,7 @@ class PicoBoard:
         return self
 
     def _prepare_flash(self):
-        if self.flash.is_dir():
-            raise OSError("flash %s is a folder; give an image file (made when missing)"
-                          % self.flash)
-        _make_folders(self.flash.parent)
+        # Made under the lock, so two starts never both make it.
         if not self.flash.exists():
             fd = os.open(self.flash, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "wb") as image:
