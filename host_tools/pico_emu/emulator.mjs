@@ -15,8 +15,9 @@
 // stdin/stdout: the USB CDC serial (bytes only; the log goes to stderr).
 // --control-fd N: the control socket (a socketpair end), one text line each way.
 //   in:  set GPIO 0|1|z SEQ   drive a pin from outside (z: released, the pull
-//                             decides); "applied SEQ" once two controller
-//                             ticks (10 ms) of emulated time have passed
+//                             decides), spaced in emulated time from the set
+//                             before as on the wall clock; "applied SEQ" two
+//                             controller ticks (10 ms, emulated) after
 //        time                 -> "time SIM_NS CYCLES"
 //        flashops             -> "flashops ERASES PROGRAMS"
 //   out: pin GPIO 0|1         a watched output changed (1 = driven high)
@@ -246,10 +247,7 @@ control.on('data', (d) => {
 });
 function command([cmd, a1, a2, a3]) {
   if (cmd === 'set') {
-    const n = Number(a1);
-    outside[n] = a2 === 'z' ? null : a2 === '1';
-    updatePad(n);
-    awaiting.push([clock.nanos + APPLIED_NS, a3]);
+    scheduleLevel(Number(a1), a2 === 'z' ? null : a2 === '1', a3);
   } else if (cmd === 'time') {
     tell(`time ${Math.round(clock.nanos)} ${mcu.core.cycles}`);
   } else if (cmd === 'flashops') {
@@ -257,6 +255,31 @@ function command([cmd, a1, a2, a3]) {
   } else {
     tell(`error unknown command ${cmd}`);
   }
+}
+// The rig's timing kept on the chip's clock: a level comes as long after the
+// one before it, in emulated time, as it came after it on the wall clock, so
+// a 100 ms key turn stays 100 ms for the firmware even while the emulator lags.
+const levels = [];     // [sim ns due, gpio, level, seq], in order
+let lastWallNs = null, lastDueNs = 0;
+function scheduleLevel(n, level, seq) {
+  const wall = wallNs();
+  let due = clock.nanos;
+  if (lastWallNs !== null) due = Math.max(due, lastDueNs + (wall - lastWallNs));
+  lastWallNs = wall;
+  lastDueNs = due;
+  levels.push([due, n, level, seq]);
+  applyLevels();
+}
+function applyLevels() {
+  while (levels.length && levels[0][0] <= clock.nanos) {
+    const [, n, level, seq] = levels.shift();
+    outside[n] = level;
+    updatePad(n);
+    awaiting.push([clock.nanos + APPLIED_NS, seq]);
+  }
+}
+function nextLevelNs() {
+  return levels.length ? levels[0][0] - clock.nanos : Infinity;
 }
 function answerApplied() {
   while (awaiting.length && awaiting[0][0] <= clock.nanos) tell(`applied ${awaiting.shift()[1]}`);
@@ -274,23 +297,27 @@ function run() {
   const core = mcu.core;
   for (let i = 0; i < 200000 && !stopped; i++) {
     if (core.waiting) {
-      const next = clock.nextAlarm ? clock.nextAlarm.nanos - clock.nanos : Infinity;
+      const alarm = clock.nextAlarm ? clock.nextAlarm.nanos - clock.nanos : Infinity;
+      const next = Math.min(alarm, nextLevelNs());
       if (args.realtime) {
         const lag = wallNs() - clock.nanos;
-        if (next <= lag) { clock.tick(next); i += next / CYCLE_NS; continue; }
+        if (next <= lag) { clock.tick(next); applyLevels(); i += next / CYCLE_NS; continue; }
         if (lag > 0) clock.tick(lag);
+        applyLevels();
         answerApplied();
         setTimeout(run, Math.max(1, Math.min((next - Math.max(lag, 0)) / 1e6, 10)));
         return;
       }
       if (next === Infinity) { answerApplied(); setTimeout(run, 1); return; }
       clock.tick(next);
+      applyLevels();
       i += next / CYCLE_NS;
     } else {
       clock.tick(core.executeInstruction() * CYCLE_NS);
     }
   }
   if (stopped) return;
+  applyLevels();
   answerApplied();
   if (args.realtime) {
     const ahead = (clock.nanos - wallNs()) / 1e6;

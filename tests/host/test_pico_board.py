@@ -315,6 +315,21 @@ def test_pico_interactive_table_shows_the_max7219_and_quits_clean(tmp_path, depl
         assert emulators
         term.keys("s")  # hold the key: service mode, as the MAX7219 lights it
         term.wait_text('display "5EruICE"', DISPLAY_WAIT)
+        term.wait_text("state SERVICE", LINK_TIMEOUT)  # as the controller reports it
+        term.keys("c")
+        term.wait_text("choose a configuration, 653b", LINK_TIMEOUT)
+        term.keys("A1\r")
+        term.wait_text("config A1 (was none)", LINK_TIMEOUT)
+        term.keys("s")
+        term.wait_text("state BETTING", LINK_TIMEOUT)
+        # Auto-play at six seats without UTH sensors: the seeded hit comes in its first round.
+        term.keys("a")
+        term.wait_text("state HIT PENDING", BOOT_WAIT)
+        term.wait_text("auto-play: a hit after", LINK_TIMEOUT)
+        term.wait_for(lambda t: "auto     off (a)" in term.row("auto "), LINK_TIMEOUT,
+                      what="auto-play's hands off the pins (LOCK released)")
+        term.keys("k")
+        term.wait_text("validated seat", LINK_TIMEOUT)
         term.keys("q")
         assert term.proc.wait(20) == 0
         assert not any(_alive(pid) for pid in emulators)
