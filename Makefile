@@ -7,15 +7,29 @@ MICROPYTHON := $(BIN)/micropython -X heapsize=192K
 # sim: the virtual board's build, to deploy onto a bare one (uthctl sim --bare).
 BOARDS := rp2040_pico:armv6m esp32_devkitc:xtensawin sim:x64
 BUILD ?= build
+# The emulated Pico's runner (host side): rp2040js from its lock file.
+PICO_EMU := host_tools/pico_emu
+PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
 .PHONY: setup test test-cpython test-micropython lint build deploy bench clean sim
 
-setup: $(STAMP)
+setup: $(STAMP) $(PICO_STAMP)
 
 $(STAMP): pyproject.toml requirements-dev.txt
 	python3 -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt -e .
 	touch $(STAMP)
+
+# Without node 18 or later the emulated Pico is left out, saying so; the rest
+# of the setup goes on and its tests skip with that reason.
+$(PICO_STAMP): $(PICO_EMU)/package.json $(PICO_EMU)/package-lock.json
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && \
+		node -e 'process.exit(+process.versions.node.split(".")[0] < 18 ? 1 : 0)'; then \
+		cd $(PICO_EMU) && npm ci --no-audit --no-fund --loglevel=error && \
+		touch node_modules/.installed; \
+	else \
+		echo "make setup: no emulated Pico: install Node.js 18 or later with npm (nodejs.org or the nodejs package), then make setup"; \
+	fi
 
 test: lint test-cpython test-micropython
 
@@ -53,9 +67,10 @@ deploy: build
 bench: setup
 	$(BIN)/python bench/run.py
 
-# The virtual table in this terminal (SIM_ARGS="--flash FILE" for another flash image).
+# The virtual table in this terminal (SIM_ARGS="--flash FILE" for another flash
+# image); BOARD=rp2040_pico for the emulated Pico (BOARD=sim: the virtual board).
 sim: setup
-	$(BIN)/uthctl sim $(SIM_ARGS)
+	$(BIN)/uthctl sim $(if $(filter command line environment,$(origin BOARD)),--board $(BOARD)) $(SIM_ARGS)
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

@@ -10,6 +10,11 @@
 # there. --bare lends the board no firmware: it runs what
 # `make deploy BOARD=sim PORT=PTY` copies to its flash. A flash image another
 # `uthctl sim` runs, or a folder, is refused with one line (exit 2).
+#
+# --board rp2040_pico runs the emulated Pico instead (picoboard.py): the
+# official MicroPython image on an emulated RP2040, the same JSON line and
+# rig; its flash holds only what `make deploy BOARD=rp2040_pico PORT=PTY`
+# copied there (a new flash boots to the REPL, "state": "repl").
 import json
 import signal
 import sys
@@ -19,10 +24,14 @@ import time
 from .vboard import VirtualBoard, default_flash
 
 STARTED_WAIT = 20.0  # seconds for the board to come up before its line is printed
+BOARDS = ("sim", "rp2040_pico")
 
 
 def add_parser(sub):
     parser = sub.add_parser("sim", help="run the virtual table (firmware on the unix port)")
+    parser.add_argument("--board", choices=BOARDS, default="sim",
+                        help="sim: the firmware on the unix port (default); rp2040_pico: "
+                        "the official MicroPython image on an emulated RP2040 (node)")
     parser.add_argument("--headless", action="store_true",
                         help="print the serial and rig addresses as one JSON line, then run "
                         "until SIGTERM/SIGINT")
@@ -42,6 +51,12 @@ def add_parser(sub):
 
 
 def run(args):
+    if args.board == "rp2040_pico":
+        for flag, given in (("--bare", args.bare), ("--micropython", args.micropython),
+                            ("--test-seed", args.test_seed is not None)):
+            if given:
+                raise ValueError("%s is for the virtual board; the emulated Pico runs the "
+                                 "official image and what is deployed to it" % flag)
     if not args.headless:
         if args.bare:
             raise ValueError("--bare needs --headless: a bare board has no table to show "
@@ -58,15 +73,26 @@ def run_interactive(args):
                          "uthctl sim --headless")
     from . import tui  # curses is loaded only for the interactive table
 
+    if args.board == "rp2040_pico":
+        return tui.run(board=_pico(args))
     return tui.run(flash=args.flash, micropython=args.micropython, seed=args.test_seed)
+
+
+def _pico(args):
+    from .picoboard import PicoBoard  # node is looked for only when asked for
+
+    return PicoBoard(flash=args.flash)
 
 
 def run_headless(args):
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    board = VirtualBoard(flash=args.flash, micropython=args.micropython, seed=args.test_seed,
-                         lend_firmware=not args.bare)
+    if args.board == "rp2040_pico":
+        board = _pico(args)
+    else:
+        board = VirtualBoard(flash=args.flash, micropython=args.micropython,
+                             seed=args.test_seed, lend_firmware=not args.bare)
     board.start()
     try:
         if args.test_seed is not None:
@@ -78,7 +104,7 @@ def run_headless(args):
                           "fault": came["fault"]}), flush=True)
         while not stop.wait(0.2):
             if not board.alive():
-                raise OSError("the virtual board's supervisor stopped: %s" % board.failure)
+                raise OSError("the board's supervisor stopped: %s" % board.failure)
     finally:
         board.stop()
     return 0

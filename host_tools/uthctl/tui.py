@@ -435,8 +435,9 @@ class Hands(threading.Thread):
             self.say("auto-play starts from betting (the table is %s)"
                      % STATE_NAMES.get(status.get("state"), status.get("state")), "error")
             return
-        # A dealer's round: a UTH wager and a progressive chip at each seat.
-        self.rig.set_many([("uth%d" % n, 1) for n in seats])
+        # A dealer's round: a UTH wager (where the board wires its sensor: the
+        # Pico does not) and a progressive chip at each seat.
+        self.rig.set_many([("uth%d" % n, 1) for n in seats if "uth%d" % n in inputs])
         self.auto = {"seats": seats, "rounds": 0, "since": time.monotonic()}
         self.say("auto-play: seats %s, round after round until a hit (a stops)"
                  % " ".join(map(str, seats)), "head")
@@ -971,14 +972,16 @@ def _quit(signum, frame):
     raise _Quit()
 
 
-def run(flash=None, micropython=None, seed=None):
-    # The interactive table; returns when the person quits. The board's
+def run(flash=None, micropython=None, seed=None, board=None):
+    # The interactive table; returns when the person quits. `board`: another
+    # board with the virtual board's face, not started (the emulated Pico's
+    # PicoBoard); by default a VirtualBoard on `flash`. The board's
     # meters stay on its flash image for the next run. SIGTERM and SIGHUP
     # end it as q does, so the board's interpreter never outlives it.
     handlers = {signum: signal.signal(signum, _quit) for signum in (signal.SIGTERM,
                                                                      signal.SIGHUP)}
     try:
-        return _run(flash, micropython, seed)
+        return _run(flash, micropython, seed, board)
     except _Quit:
         return 0  # before the screen was up; the board is stopped all the same
     finally:
@@ -986,13 +989,16 @@ def run(flash=None, micropython=None, seed=None):
             signal.signal(signum, handler)
 
 
-def _run(flash, micropython, seed):
+def _run(flash, micropython, seed, board=None):
     locale.setlocale(locale.LC_ALL, "")
     fancy = locale.getpreferredencoding(False).lower().replace("-", "") == "utf8"
     colour = not os.environ.get("NO_COLOR")
     os.environ.setdefault("ESCDELAY", "25")
     faults = io.StringIO()
-    board = VirtualBoard(flash=flash, micropython=micropython, seed=seed, stderr=faults)
+    if board is None:
+        board = VirtualBoard(flash=flash, micropython=micropython, seed=seed, stderr=faults)
+    else:
+        board.stderr = faults
     board.start(power=False)
     closing = []
     try:
@@ -1004,8 +1010,8 @@ def _run(flash, micropython, seed):
         closing += [hands_rig.close, view_rig.close]
         hands = Hands(hands_rig, host, None)
         view = TableView(board, host, hands, view_rig, seed=seed, fancy=fancy)
-        view.note("virtual board: serial %s, rig %s" % (board.serial_path, board.rig_address),
-                  "dim")
+        view.note("%s: serial %s, rig %s" % (getattr(board, "title", "virtual board"),
+                                               board.serial_path, board.rig_address), "dim")
         view.note("flash %s" % board.flash, "dim")
         if seed is not None:
             view.note("TEST SEED %d: the hit values are predictable; never for play" % seed,

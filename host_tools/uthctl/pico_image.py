@@ -1,0 +1,117 @@
+# What the emulated Pico needs on this host, each checked with a one-line
+# reason when it is missing: node 18 or later, rp2040js installed by
+# `make setup` (npm ci in host_tools/pico_emu), and the official MicroPython
+# image and RP2040 boot ROM, found through UTH_RP2_FIRMWARE / UTH_RP2_BOOTROM
+# or else in ../shared/rp2040-emulator beside the repository, each checked
+# against the SHA-256 pinned here.
+import ast
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+RUNNER = REPO / "host_tools" / "pico_emu"
+EMULATOR = RUNNER / "emulator.mjs"
+SHARED = REPO.parent / "shared" / "rp2040-emulator"
+FIRMWARE_NAME = "micropython-v1.28.0-RPI_PICO.uf2"
+BOOTROM_NAME = "bootrom-b1.bin"
+# MicroPython v1.28.0 for RPI_PICO, as micropython.org/download/RPI_PICO/ publishes it.
+FIRMWARE_SHA256 = "5daa8e5fcdb37f1d81ff1a720b6c632113a5b11336564c62db7cd0005354cd87"
+# The RP2040 B1 boot ROM (16 KiB), as rp2040js's own demo loads it.
+BOOTROM_SHA256 = "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae"
+NODE_MAJOR = 18
+PIN_FILE = REPO / "boards" / "rp2040_pico" / "board.py"
+
+
+class PicoUnavailable(OSError):
+    # The emulated Pico cannot run here; the message is one line saying why.
+    pass
+
+
+def firmware_path():
+    return Path(os.environ.get("UTH_RP2_FIRMWARE") or SHARED / FIRMWARE_NAME)
+
+
+def bootrom_path():
+    return Path(os.environ.get("UTH_RP2_BOOTROM") or SHARED / BOOTROM_NAME)
+
+
+def find_node():
+    # The node binary, or PicoUnavailable naming what to install.
+    node = shutil.which("node")
+    if node is None:
+        raise PicoUnavailable("no node on PATH: install Node.js %d or later (nodejs.org, or "
+                              "the nodejs package) and run `make setup`" % NODE_MAJOR)
+    try:
+        version = subprocess.run([node, "--version"], capture_output=True, text=True,
+                                 timeout=20).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise PicoUnavailable("node does not run (%s): install Node.js %d or later"
+                              % (error, NODE_MAJOR)) from None
+    major = re.match(r"v(\d+)\.", version)
+    if not major or int(major.group(1)) < NODE_MAJOR:
+        raise PicoUnavailable("node %s is too old: install Node.js %d or later"
+                              % (version or "(unknown)", NODE_MAJOR))
+    if not (RUNNER / "node_modules" / "rp2040js" / "package.json").is_file():
+        raise PicoUnavailable("rp2040js is not installed: run `make setup` (npm ci in %s)"
+                              % RUNNER)
+    return node
+
+
+def _checked(path, digest, what, variable):
+    if not path.is_file():
+        raise PicoUnavailable("no %s at %s: set %s, or put ../shared/rp2040-emulator beside "
+                              "the repository (see README, The emulated Pico)"
+                              % (what, path, variable))
+    found = hashlib.sha256(path.read_bytes()).hexdigest()
+    if found != digest:
+        raise PicoUnavailable("%s %s has SHA-256 %s, not the pinned %s"
+                              % (what, path, found, digest))
+    return path
+
+
+def firmware():
+    return _checked(firmware_path(), FIRMWARE_SHA256, "MicroPython RPI_PICO image",
+                    "UTH_RP2_FIRMWARE")
+
+
+def bootrom():
+    return _checked(bootrom_path(), BOOTROM_SHA256, "RP2040 boot ROM", "UTH_RP2_BOOTROM")
+
+
+def unavailable():
+    # None when the emulated Pico can run here, else the one-line reason.
+    try:
+        find_node()
+        firmware()
+        bootrom()
+    except PicoUnavailable as error:
+        return str(error)
+    return None
+
+
+def gpio_map(path=PIN_FILE):
+    # {"_GP_BET": [0, ...], "_GP_LOCK": [22], ...} from the board's own
+    # module-level _GP_* assignments, read from its source, never imported.
+    tree = ast.parse(Path(path).read_text(), str(path))
+    pins = {}
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) else None
+        if isinstance(target, ast.Name) and target.id.startswith(("_GP_", "_SPI_BUS")):
+            pins[target.id] = [n.value for n in ast.walk(node.value)
+                               if isinstance(n, ast.Constant) and type(n.value) is int]
+    return pins
+
+
+def wiring(path=PIN_FILE):
+    # The rig's names for the Pico's GPIOs: inputs by pin name, the lights by
+    # seat, the display's chip select and SPI bus.
+    pins = gpio_map(path)
+    inputs = {"bet%d" % (n + 1): gpio for n, gpio in enumerate(pins["_GP_BET"])}
+    inputs.update(lock=pins["_GP_LOCK"][0], key=pins["_GP_KEY"][0])
+    return {"inputs": inputs, "bet_lights": pins["_GP_BET_LIGHT"],
+            "jackpot_lights": pins["_GP_JACKPOT_LIGHT"], "cs": pins["_GP_CS"][0],
+            "spi": pins["_SPI_BUS"][0]}

@@ -1,0 +1,702 @@
+# The emulated Pico's supervisor: the official MicroPython rp2 image on an
+# emulated RP2040 (host_tools/pico_emu/emulator.mjs, rp2040js under node),
+# with the same face as the virtual board (vboard.py), so a host tool or a
+# test drives either the same way:
+#
+#   host (mpremote, uthctl) <-> pty  ==relay==  node's stdin/stdout (USB CDC)
+#
+# `serial_path` is the pty's slave and lives as long as the supervisor; each
+# power-on is one node process on the same flash image, so a power cycle, a
+# `reset` and the firmware's machine.reset() (which wedges stock rp2040js:
+# the emulator exits 75 when the watchdog fires) all restart the emulation on
+# its saved flash.
+#
+# The rig port speaks vboard.py's JSON lines, mapped to the GPIOs of
+# boards/rp2040_pico/board.py (pico_image.wiring):
+#   set bet1..6, lock, key: 1 = chip present / pressed / turned, which pulls
+#       the pin low; 0 releases it to its pull-up. Answered "applied": true
+#       once the chip has run two controller ticks (10 ms) with the level,
+#       whatever it runs (the pins are always wired: the serial port tells
+#       whether a controller reads them); false while it is off (the level
+#       is kept for the next power-on). The Pico wires no UTH sensors:
+#       uth1..6 are refused, saying so.
+#   state: bet_lights, jackpot_lights (outputs driven high), display (the
+#       text the MAX7219 lights, decoded from SPI0 by max7219_model), and
+#       display_segments, inputs, powered, boots, repl, pid, flash_ops
+#       {"erase", "program"} of this power-on, cut (how the last one ended
+#       at an armed cut, else null)
+#   power, reset, ping as the virtual board's; and
+#   {"op": "cut", "at": N, "mode": "before" | "partial"}: the next power-on
+#       stops at its N-th flash operation (emulator.mjs says what each does)
+#   {"op": "time"} -> {"ok": true, "emulated_ns": N, "cycles": N}: the
+#       chip's clock since this power-on (125 MHz instruction cycles)
+#
+# The flash image is the littlefs region of the Pico's flash (1408 KiB),
+# written through at every erase and program, so killing the emulator is a
+# power cut at that instant. Made 0600 when missing, locked as vboard.py
+# locks its own (one supervisor an image); node dies with the thread that
+# spawned it, the I/O thread (vboard._child_setup).
+import json
+import os
+import selectors
+import shutil
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tty
+from pathlib import Path
+
+from . import pico_image
+from .max7219_model import Max7219
+from .vboard import (
+    FRIENDLY_BANNER,
+    RAW_BANNER,
+    SEATS,
+    _boot_event,
+    _child_setup,
+    _Conn,
+    _listen,
+    _make_folders,
+    _write_some,
+    default_flash,
+    take_flash,
+)
+
+FS_SIZE = 1408 * 1024
+EXIT_CUT = 3
+EXIT_REBOOT = 75
+CUT_MODES = ("before", "partial")
+_APPLY_TIMEOUT = 5.0
+_HOST_STALL = 1.0
+_LINE_MAX = 4096
+
+
+def default_pico_flash():
+    return default_flash().parent / "pico-flash.img"
+
+
+class PicoBoard:
+    title = "emulated Pico"  # how the interactive table names it
+
+    def __init__(self, flash=None, realtime=True, stderr=None, cut_at=None, cut_mode="before"):
+        self.flash = Path(flash or default_pico_flash()).resolve()
+        # Emulated time kept with the wall clock (a rig's press lasts as long
+        # on the chip's clock); False lets sleeps cost no wall time.
+        self.realtime = realtime
+        self.stderr = stderr
+        self.node = pico_image.find_node()
+        self.firmware = pico_image.firmware()
+        self.bootrom = pico_image.bootrom()
+        self.wiring = pico_image.wiring()
+        self._light_of = {}
+        for kind in ("bet_lights", "jackpot_lights"):
+            for seat, gpio in enumerate(self.wiring[kind]):
+                self._light_of[gpio] = (kind, seat)
+        self.serial_path = None
+        self.rig_address = None
+        self.failure = None
+        self._cut = None
+        if cut_at is not None:
+            self._arm_cut(cut_at, cut_mode)  # the first power-on's
+        self._thread = None
+        self._flash_lock = None
+        self._stopping = False
+        self._requests = []
+        self._lock = threading.Lock()
+
+    # ---- life cycle (any thread) ----
+
+    def start(self, power=True):
+        # FlashInUse when another board runs on the image; OSError when the
+        # image cannot be used (a folder, another size).
+        if self.flash.is_dir():
+            raise OSError("flash %s is a folder; give an image file (made when missing)"
+                          % self.flash)
+        _make_folders(self.flash.parent)
+        if self.flash == default_pico_flash().resolve():
+            os.chmod(self.flash.parent, 0o700)  # uthctl's own folder
+        self._flash_lock = take_flash(self.flash)
+        try:
+            self._prepare_flash()
+            self._open()
+        except BaseException:
+            os.close(self._flash_lock)
+            self._flash_lock = None
+            raise
+        if power:
+            self.power(True)
+        return self
+
+    def _prepare_flash(self):
+        # Made under the lock, so two starts never both make it.
+        if not self.flash.exists():
+            fd = os.open(self.flash, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as image:
+                image.write(b"\xff" * FS_SIZE)  # an erased chip: the firmware makes littlefs
+        os.chmod(self.flash, stat.S_IMODE(self.flash.stat().st_mode) & 0o700)
+        size = self.flash.stat().st_size
+        if size != FS_SIZE:
+            raise OSError("flash %s is %d bytes, not a Pico filesystem image (%d bytes)"
+                          % (self.flash, size, FS_SIZE))
+
+    def _open(self):
+        self._workdir = tempfile.mkdtemp(prefix="uth-pico-")
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        os.set_blocking(self._master, False)
+        self.serial_path = os.ttyname(self._slave)
+        self._rig_listener = _listen()
+        self.rig_address = "127.0.0.1:%d" % self._rig_listener.getsockname()[1]
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._reset_state()
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._master, selectors.EVENT_READ, "host_in")
+        self._selector.register(self._rig_listener, selectors.EVENT_READ, "rig_accept")
+        self._selector.register(self._wake_r, selectors.EVENT_READ, "wake")
+        self._thread = threading.Thread(target=self._run, name="picoboard", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout=5.0):
+        if self._thread is None:
+            return
+        self._stopping = True
+        self._wake()
+        self._thread.join(timeout)
+        self._thread = None
+        self._kill()
+        for conn in list(self._conns):
+            conn.sock.close()
+        for sock in (self._rig_listener, self._wake_r, self._wake_w):
+            sock.close()
+        self._selector.close()
+        for fd in (self._master, self._slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        shutil.rmtree(self._workdir, ignore_errors=True)
+        os.close(self._flash_lock)
+        self._flash_lock = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def alive(self):
+        return self._thread is not None and self._thread.is_alive()
+
+    def power(self, on):
+        return self._call(self._power_on if on else self._power_off)
+
+    def reset(self):
+        return self._call(self._hard_reset)
+
+    def state(self):
+        return self._call(self._state)
+
+    def arm_cut(self, at, mode="before"):
+        # The next power-on stops at its at-th flash operation (1-based).
+        return self._call(lambda: self._arm_cut(at, mode))
+
+    def wait_started(self, timeout=60.0):
+        # As VirtualBoard.wait_started: {"state": the controller's state from
+        # its "started" event, "repl" when main.py ended at the REPL, or None
+        # within timeout; "fault": a fault event's reason or None}.
+        deadline = time.monotonic() + timeout
+        while True:
+            came = self._call(lambda: dict(self._came_up))
+            if came["state"] is not None or time.monotonic() > deadline:
+                return came
+            time.sleep(0.05)
+
+    def _call(self, function, timeout=15.0):
+        if not self.alive():
+            raise OSError("the emulated Pico's supervisor is not running (%s)"
+                          % (self.failure or "stopped"))
+        done = threading.Event()
+        box = []
+        with self._lock:
+            self._requests.append((function, done, box))
+        self._wake()
+        if not done.wait(timeout):
+            raise TimeoutError("emulated Pico supervisor did not answer")
+        if not box:
+            raise OSError("the emulated Pico's supervisor stopped (%s)"
+                          % (self.failure or "stopped"))
+        ok, value = box[0]
+        if not ok:
+            raise value
+        return value
+
+    def _wake(self):
+        try:
+            self._wake_w.send(b"!")
+        except OSError:
+            pass
+
+    # ---- state (I/O thread) ----
+
+    def _reset_state(self):
+        self._proc = None
+        self._ctl = None
+        self._powered = False
+        self._raw = False
+        self._tail = b""
+        self._host_out = b""
+        self._host_stalled = None
+        self._board_in = b""
+        self._boots = 0
+        self._came_up = {"state": None, "fault": None}
+        self._line_buf = b""
+        self._ctl_buf = b""
+        self._conns = []
+        self._levels = {name: 0 for name in self.wiring["inputs"]}
+        self._lights = {"bet_lights": [0] * SEATS, "jackpot_lights": [0] * SEATS}
+        self._display = Max7219()
+        self._ops = {"erase": 0, "program": 0}
+        self._ended_by_cut = None
+        self._seq = 0
+        self._pending = {}
+        self._time_asked = []  # rig connections waiting for the chip's clock, in order
+
+    def _state(self):
+        return {"ok": True, "bet_lights": list(self._lights["bet_lights"]),
+                "jackpot_lights": list(self._lights["jackpot_lights"]),
+                "display": self._display.text(), "display_segments": self._display.lit(),
+                "inputs": dict(self._levels), "board": self._proc is not None,
+                "powered": self._powered, "boots": self._boots,
+                "repl": "raw" if self._raw else "friendly",
+                "pid": self._proc.pid if self._proc is not None else None,
+                "flash_ops": dict(self._ops), "cut": self._ended_by_cut}
+
+    def _arm_cut(self, at, mode):
+        if type(at) is not int or at < 1:
+            raise ValueError("cut: at is a flash operation number from 1")
+        if mode not in CUT_MODES:
+            raise ValueError("cut: mode is one of %s" % ", ".join(CUT_MODES))
+        self._cut = (at, mode)
+        return True
+
+    # ---- the emulator process ----
+
+    def _command(self):
+        wiring = self.wiring
+        watch = wiring["bet_lights"] + wiring["jackpot_lights"]
+        low = [wiring["inputs"][name] for name, level in self._levels.items() if level]
+        command = [self.node, str(pico_image.EMULATOR), "--firmware", str(self.firmware),
+                   "--bootrom", str(self.bootrom), "--flash", str(self.flash),
+                   "--control-fd", str(self._ctl_child.fileno()),
+                   "--watch", ",".join(map(str, watch)), "--cs", str(wiring["cs"]),
+                   "--spi", str(wiring["spi"])]
+        if low:
+            command += ["--low", ",".join(map(str, low))]
+        if self.realtime:
+            command.append("--realtime")
+        if self._cut:
+            command += ["--cut-at", str(self._cut[0]), "--cut-mode", self._cut[1]]
+        return command
+
+    def _spawn(self):
+        self._ctl, self._ctl_child = socket.socketpair()
+        log = open(os.path.join(self._workdir, "emulator.log"), "ab")
+        try:
+            self._proc = subprocess.Popen(
+                self._command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                cwd=self._workdir, pass_fds=(self._ctl_child.fileno(),),
+                start_new_session=True, preexec_fn=_child_setup(os.getpid()))
+        finally:
+            log.close()
+            self._ctl_child.close()
+        self._cut = None  # armed for one power-on
+        for fd in (self._proc.stdin.fileno(), self._proc.stdout.fileno()):
+            os.set_blocking(fd, False)
+        self._ctl.setblocking(False)
+        self._selector.register(self._proc.stdout, selectors.EVENT_READ, "board_out")
+        self._selector.register(self._ctl, selectors.EVENT_READ, "ctl")
+        self._boots += 1
+        self._raw = False
+        self._tail = b""
+        self._ops = {"erase": 0, "program": 0}
+        self._ended_by_cut = None
+        self._display = Max7219()
+
+    def _kill(self):
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return None
+        if proc.poll() is None:
+            proc.kill()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+        for item in (proc.stdout, self._ctl):
+            try:
+                self._selector.unregister(item)
+            except (KeyError, ValueError):
+                pass
+        self._read_ctl(drain=True)
+        for item in (proc.stdin, proc.stdout, self._ctl):
+            try:
+                item.close()
+            except OSError:
+                pass
+        self._ctl = None
+        for number in list(self._pending):
+            conn, reply, _ = self._pending.pop(number)
+            self._reply(conn, dict(reply, applied=False))
+        for conn in self._time_asked:
+            self._reply(conn, {"ok": False, "error": "the board went off"})
+        self._time_asked = []
+        self._lights = {"bet_lights": [0] * SEATS, "jackpot_lights": [0] * SEATS}
+        self._display = Max7219()
+        self._board_in = b""
+        return proc.returncode
+
+    def _power_on(self):
+        if self._powered:
+            return False
+        self._powered = True
+        self._came_up = {"state": None, "fault": None}
+        self._line_buf = b""
+        self._spawn()
+        return True
+
+    def _power_off(self):
+        changed = self._powered
+        self._kill()
+        self._powered = False
+        return changed
+
+    def _hard_reset(self):
+        self._power_off()
+        return self._power_on()
+
+    def _check_exit(self):
+        if self._proc is None or self._proc.poll() is None:
+            return
+        self._read_board(drain=True)
+        code = self._kill()
+        if code == EXIT_REBOOT:  # machine.reset(): the board comes straight back
+            self._powered = False
+            self._power_on()
+        elif code == EXIT_CUT:
+            self._powered = False  # the power was cut; it stays off until switched on
+        else:
+            self._powered = False
+            self._report("the emulator exited with %s; its log:\n%s" % (code, self._log_tail()))
+
+    def _log_tail(self):
+        try:
+            with open(os.path.join(self._workdir, "emulator.log"), "rb") as log:
+                return log.read()[-2000:].decode(errors="replace")
+        except OSError:
+            return "(none)"
+
+    def _report(self, text):
+        print("uthctl pico: %s" % text, file=self.stderr or sys.stderr)
+
+    # ---- the serial relay ----
+
+    def _read_board(self, drain=False):
+        if self._proc is None:
+            return
+        while True:
+            try:
+                data = os.read(self._proc.stdout.fileno(), 65536)
+            except (BlockingIOError, OSError):
+                return
+            if not data:
+                return
+            self._track_mode(data)
+            self._watch_start(data)
+            self._to_host(data)
+            if not drain:
+                return
+
+    def _track_mode(self, data):
+        window = self._tail + data
+        raw_at = window.rfind(RAW_BANNER)
+        friendly_at = window.rfind(FRIENDLY_BANNER)
+        if raw_at >= 0 or friendly_at >= 0:
+            self._raw = raw_at > friendly_at
+        self._tail = window[-64:]
+
+    def _watch_start(self, data):
+        if self._came_up["state"] is not None:
+            return
+        *lines, self._line_buf = (self._line_buf + data).split(b"\n")
+        self._line_buf = self._line_buf[-_LINE_MAX:]
+        for line in lines:
+            event = _boot_event(line.rstrip(b"\r"))
+            if event is None:
+                continue
+            if event["ev"] == "fault":
+                self._came_up["fault"] = event.get("reason")
+            else:
+                self._came_up["state"] = event.get("state")
+                return
+        if any(FRIENDLY_BANNER in line for line in lines + [self._line_buf]):
+            self._came_up["state"] = "repl"
+
+    def _to_host(self, data):
+        self._host_out += data
+        self._flush_host()
+
+    def _flush_host(self):
+        self._host_out = _write_some(self._master, self._host_out)
+        if not self._host_out:
+            self._host_stalled = None
+        elif self._host_stalled is None:
+            self._host_stalled = time.monotonic()
+        elif time.monotonic() - self._host_stalled > _HOST_STALL:
+            self._host_out = b""  # nobody reads: dropped, as a board's USB does
+            self._host_stalled = None
+
+    def _read_host(self):
+        try:
+            data = os.read(self._master, 4096)
+        except (BlockingIOError, OSError):
+            return
+        if data and self._proc is not None:
+            self._board_in += data
+            self._feed_board()
+
+    def _feed_board(self):
+        if self._proc is not None and self._board_in:
+            self._board_in = _write_some(self._proc.stdin.fileno(), self._board_in)
+
+    # ---- the emulator's control lines ----
+
+    def _read_ctl(self, drain=False):
+        if self._ctl is None:
+            return
+        while True:
+            try:
+                data = self._ctl.recv(65536)
+            except (BlockingIOError, OSError):
+                return
+            if not data:
+                return
+            *lines, self._ctl_buf = (self._ctl_buf + data).split(b"\n")
+            for line in lines:
+                self._ctl_line(line.decode(errors="replace").split())
+            if not drain:
+                return
+
+    def _ctl_line(self, words):
+        if not words:
+            return
+        kind, args = words[0], words[1:]
+        if kind == "pin" and len(args) == 2:
+            light = self._light_of.get(int(args[0]))
+            if light is not None:
+                self._lights[light[0]][light[1]] = 1 if args[1] == "1" else 0
+        elif kind == "spi" and len(args) == 2:
+            self._display.write(int(args[0]), int(args[1]))
+        elif kind == "flash" and len(args) == 5:
+            self._ops = {"erase": int(args[3]), "program": int(args[4])}
+        elif kind == "cut" and len(args) == 3:
+            self._ops[args[2]] += 1
+            self._ended_by_cut = {"at": int(args[0]), "mode": args[1], "kind": args[2]}
+        elif kind == "time" and len(args) == 2 and self._time_asked:
+            conn = self._time_asked.pop(0)
+            self._reply(conn, {"ok": True, "emulated_ns": int(args[0]), "cycles": int(args[1])})
+        elif kind == "applied" and args:
+            entry = self._pending.pop(int(args[0]), None) if args[0].isdigit() else None
+            if entry is not None:
+                self._reply(entry[0], entry[1])
+
+    # ---- the rig ----
+
+    def _accept(self):
+        try:
+            sock, _ = self._rig_listener.accept()
+        except BlockingIOError:
+            return
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        conn = _Conn(sock, "rig")
+        self._conns.append(conn)
+        self._selector.register(sock, selectors.EVENT_READ, conn)
+
+    def _close(self, conn):
+        if conn in self._conns:
+            self._conns.remove(conn)
+            self._selector.unregister(conn.sock)
+        conn.sock.close()
+        conn.closed = True
+
+    def _read_conn(self, conn):
+        try:
+            data = conn.sock.recv(4096)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._close(conn)
+            return
+        try:
+            lines = conn.lines(data)
+        except OSError:
+            self._close(conn)
+            return
+        for line in lines:
+            self._rig_line(conn, line)
+
+    def _reply(self, conn, reply):
+        if not conn.closed:
+            conn.send(json.dumps(reply).encode() + b"\n")
+
+    def _rig_line(self, conn, line):
+        if not line.strip():
+            return
+        try:
+            request = json.loads(line)
+            if not isinstance(request, dict):
+                raise ValueError("a request is a JSON object")
+            self._rig_request(conn, request)
+        except (ValueError, TypeError, KeyError) as error:
+            self._reply(conn, {"ok": False, "error": str(error)})
+
+    def _rig_request(self, conn, request):
+        op = request.get("op")
+        if op == "state":
+            self._reply(conn, self._state())
+        elif op == "ping":
+            self._reply(conn, {"ok": True, "reply": "pong"})
+        elif op == "set":
+            self._set(conn, request["pin"], request["level"])
+        elif op == "power":
+            self._reply(conn, {"ok": True, "changed": self._power_on() if request["on"]
+                               else self._power_off()})
+        elif op == "reset":
+            self._reply(conn, {"ok": True, "changed": self._hard_reset()})
+        elif op == "time":
+            self._ask_time(conn)
+        elif op == "cut":
+            self._reply(conn, {"ok": True, "armed": self._arm_cut(request["at"],
+                                                                  request.get("mode", "before"))})
+        else:
+            raise ValueError("unknown op %r (state, set, power, reset, cut, time, ping)"
+                             % (op,))
+
+    def _ask_time(self, conn):
+        # The chip's clock: nanoseconds and cycles since this power-on.
+        if self._ctl is None:
+            raise ValueError("the board is off: its clock is not running")
+        self._time_asked.append(conn)
+        self._ctl_send(b"time\n")
+
+    def _set(self, conn, pin, level):
+        if isinstance(pin, str) and pin.startswith("uth"):
+            raise ValueError("the Pico wires no UTH wager sensors (boards/rp2040_pico/"
+                             "board.py): its progressive chip alone qualifies a seat")
+        if pin not in self._levels:
+            raise ValueError("unknown input %r (one of %s)" % (pin, " ".join(self._levels)))
+        if level not in (0, 1, True, False):
+            raise ValueError("level must be 0 or 1")
+        self._levels[pin] = int(level)
+        reply = {"ok": True, "pin": pin, "level": int(level), "applied": True}
+        if self._ctl is None:
+            self._reply(conn, dict(reply, applied=False))  # kept for the next power-on
+            return
+        # Active low: present, pressed or turned pulls the pin to ground;
+        # otherwise it floats to its pull-up.
+        self._seq += 1
+        self._pending[self._seq] = (conn, reply, time.monotonic() + _APPLY_TIMEOUT)
+        gpio = self.wiring["inputs"][pin]
+        self._ctl_send(b"set %d %s %d\n" % (gpio, b"0" if level else b"z", self._seq))
+
+    def _ctl_send(self, data):
+        try:
+            self._ctl.sendall(data)  # a few bytes on a local socket
+        except OSError:
+            pass
+
+    def _expire(self):
+        now = time.monotonic()
+        for number, (conn, reply, deadline) in list(self._pending.items()):
+            if now > deadline:
+                del self._pending[number]
+                self._reply(conn, dict(reply, applied=False))
+
+    # ---- the I/O loop ----
+
+    def _run(self):
+        try:
+            while not self._stopping:
+                self._step()
+        except Exception as error:  # noqa: BLE001 - reported, then the board stops
+            self.failure = error
+            import traceback
+
+            traceback.print_exc(file=self.stderr or sys.stderr)
+        finally:
+            self._kill()
+            self._answer_requests()
+
+    def _answer_requests(self):
+        with self._lock:
+            requests, self._requests = self._requests, []
+        for function, done, box in requests:
+            if not self._stopping and self.failure is None:
+                try:
+                    box.append((True, function()))
+                except Exception as error:  # noqa: BLE001 - raised in the caller's thread
+                    box.append((False, error))
+            done.set()
+
+    def _step(self):
+        self._update_interest()
+        for key, events in self._selector.select(timeout=0.02):
+            tag = key.data
+            if tag == "board_out":
+                self._read_board()
+            elif tag == "ctl":
+                self._read_ctl()
+            elif tag == "host_in":
+                if events & selectors.EVENT_READ:
+                    self._read_host()
+                if events & selectors.EVENT_WRITE:
+                    self._flush_host()
+            elif tag == "rig_accept":
+                self._accept()
+            elif tag == "wake":
+                try:
+                    self._wake_r.recv(4096)
+                except BlockingIOError:
+                    pass
+            elif isinstance(tag, _Conn):
+                if events & selectors.EVENT_READ:
+                    self._read_conn(tag)
+                if events & selectors.EVENT_WRITE:
+                    tag.flush()
+        for conn in list(self._conns):
+            if conn.closed:
+                self._close(conn)
+        self._answer_requests()
+        self._check_exit()
+        self._feed_board()
+        self._flush_host()
+        self._expire()
+
+    def _update_interest(self):
+        host = selectors.EVENT_READ | (selectors.EVENT_WRITE if self._host_out else 0)
+        self._modify(self._master, host, "host_in")
+        for conn in self._conns:
+            self._modify(conn.sock, selectors.EVENT_READ
+                         | (selectors.EVENT_WRITE if conn.outbuf else 0), conn)
+
+    def _modify(self, fileobj, events, data):
+        key = self._selector.get_key(fileobj)
+        if key.events != events:
+            self._selector.modify(fileobj, events, data)
+

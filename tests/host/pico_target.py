@@ -1,0 +1,48 @@
+# The project onto an emulated Pico, for any test that wants a deployed one:
+# a new flash given the build by the real path, `make deploy` through
+# mpremote, whose closing `mpremote reset` restarts the emulation on the saved
+# flash. With a seed, a TEST-ONLY /boot.py goes first (pico_seeded_boot.py):
+# the controller's random source becomes the seeded stream the virtual
+# board's tests use, so hit values are foreseen by independent_draws.py.
+import subprocess
+import sys
+from pathlib import Path
+
+from uthctl.rig import Rig
+
+REPO = Path(__file__).resolve().parents[2]
+MPREMOTE = Path(sys.executable).parent / "mpremote"
+SEEDED_BOOT = Path(__file__).parent / "pico_seeded_boot.py"
+BOOT_WAIT = 60.0
+
+
+def mpremote(port, *args, timeout=120):
+    done = subprocess.run([str(MPREMOTE), "connect", port, *args], capture_output=True,
+                          text=True, timeout=timeout)
+    assert done.returncode == 0, (args, done.stdout, done.stderr)
+    return done.stdout
+
+
+def seeded_boot(seed):
+    # pico_seeded_boot.py with its seed written in.
+    source = SEEDED_BOOT.read_text()
+    assert "SEED = 0\n" in source
+    return source.replace("SEED = 0\n", "SEED = %d\n" % seed)
+
+
+def deploy(board, folder, seed=None):
+    # Deploys the project to a running PicoBoard at its REPL (a new flash) and
+    # returns how the controller came up after the restart.
+    boots = board.state()["boots"]
+    if seed is not None:
+        boot = Path(folder) / "boot.py"
+        boot.write_text(seeded_boot(seed))
+        mpremote(board.serial_path, "cp", str(boot), ":boot.py")
+    done = subprocess.run(["make", "-C", str(REPO), "deploy", "BOARD=rp2040_pico",
+                           "PORT=" + board.serial_path], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    with Rig(board.rig_address) as rig:
+        rig.wait_for(lambda s: s["boots"] == boots + 1 and s["powered"], BOOT_WAIT,
+                     what="the restart after mpremote reset")
+    return board.wait_started(BOOT_WAIT)

@@ -1,0 +1,83 @@
+# What the emulated Pico needs (uthctl/pico_image.py), checked without
+# running it: each missing piece is one line naming what to do, the image is
+# refused unless its SHA-256 is the pinned one, and the rig's pins are the
+# ones boards/rp2040_pico/board.py wires, as its own wiring table says.
+import re
+from pathlib import Path
+
+import pytest
+
+from uthctl import pico_image
+
+BOARD = Path(__file__).resolve().parents[2] / "boards" / "rp2040_pico" / "board.py"
+
+
+def test_a_missing_image_is_one_line_naming_the_variable(monkeypatch, tmp_path):
+    monkeypatch.setenv("UTH_RP2_FIRMWARE", str(tmp_path / "none.uf2"))
+    with pytest.raises(pico_image.PicoUnavailable) as caught:
+        pico_image.firmware()
+    text = str(caught.value)
+    assert "\n" not in text and "UTH_RP2_FIRMWARE" in text and "none.uf2" in text
+
+
+def test_an_image_with_another_digest_is_refused(monkeypatch, tmp_path):
+    other = tmp_path / "other.uf2"
+    other.write_bytes(b"not the official image")
+    monkeypatch.setenv("UTH_RP2_FIRMWARE", str(other))
+    with pytest.raises(pico_image.PicoUnavailable, match="SHA-256"):
+        pico_image.firmware()
+    monkeypatch.setenv("UTH_RP2_BOOTROM", str(other))
+    with pytest.raises(pico_image.PicoUnavailable, match="SHA-256"):
+        pico_image.bootrom()
+
+
+def test_without_node_the_reason_names_what_to_install(monkeypatch):
+    monkeypatch.setattr(pico_image.shutil, "which", lambda name: None)
+    reason = pico_image.unavailable()
+    assert "\n" not in reason and "Node.js 18" in reason
+
+
+def _documented_wiring():
+    # {signal: GPIO} from the board's header table ("#   GP6    9   seat 1 bet light").
+    wires = {}
+    pattern = re.compile(r"#\s+GP(\d+)\s+\d+\s+(seat (\d) (bet sensor|bet light|jackpot light)"
+                         r"|LOCK button|key switch|MAX7219 LOAD)")
+    for line in BOARD.read_text().splitlines():
+        found = pattern.match(line)
+        if found:
+            gpio, what, seat, kind = found.groups()
+            wires[(kind, int(seat)) if seat else what] = int(gpio)
+    return wires
+
+
+def test_the_rig_pins_are_the_boards_own_wiring():
+    documented = _documented_wiring()
+    wiring = pico_image.wiring(BOARD)
+    for seat in range(1, 7):
+        assert wiring["inputs"]["bet%d" % seat] == documented[("bet sensor", seat)]
+        assert wiring["bet_lights"][seat - 1] == documented[("bet light", seat)]
+        assert wiring["jackpot_lights"][seat - 1] == documented[("jackpot light", seat)]
+    assert wiring["inputs"]["lock"] == documented["LOCK button"]
+    assert wiring["inputs"]["key"] == documented["key switch"]
+    assert wiring["cs"] == documented["MAX7219 LOAD"]
+    assert sorted(wiring["inputs"]) == sorted(["bet%d" % n for n in range(1, 7)]
+                                              + ["lock", "key"])
+
+
+@pytest.mark.parametrize("flag", [["--bare"], ["--test-seed", "7"], ["--micropython", "mp"]])
+def test_sim_refuses_the_virtual_boards_flags_for_the_pico(capsys, flag):
+    from uthctl.cli import main as uthctl
+
+    assert uthctl(["sim", "--board", "rp2040_pico", "--headless", *flag]) == 2
+    assert "%s is for the virtual board" % flag[0] in capsys.readouterr().err
+
+
+def test_sim_without_what_the_pico_needs_says_it_in_one_line(capsys, monkeypatch, tmp_path):
+    from uthctl.cli import main as uthctl
+
+    monkeypatch.setenv("UTH_RP2_FIRMWARE", str(tmp_path / "none.uf2"))
+    assert uthctl(["sim", "--board", "rp2040_pico", "--headless",
+                   "--flash", str(tmp_path / "f.img")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ("none.uf2" in err or "Node.js" in err)
+    assert not (tmp_path / "f.img").exists()
