@@ -35,13 +35,12 @@
 # written through at every erase and program, so killing the emulator is a
 # power cut at that instant. Made 0600 when missing, locked as vboard.py
 # locks its own (one supervisor an image); node dies with the thread that
-# spawned it, the I/O thread (vboard._child_setup).
+# spawned it, the I/O thread (vboard.spawn_with_parent_death).
 import json
 import os
 import selectors
 import shutil
 import socket
-import stat
 import subprocess
 import sys
 import tempfile
@@ -57,12 +56,12 @@ from .vboard import (
     RAW_BANNER,
     SEATS,
     _boot_event,
-    _child_setup,
     _Conn,
     _listen,
     _make_folders,
     _write_some,
     default_flash,
+    spawn_with_parent_death,
     take_flash,
 )
 
@@ -78,6 +77,14 @@ _LINE_MAX = 4096
 def default_pico_flash():
     return default_flash().parent / "pico-flash.img"
 
+
+
+def _erased_image(path):
+    # A new image is an erased chip (the firmware makes its littlefs at first
+    # boot), the owner's only from its first byte.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as image:
+        image.write(b"\xff" * FS_SIZE)
 
 class PicoBoard:
     title = "emulated Pico"  # how the interactive table names it
@@ -119,9 +126,9 @@ class PicoBoard:
         _make_folders(self.flash.parent)
         if self.flash == default_pico_flash().resolve():
             os.chmod(self.flash.parent, 0o700)  # uthctl's own folder
-        self._flash_lock = take_flash(self.flash)
+        self._flash_lock = take_flash(self.flash, _erased_image)
         try:
-            self._prepare_flash()
+            self._check_flash()
             self._open()
         except BaseException:
             os.close(self._flash_lock)
@@ -131,13 +138,7 @@ class PicoBoard:
             self.power(True)
         return self
 
-    def _prepare_flash(self):
-        # Made under the lock, so two starts never both make it.
-        if not self.flash.exists():
-            fd = os.open(self.flash, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "wb") as image:
-                image.write(b"\xff" * FS_SIZE)  # an erased chip: the firmware makes littlefs
-        os.chmod(self.flash, stat.S_IMODE(self.flash.stat().st_mode) & 0o700)
+    def _check_flash(self):
         size = self.flash.stat().st_size
         if size != FS_SIZE:
             raise OSError("flash %s is %d bytes, not a Pico filesystem image (%d bytes)"
@@ -307,10 +308,10 @@ class PicoBoard:
         self._ctl, self._ctl_child = socket.socketpair()
         log = open(os.path.join(self._workdir, "emulator.log"), "ab")
         try:
-            self._proc = subprocess.Popen(
+            self._proc = spawn_with_parent_death(
                 self._command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
                 cwd=self._workdir, pass_fds=(self._ctl_child.fileno(),),
-                start_new_session=True, preexec_fn=_child_setup(os.getpid()))
+                start_new_session=True, umask=0o077)
         finally:
             log.close()
             self._ctl_child.close()
