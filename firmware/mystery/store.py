@@ -208,44 +208,55 @@ class Store:
         except OSError:
             return
 
-    def _read_segment(self, name):
-        return list(self._records(name))
-
-    def _rewrite_segment(self, name, records):
+    def _truncate_segment(self, name, count):
+        # The segment cut to its first `count` records, copied line by line
+        # (they are the lines _records read) to a temporary file renamed
+        # over it.
         tmp = self._path(_LOG_DIR, "segment.tmp")
-        with open(tmp, "w") as f:
-            for record in records:
-                f.write(json.dumps(record, separators=_COMPACT) + "\n")
+        with open(self._path(_LOG_DIR, name)) as old, open(tmp, "w") as new:
+            for line in old:
+                if not count:
+                    break
+                new.write(line)
+                count -= 1
         os.rename(tmp, self._path(_LOG_DIR, name))
 
     def _beyond_head(self, meter):
         # The records past the meter's log head: how many, how many
         # operations they start, the kind of the first (its first event), and
-        # whether any reveals the live cycle's hit value.
+        # whether any reveals the live cycle's hit value. Record by record,
+        # newest segment first, until one holds none past the head.
         count, operations, first, reveals = 0, 0, None, False
         for name in reversed(self._segments()):
-            beyond = [record for record in self._read_segment(name)
-                      if record.get("seq", 0) > self.head_seq]
-            if not beyond:
+            found = False
+            for record in self._records(name):
+                if record.get("seq", 0) <= self.head_seq:
+                    continue
+                if not found:
+                    found, segment_first = True, record.get("ev")
+                count += 1
+                operations += record.get("ev") in _OPERATION_STARTS
+                reveals = reveals or _reveals(record, meter)
+            if not found:
                 break
-            count += len(beyond)
-            operations += sum(1 for r in beyond if r.get("ev") in _OPERATION_STARTS)
-            first = beyond[0].get("ev")
-            reveals = reveals or any(_reveals(r, meter) for r in beyond)
+            first = segment_first
         return count, operations, first, reveals
 
     def _drop_uncommitted(self):
         # Records past the head were written by an operation cut off before
-        # its meter record landed: that operation did not happen.
+        # its meter record landed: that operation did not happen. A
+        # segment's records are in order, so those kept come first.
         for name in reversed(self._segments()):
-            records = self._read_segment(name)
-            kept = [r for r in records if r.get("seq", 0) <= self.head_seq]
+            kept = total = 0
+            for record in self._records(name):
+                total += 1
+                kept += record.get("seq", 0) <= self.head_seq
             if not kept:
                 os.remove(self._path(_LOG_DIR, name))
                 continue
-            if len(kept) != len(records):
-                self._rewrite_segment(name, kept)
-            self._tail_count = len(kept)
+            if kept != total:
+                self._truncate_segment(name, kept)
+            self._tail_count = kept
             return
 
     def read_log(self, since=0):
