@@ -81,7 +81,10 @@ class HostLink:
             return
         if self.held:  # what came during the last export goes first
             data, self.held = self.held + data, b""
-        self._drop_stale_line(now)
+        if not data:
+            # Only a read that found nothing is silence: after a long turn
+            # (a commit, say) the rest of a line may be waiting in this read.
+            self._drop_stale_line(now)
         for at in range(len(data)):
             byte = data[at]
             if byte == _INTERRUPT:
@@ -101,7 +104,8 @@ class HostLink:
                 self.buffer.append(byte)
 
     def _drop_stale_line(self, now):
-        # Looked at every turn, so the silence measured stays near LINE_GAP_MS.
+        # Looked at every turn that read nothing, so the silence measured
+        # stays near LINE_GAP_MS.
         if not (self.buffer or self.overlong):
             return
         silence = ticks_diff(now, self.heard)
