@@ -259,19 +259,51 @@ class Store:
             self._tail_count = kept
             return
 
-    def read_log(self, since=0):
-        # Committed records only: never one past the meter's log head (an
-        # operation that did not commit, a round that hit among them), and
-        # nothing at all before a meter record has been read.
+    def _segment_holding(self, seq, segments):
+        # The kept segment where record `seq` is, or the oldest if it was
+        # dropped: the last whose name (its first record's number) is not
+        # past seq.
+        holding = segments[0] if segments else None
+        for name in segments:
+            if int(name[:-4]) <= seq:
+                holding = name
+        return holding
+
+    def _segment_after(self, name):
+        later = [other for other in self._segments() if other > name]
+        return later[0] if later else None
+
+    def _reads(self, since):
+        # One item per log record read: the record if it is committed and
+        # not before `since`, else None. The segments before the one that
+        # holds `since` are skipped by name, never read. Segments are looked
+        # up as the reading reaches them, so records committed meanwhile are
+        # read too, up to the head at that moment.
         if not self.loaded:
             return
-        for name in self._segments():
+        name = self._segment_holding(since, self._segments())
+        while name is not None:
             for record in self._records(name):
                 seq = record.get("seq", 0)
                 if seq > self.head_seq:
                     return
-                if seq >= since:
-                    yield record
+                yield record if seq >= since else None
+            name = self._segment_after(name)
+
+    def read_log(self, since=0):
+        # Committed records only: never one past the meter's log head (an
+        # operation that did not commit, a round that hit among them), and
+        # nothing at all before a meter record has been read.
+        for record in self._reads(since):
+            if record is not None:
+                yield record
+
+    def export_log(self, since):
+        # read_log for a host's export, which runs a few records a turn
+        # while the table commits: one item per record read (None for one
+        # before `since`), so a caller can bound the reading, not only the
+        # sending.
+        return self._reads(since)
 
     def dropped(self):
         # Records removed to keep the log bounded: all before the oldest kept,

@@ -20,7 +20,7 @@ from .jsoncheck import strict_json
 
 MAX_LINE = const(256)
 LINE_GAP_MS = const(500)  # a partial line with no byte for this long is dropped
-LOG_SLICE = const(4)  # log records sent per turn of the loop
+LOG_SLICE = const(4)  # log records read (and so at most sent) per turn of the loop
 _HELD_MAX = const(512)  # bytes read ahead during an export; more wait in the serial buffer
 _INTERRUPT = const(3)  # Ctrl-C: a board's USB stack raises it before we read
 
@@ -170,7 +170,7 @@ class HostLink:
         since = command.get("since", 0)
         if type(since) is not int or since < 0:
             raise ValueError("since must be a record number, 0 or more")
-        self.export = _Export(command, iter(self.table.bonus.log_since(since)))
+        self.export = _Export(command, iter(self.table.bonus.log_export(since)))
         return None
 
     def _export_slice(self):
@@ -178,8 +178,9 @@ class HostLink:
         try:
             for _ in range(LOG_SLICE):
                 record = next(export.records)
-                self.send({"reply": "log", "record": record})
-                export.count += 1
+                if record is not None:  # None: a record before "since", read and skipped
+                    self.send({"reply": "log", "record": record})
+                    export.count += 1
             return
         except StopIteration:
             reply = {"ok": True, "reply": "log", "count": export.count}
