@@ -65,6 +65,14 @@ class StoreFault(Exception):
     pass
 
 
+class LogTrimmed(Exception):
+    # A log read stopped because the records from `next_seq` on were removed
+    # under it, to keep the log bounded, while it ran.
+    def __init__(self, next_seq):
+        super().__init__(next_seq)
+        self.next_seq = next_seq
+
+
 def _reveals(record, meter):
     # Whether a record of an operation that never committed shows the live
     # cycle's hit value: a hit, or a configuration that closed the cycle
@@ -121,6 +129,9 @@ class Store:
         self.head_hash = chain.GENESIS
         self.warnings = []
         self._tail_count = 0  # records in the newest segment
+        # The first record of the oldest segment kept when segments were last
+        # removed: a log reading in an older segment lost it under its feet.
+        self._trimmed_below = 0
         self.loaded = False  # a meter record read (or a new store's written)
         self.reserve_blocks = reserve_blocks
 
@@ -278,16 +289,22 @@ class Store:
         # not before `since`, else None. The segments before the one that
         # holds `since` are skipped by name, never read. Segments are looked
         # up as the reading reaches them, so records committed meanwhile are
-        # read too, up to the head at that moment.
+        # read too, up to the head at that moment. Of a segment removed
+        # meanwhile (the log kept bounded) not another byte is read: littlefs
+        # may already have reused its blocks; the reading goes on at the
+        # oldest segment kept, which export_log checks follows on.
         if not self.loaded:
             return
         name = self._segment_holding(since, self._segments())
         while name is not None:
+            start = int(name[:-4])
             for record in self._records(name):
                 seq = record.get("seq", 0)
                 if seq > self.head_seq:
                     return
                 yield record if seq >= since else None
+                if start < self._trimmed_below:
+                    break
             name = self._segment_after(name)
 
     def read_log(self, since=0):
@@ -302,8 +319,17 @@ class Store:
         # read_log for a host's export, which runs a few records a turn
         # while the table commits: one item per record read (None for one
         # before `since`), so a caller can bound the reading, not only the
-        # sending.
-        return self._reads(since)
+        # sending. A record that does not follow the one before ends the
+        # export with LogTrimmed: it never goes out with a gap or a record
+        # of another segment.
+        expected = None
+        for record in self._reads(since):
+            if record is not None:
+                seq = record.get("seq")
+                if expected is not None and seq != expected:
+                    raise LogTrimmed(expected)
+                expected = seq + 1
+            yield record
 
     def dropped(self):
         # Records removed to keep the log bounded: all before the oldest kept,
@@ -340,6 +366,7 @@ class Store:
         self._tail_count += len(records)
         for name in segments[:-self.segments_kept]:
             os.remove(self._path(_LOG_DIR, name))
+            self._trimmed_below = int(segments[-self.segments_kept][:-4])
 
     # ---- room on the flash ----
 

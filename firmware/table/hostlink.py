@@ -14,6 +14,7 @@ import json
 from micropython import const
 
 from mystery.meter import Refused
+from mystery.store import LogTrimmed
 
 from .clock import ticks_diff
 from .jsoncheck import strict_json
@@ -184,6 +185,11 @@ class HostLink:
             return
         except StopIteration:
             reply = {"ok": True, "reply": "log", "count": export.count}
+        except LogTrimmed as error:
+            # Segments removed under the export (rounds committed meanwhile,
+            # the log kept bounded): what was sent is true, but not the rest.
+            reply = {"ok": False, "error": "log export interrupted: records from %d on were "
+                     "trimmed meanwhile; export again from %d" % (error.next_seq, error.next_seq)}
         except (Refused, OSError, ValueError, TypeError, KeyError) as error:
             # The store failed mid-export: the count so far is not the log.
             reply = {"ok": False, "error": "log export: %s" % (str(error) or type(error).__name__)}
