@@ -65,6 +65,14 @@ class StoreFault(Exception):
     pass
 
 
+class LogTrimmed(Exception):
+    # A log read stopped because the records from `next_seq` on were removed
+    # under it, to keep the log bounded, while it ran.
+    def __init__(self, next_seq):
+        super().__init__(next_seq)
+        self.next_seq = next_seq
+
+
 def _reveals(record, meter):
     # Whether a record of an operation that never committed shows the live
     # cycle's hit value: a hit, or a configuration that closed the cycle
@@ -121,6 +129,9 @@ class Store:
         self.head_hash = chain.GENESIS
         self.warnings = []
         self._tail_count = 0  # records in the newest segment
+        # The first record of the oldest segment kept when segments were last
+        # removed: a log reading in an older segment lost it under its feet.
+        self._trimmed_below = 0
         self.loaded = False  # a meter record read (or a new store's written)
         self.reserve_blocks = reserve_blocks
 
@@ -208,59 +219,117 @@ class Store:
         except OSError:
             return
 
-    def _read_segment(self, name):
-        return list(self._records(name))
-
-    def _rewrite_segment(self, name, records):
+    def _truncate_segment(self, name, count):
+        # The segment cut to its first `count` records, copied line by line
+        # (they are the lines _records read) to a temporary file renamed
+        # over it.
         tmp = self._path(_LOG_DIR, "segment.tmp")
-        with open(tmp, "w") as f:
-            for record in records:
-                f.write(json.dumps(record, separators=_COMPACT) + "\n")
+        with open(self._path(_LOG_DIR, name)) as old, open(tmp, "w") as new:
+            for line in old:
+                if not count:
+                    break
+                new.write(line)
+                count -= 1
         os.rename(tmp, self._path(_LOG_DIR, name))
 
     def _beyond_head(self, meter):
         # The records past the meter's log head: how many, how many
         # operations they start, the kind of the first (its first event), and
-        # whether any reveals the live cycle's hit value.
+        # whether any reveals the live cycle's hit value. Record by record,
+        # newest segment first, until one holds none past the head.
         count, operations, first, reveals = 0, 0, None, False
         for name in reversed(self._segments()):
-            beyond = [record for record in self._read_segment(name)
-                      if record.get("seq", 0) > self.head_seq]
-            if not beyond:
+            found = False
+            for record in self._records(name):
+                if record.get("seq", 0) <= self.head_seq:
+                    continue
+                if not found:
+                    found, segment_first = True, record.get("ev")
+                count += 1
+                operations += record.get("ev") in _OPERATION_STARTS
+                reveals = reveals or _reveals(record, meter)
+            if not found:
                 break
-            count += len(beyond)
-            operations += sum(1 for r in beyond if r.get("ev") in _OPERATION_STARTS)
-            first = beyond[0].get("ev")
-            reveals = reveals or any(_reveals(r, meter) for r in beyond)
+            first = segment_first
         return count, operations, first, reveals
 
     def _drop_uncommitted(self):
         # Records past the head were written by an operation cut off before
-        # its meter record landed: that operation did not happen.
+        # its meter record landed: that operation did not happen. A
+        # segment's records are in order, so those kept come first.
         for name in reversed(self._segments()):
-            records = self._read_segment(name)
-            kept = [r for r in records if r.get("seq", 0) <= self.head_seq]
+            kept = total = 0
+            for record in self._records(name):
+                total += 1
+                kept += record.get("seq", 0) <= self.head_seq
             if not kept:
                 os.remove(self._path(_LOG_DIR, name))
                 continue
-            if len(kept) != len(records):
-                self._rewrite_segment(name, kept)
-            self._tail_count = len(kept)
+            if kept != total:
+                self._truncate_segment(name, kept)
+            self._tail_count = kept
             return
+
+    def _segment_holding(self, seq, segments):
+        # The kept segment where record `seq` is, or the oldest if it was
+        # dropped: the last whose name (its first record's number) is not
+        # past seq.
+        holding = segments[0] if segments else None
+        for name in segments:
+            if int(name[:-4]) <= seq:
+                holding = name
+        return holding
+
+    def _segment_after(self, name):
+        later = [other for other in self._segments() if other > name]
+        return later[0] if later else None
+
+    def _reads(self, since):
+        # One item per log record read: the record if it is committed and
+        # not before `since`, else None. The segments before the one that
+        # holds `since` are skipped by name, never read. Segments are looked
+        # up as the reading reaches them, so records committed meanwhile are
+        # read too, up to the head at that moment. Of a segment removed
+        # meanwhile (the log kept bounded) not another byte is read: littlefs
+        # may already have reused its blocks; the reading goes on at the
+        # oldest segment kept, which export_log checks follows on.
+        if not self.loaded:
+            return
+        name = self._segment_holding(since, self._segments())
+        while name is not None:
+            start = int(name[:-4])
+            for record in self._records(name):
+                seq = record.get("seq", 0)
+                if seq > self.head_seq:
+                    return
+                yield record if seq >= since else None
+                if start < self._trimmed_below:
+                    break
+            name = self._segment_after(name)
 
     def read_log(self, since=0):
         # Committed records only: never one past the meter's log head (an
         # operation that did not commit, a round that hit among them), and
         # nothing at all before a meter record has been read.
-        if not self.loaded:
-            return
-        for name in self._segments():
-            for record in self._records(name):
-                seq = record.get("seq", 0)
-                if seq > self.head_seq:
-                    return
-                if seq >= since:
-                    yield record
+        for record in self._reads(since):
+            if record is not None:
+                yield record
+
+    def export_log(self, since):
+        # read_log for a host's export, which runs a few records a turn
+        # while the table commits: one item per record read (None for one
+        # before `since`), so a caller can bound the reading, not only the
+        # sending. A record that does not follow the one before ends the
+        # export with LogTrimmed: it never goes out with a gap or a record
+        # of another segment.
+        expected = None
+        for record in self._reads(since):
+            if record is not None:
+                seq = record.get("seq")
+                if expected is not None and seq != expected:
+                    raise LogTrimmed(expected)
+                expected = seq + 1
+            yield record
 
     def dropped(self):
         # Records removed to keep the log bounded: all before the oldest kept,
@@ -297,6 +366,7 @@ class Store:
         self._tail_count += len(records)
         for name in segments[:-self.segments_kept]:
             os.remove(self._path(_LOG_DIR, name))
+            self._trimmed_below = int(segments[-self.segments_kept][:-4])
 
     # ---- room on the flash ----
 

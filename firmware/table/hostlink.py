@@ -14,13 +14,14 @@ import json
 from micropython import const
 
 from mystery.meter import Refused
+from mystery.store import LogTrimmed
 
 from .clock import ticks_diff
 from .jsoncheck import strict_json
 
 MAX_LINE = const(256)
 LINE_GAP_MS = const(500)  # a partial line with no byte for this long is dropped
-LOG_SLICE = const(4)  # log records sent per turn of the loop
+LOG_SLICE = const(4)  # log records read (and so at most sent) per turn of the loop
 _HELD_MAX = const(512)  # bytes read ahead during an export; more wait in the serial buffer
 _INTERRUPT = const(3)  # Ctrl-C: a board's USB stack raises it before we read
 
@@ -81,7 +82,10 @@ class HostLink:
             return
         if self.held:  # what came during the last export goes first
             data, self.held = self.held + data, b""
-        self._drop_stale_line(now)
+        if not data:
+            # Only a read that found nothing is silence: after a long turn
+            # (a commit, say) the rest of a line may be waiting in this read.
+            self._drop_stale_line(now)
         for at in range(len(data)):
             byte = data[at]
             if byte == _INTERRUPT:
@@ -101,7 +105,8 @@ class HostLink:
                 self.buffer.append(byte)
 
     def _drop_stale_line(self, now):
-        # Looked at every turn, so the silence measured stays near LINE_GAP_MS.
+        # Looked at every turn that read nothing, so the silence measured
+        # stays near LINE_GAP_MS.
         if not (self.buffer or self.overlong):
             return
         silence = ticks_diff(now, self.heard)
@@ -166,7 +171,7 @@ class HostLink:
         since = command.get("since", 0)
         if type(since) is not int or since < 0:
             raise ValueError("since must be a record number, 0 or more")
-        self.export = _Export(command, iter(self.table.bonus.log_since(since)))
+        self.export = _Export(command, iter(self.table.bonus.log_export(since)))
         return None
 
     def _export_slice(self):
@@ -174,11 +179,17 @@ class HostLink:
         try:
             for _ in range(LOG_SLICE):
                 record = next(export.records)
-                self.send({"reply": "log", "record": record})
-                export.count += 1
+                if record is not None:  # None: a record before "since", read and skipped
+                    self.send({"reply": "log", "record": record})
+                    export.count += 1
             return
         except StopIteration:
             reply = {"ok": True, "reply": "log", "count": export.count}
+        except LogTrimmed as error:
+            # Segments removed under the export (rounds committed meanwhile,
+            # the log kept bounded): what was sent is true, but not the rest.
+            reply = {"ok": False, "error": "log export interrupted: records from %d on were "
+                     "trimmed meanwhile; export again from %d" % (error.next_seq, error.next_seq)}
         except (Refused, OSError, ValueError, TypeError, KeyError) as error:
             # The store failed mid-export: the count so far is not the log.
             reply = {"ok": False, "error": "log export: %s" % (str(error) or type(error).__name__)}

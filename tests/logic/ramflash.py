@@ -21,6 +21,8 @@
 # block, copied by viper loops; counters and results are small ints. One
 # bytearray a block rather than one for the whole chip: after the controller's
 # modules are compiled, a 192 KB heap may no longer hold 64-96 KB in one piece.
+# Or the bytes live in a file (FileChip), out of the heap, as a board's flash
+# is out of its heap.
 #
 # MicroPython only (viper); pytest never imports this module.
 from array import array
@@ -102,14 +104,107 @@ def new_chip(block_count, block_size=4096):
     return blocks
 
 
-class RamFlash:
-    def __init__(self, blocks, cut_at=-1, cut_mode=DONE):
-        # blocks: the flash's bytes from new_chip(), used in place, not copied.
-        # cut_at: the number of the flash operation (program or erase, counted
-        # from 0 on this device) where the power goes, or -1 for none.
+class _RamChip:
+    # The bytes of new_chip() behind the three operations RamFlash makes.
+    def __init__(self, blocks):
         self.blocks = blocks
         self.block_size = len(blocks[0])
         self.block_count = len(blocks)
+
+    def read(self, block, buf, offset):
+        _read(buf, self.blocks[block], offset, len(buf))
+
+    def program(self, block, offset, buf, n):
+        _program(self.blocks[block], offset, buf, n)
+
+    def erase(self, block, n):
+        _erase(self.blocks[block], n)
+
+
+class FileChip:
+    # The flash's bytes in a file rather than in the heap, as a board keeps
+    # its flash outside its heap: a proof that runs the whole controller on
+    # it then has the heap a board has. Same operations as _RamChip, a block
+    # at a time through one buffer allocated here; the file is unbuffered,
+    # and seek, readinto and write take the caller's buffer, so the
+    # operations allocate nothing either.
+    def __init__(self, path, block_count, block_size=4096):
+        self.block_size = block_size
+        self.block_count = block_count
+        self.buffer = bytearray(block_size)
+        self.file = open(path, "w+b")
+        _erase(self.buffer, block_size)
+        for _ in range(block_count):
+            self.file.write(self.buffer)
+
+    def erase_all(self):
+        _erase(self.buffer, self.block_size)
+        for block in range(self.block_count):
+            self.file.seek(block * self.block_size)
+            self.file.write(self.buffer)
+
+    def close(self):
+        self.file.close()
+
+    # A block's bytes for a proof to look at: loaded into the one buffer,
+    # good until the next block is loaded (what a loop over the chip wants).
+    def __len__(self):
+        return self.block_count
+
+    def __getitem__(self, block):
+        self._load(block)
+        return self.buffer
+
+    def __iter__(self):
+        for block in range(self.block_count):
+            yield self[block]
+
+    # And what a proof writes to the flash behind littlefs's back.
+    def write(self, block, content):
+        # The block erased, then content at its start (new_chip's blocks and
+        # copy_block do the same in RAM).
+        _erase(self.buffer, self.block_size)
+        copy_block(self.buffer, content, len(content))
+        self._store(block)
+
+    def flip(self, block, index, mask):
+        self._load(block)
+        flip_bits(self.buffer, index, mask)
+        self._store(block)
+
+    def read(self, block, buf, offset):
+        self.file.seek(block * self.block_size + offset)
+        self.file.readinto(buf)
+
+    def _load(self, block):
+        self.file.seek(block * self.block_size)
+        self.file.readinto(self.buffer)
+
+    def _store(self, block):
+        self.file.seek(block * self.block_size)
+        self.file.write(self.buffer)
+
+    def program(self, block, offset, buf, n):
+        self._load(block)
+        _program(self.buffer, offset, buf, n)
+        self._store(block)
+
+    def erase(self, block, n):
+        self._load(block)
+        _erase(self.buffer, n)
+        self._store(block)
+
+
+class RamFlash:
+    def __init__(self, blocks, cut_at=-1, cut_mode=DONE):
+        # blocks: the flash's bytes from new_chip(), used in place, not copied,
+        # or a FileChip. cut_at: the number of the flash operation (program
+        # or erase, counted from 0 on this device) where the power goes, or
+        # -1 for none.
+        self.blocks = blocks
+        self.chip = blocks if isinstance(blocks, FileChip) else _RamChip(blocks)
+        self.block_size = self.chip.block_size
+        self.block_count = self.chip.block_count
         self.cut_at = cut_at
         self.cut_mode = cut_mode
         self.ops = 0  # programs + erases started
@@ -129,7 +224,7 @@ class RamFlash:
         if self.dead:
             return _EIO
         self.reads += 1
-        _read(buf, self.blocks[block], offset, len(buf))
+        self.chip.read(block, buf, offset)
         return 0
 
     def _surviving(self, n):
@@ -149,7 +244,7 @@ class RamFlash:
         if n < 0:
             return _EIO
         self.programs += 1
-        _program(self.blocks[block], offset, buf, n)
+        self.chip.program(block, offset, buf, n)
         return _EIO if self.dead else 0
 
     def ioctl(self, op, arg):
@@ -165,7 +260,7 @@ class RamFlash:
                 return _EIO
             self.erases += 1
             self.erase_counts[arg] += 1
-            _erase(self.blocks[arg], n)
+            self.chip.erase(arg, n)
             return _EIO if self.dead else 0
         if op == _IOCTL_INIT or op == _IOCTL_DEINIT or op == _IOCTL_SYNC:
             return 0

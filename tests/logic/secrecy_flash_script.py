@@ -14,8 +14,9 @@
 # point the space runs out. Both are tried at every amount of free space.
 #
 # test_mystery_secrecy.py runs this as a process of its own with the board's
-# heap, once per board (the flash image sits in the heap beside the
-# controller):
+# heap, once per board. The flash's bytes are in a file (ramflash.FileChip),
+# outside the heap as a board's are, so the controller and this script have
+# the heap to themselves:
 #   MICROPYPATH=firmware:tests/logic micropython -X heapsize=192K \
 #       tests/logic/secrecy_flash_script.py pico|esp32
 import gc
@@ -24,21 +25,18 @@ import os
 import sys
 import time
 
-from ramflash import BOARD_MOUNTS, DONE, HALF, LOST, MODES, RamFlash, erase, new_chip
+import tmpdir
+from leaks import leaks, secrets_of
+from ramflash import BOARD_MOUNTS, DONE, HALF, LOST, MODES, FileChip, RamFlash
+from table_rig import Rig
 
-# The flash first, while the heap is whole: 4 KB pieces are hard to find in
-# it once the controller's modules are compiled.
 BLOCK_SIZE = 4096  # a board's erase block
 BOARD = sys.argv[1] if len(sys.argv) > 1 else "esp32"
 # The store, its reserve for a commit, and room to fill; as few as will do,
-# so the controller fits beside them in the heap (with the Pico's mount the
-# meter record lives in metadata, and littlefs's caches are larger).
+# so each fill trial is short (with the Pico's mount the meter record lives
+# in metadata).
 BLOCKS = 16 if BOARD == "pico" else 18
-BYTES = new_chip(BLOCKS, BLOCK_SIZE)
 FILLER = bytes(BLOCK_SIZE)  # what fills the flash, a block a file
-
-from leaks import leaks, secrets_of  # noqa: E402
-from table_rig import Rig  # noqa: E402
 
 MOUNT = "/flash"
 FILL = MOUNT + "/fill.%d"
@@ -70,12 +68,11 @@ class Source:
 # ---- the flash ----
 
 class Chip:
-    def __init__(self):
-        self.blocks = BYTES
+    def __init__(self, folder):
+        self.blocks = FileChip(folder + "/flash.bin", BLOCKS, BLOCK_SIZE)
 
     def new(self):
-        for block in self.blocks:
-            erase(block)
+        self.blocks.erase_all()
         device = RamFlash(self.blocks)
         os.VfsLfs2.mkfs(device, **MOUNT_KEYWORDS)
 
@@ -337,8 +334,17 @@ def _hitting_round_ops(chip):
 
 
 def main():
+    folder = tmpdir.make()
+    chip = Chip(folder)
+    try:
+        _prove(chip)
+    finally:
+        chip.blocks.close()
+        tmpdir.remove(folder)
+
+
+def _prove(chip):
     started = time.ticks_ms()
-    chip = Chip()
     watch = Watch()
     start, ops = _hitting_round_ops(chip)
     outcomes = {}

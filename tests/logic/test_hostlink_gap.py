@@ -67,3 +67,25 @@ def test_an_overlong_partial_line_then_silence_is_dropped_too(root):
     replies, rig = _partial_then_ping(root, 1000, 500, partial=b"x" * 300)
     assert replies == [{"ok": True, "reply": "pong", "id": 1}]
     assert DROPPED in [json.loads(line) for line in rig.lines]
+
+
+@tmpdir.within
+def test_a_line_whose_rest_came_during_a_long_turn_is_kept(root):
+    # The first packet is read, then the loop is busy for 600 ms (a commit,
+    # say) while the rest arrives 1 ms later: the next read holds it. The
+    # host was never silent, so nothing is dropped.
+    rig = Rig(root)
+    assert _send(rig, b'{"cmd": "ping", "id": "a-long-enough-id-') == []
+    rig.now = ticks_add(rig.now, 600)
+    assert _send(rig, b'to-span-two-usb-packets"}\n') == [
+        {"ok": True, "reply": "pong", "id": "a-long-enough-id-to-span-two-usb-packets"}]
+    assert len(rig.lines) == 1  # the pong alone: no "partial line dropped" before it
+
+
+@tmpdir.within
+def test_after_a_long_turn_a_read_that_finds_nothing_drops_the_line(root):
+    rig = Rig(root)
+    assert _send(rig, b'{"cmd": "sta') == []
+    rig.now = ticks_add(rig.now, 600)
+    assert _send(rig, b"") == [DROPPED]
+    assert _send(rig, b'{"cmd": "ping", "id": 3}\n') == [{"ok": True, "reply": "pong", "id": 3}]

@@ -151,3 +151,48 @@ def test_ctrl_c_during_an_export_stops_the_controller(root):
     except KeyboardInterrupt:
         stopped = True
     assert stopped
+
+
+def _count_reads(store):
+    # How many log records the store reads from its segments, through the
+    # one place it reads them.
+    reads = [0]
+    records = store._records
+
+    def counted(name):
+        for record in records(name):
+            reads[0] += 1
+            yield record
+
+    store._records = counted
+    return reads
+
+
+@tmpdir.within
+def test_an_export_from_near_the_head_reads_a_few_records_a_turn(root):
+    # The records before `since` are not sent, but reading them takes the
+    # loop's time all the same: a turn must not read its way through the
+    # older log to the first record it sends.
+    rig = Rig(root)
+    rig.configure("A1")
+    _fill_log(rig)
+    head = rig.table.bonus.store.head_seq
+    for since in (head - 3, head, 0):
+        reads = _count_reads(rig.table.bonus.store)
+        out = Out()
+        rig.link.write = out.write
+        rig.link.feed(json.dumps({"cmd": "log", "since": since}).encode() + b"\n", rig.now)
+        per_turn = []
+        while rig.link.busy():
+            before = reads[0]
+            rig.link.poll(_nothing, rig.now)
+            per_turn.append(reads[0] - before)
+            assert len(per_turn) < 1000, "the export never ended"
+        assert max(per_turn) <= MOST_PER_TURN, (since, per_turn)
+        first = max(since, head - FULL_LOG + 1)
+        assert (out.first_seq, out.last[0], out.chained) == (first, head, True), since
+        assert out.replies == [{"ok": True, "reply": "log", "count": head - first + 1}]
+        if since:
+            # Only the segment holding `since` is read: 32 records at most.
+            assert reads[0] <= 32 + 1, (since, reads[0])
+

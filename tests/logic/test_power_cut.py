@@ -2,11 +2,11 @@
 # flash operation of a scripted table day on littlefs over a RAM flash device,
 # in three ways, then a reboot on what survived (see power_cut_script.py).
 #
-# It runs as a process of its own with the board's heap: its flash image
-# (64-96 KB of 4 KB blocks, which a board keeps outside its heap) must sit in
-# the heap beside the controller, so nothing but the proof may hold the heap,
-# not even the test runner. MicroPython only: littlefs and the viper device
-# are the unix port's.
+# It runs as a process of its own with the board's heap, so nothing but the
+# proof holds the heap, not even the test runner; its flash's bytes are in a
+# file (ramflash.FileChip), outside the heap as a board's flash is outside
+# its heap. MicroPython only: littlefs and the viper device are the unix
+# port's.
 import sys
 
 HEAP = "192K"  # as the Makefile's test-micropython, a Pico's or an ESP32's heap
