@@ -1,4 +1,5 @@
-# Fixtures the board tests share, and the target they run on:
+# Fixtures the board tests share, and the target they run on
+# (--target is defined in tests/conftest.py):
 #   pytest --target sim   the virtual board (the default)
 #   pytest --target pico  the emulated Pico (the official rp2 image)
 #   pytest --target both  each scenario on each
@@ -13,15 +14,12 @@ import targets
 from uthctl.vboard import find_micropython
 
 
-def pytest_addoption(parser):
-    parser.addoption("--target", choices=("sim", "pico", "both"), default="sim",
-                     help="the board the scenario tests drive (default: sim)")
-
-
 def pytest_configure(config):
     config.addinivalue_line("markers", "target(name): a test about that board only")
     config.addinivalue_line("markers", "pico: runs on the emulated Pico (set by conftest)")
     config.addinivalue_line("markers", "pico_quick: a scenario `make test` runs on the Pico too")
+    config.addinivalue_line("markers", "pico_xfail(reason): a scenario known to fail on the "
+                            "Pico, for that reason (strict: its passing is news)")
 
 
 def chosen_targets(config):
@@ -47,6 +45,9 @@ def pytest_collection_modifyitems(config, items):
             item.fspath.basename.startswith("test_pico_")
         if on_pico:
             item.add_marker(pytest.mark.pico)
+            known = item.get_closest_marker("pico_xfail")
+            if known is not None:
+                item.add_marker(pytest.mark.xfail(strict=True, reason=known.args[0]))
         if item.fspath.basename.startswith("test_pico_"):
             # The emulator's own tests keep their own quick/full split.
             item.add_marker(pytest.mark.pico_quick)

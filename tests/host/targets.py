@@ -62,6 +62,12 @@ class SimTarget:
     def wait(self, seconds):
         return seconds * self.stretch
 
+    def process_ids(self, board):
+        # What runs the firmware: the interpreters holding the image.
+        from vboard_procs import interpreter_pids
+
+        return interpreter_pids(board.flash)
+
     def clock_window(self, rig):
         # The earliest and latest the board's clock can read now: the host's.
         now = time.time()
@@ -76,6 +82,10 @@ class PicoTarget(SimTarget):
 
     def __init__(self, images):
         self.images = images
+
+    def process_ids(self, board):
+        # What runs the firmware: this power-on's emulator.
+        return [board.state()["pid"]]
 
     def clock_window(self, rig):
         # The rp2 port starts its clock at 2021-01-01 00:00 at each power-on
