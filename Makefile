@@ -11,7 +11,7 @@ BUILD ?= build
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup test test-cpython test-micropython lint build deploy bench clean sim
+.PHONY: setup test test-cpython test-micropython test-pico lint build deploy bench clean sim
 
 setup: $(STAMP) $(PICO_STAMP)
 
@@ -33,8 +33,16 @@ $(PICO_STAMP): $(PICO_EMU)/package.json $(PICO_EMU)/package-lock.json
 
 test: lint test-cpython test-micropython
 
+# The board scenarios run on both targets (tests/host/conftest.py): all of
+# them on the virtual board, the pico_quick ones on the emulated Pico (which
+# skip, saying why, where node or the image is missing).
 test-cpython: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --target both -m "not pico or pico_quick"
+
+# Every test that runs on the emulated Pico: each board scenario, the
+# emulator's own tests, the power-cut proof at every flash operation.
+test-pico: setup
+	UTH_PICO_FULL=1 $(BIN)/python -m pytest --target pico -m pico tests/host
 
 # The same logic tests on the firmware's own interpreter, each module in a
 # process of its own with a board-sized heap.

@@ -282,7 +282,14 @@ function nextLevelNs() {
   return levels.length ? levels[0][0] - clock.nanos : Infinity;
 }
 function answerApplied() {
-  while (awaiting.length && awaiting[0][0] <= clock.nanos) tell(`applied ${awaiting.shift()[1]}`);
+  while (awaiting.length && awaiting[0][0] <= clock.nanos) {
+    tell(`applied ${awaiting.shift()[1]}`);
+    // A rig waits for this answer before its next change, so the gap it means
+    // starts here. Counted from its previous command instead, each wait for an
+    // answer on a lagging chip would lengthen the next gap, which lengthens
+    // the next wait: the spacing grew without bound under load.
+    if (!levels.length) { lastWallNs = wallNs(); lastDueNs = clock.nanos; }
+  }
 }
 
 // ---- the run loop -------------------------------------------------------------------------

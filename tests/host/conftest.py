@@ -1,7 +1,78 @@
-# Fixtures the virtual-board tests share.
+# Fixtures the board tests share, and the target they run on
+# (--target is defined in tests/conftest.py):
+#   pytest --target sim   the virtual board (the default)
+#   pytest --target pico  the emulated Pico (the official rp2 image)
+#   pytest --target both  each scenario on each
+# A test takes the `target` fixture (targets.py) to run on the chosen ones;
+# a test about one board's own machinery says so with
+# @pytest.mark.target("sim") and runs only where that board is chosen.
+# Every test run on the emulated Pico is marked `pico`; `pico_quick` names
+# the scenarios `make test` runs there (`make test-pico` runs them all).
 import pytest
+import targets
 
 from uthctl.vboard import find_micropython
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "target(name): a test about that board only")
+    config.addinivalue_line("markers", "pico: runs on the emulated Pico (set by conftest)")
+    config.addinivalue_line("markers", "pico_quick: a scenario `make test` runs on the Pico too")
+    config.addinivalue_line("markers", "pico_xfail(reason): a scenario known to fail on the "
+                            "Pico, for that reason (strict: its passing is news)")
+
+
+def chosen_targets(config):
+    chosen = config.getoption("target")
+    return targets.NAMES if chosen == "both" else (chosen,)
+
+
+def pytest_generate_tests(metafunc):
+    if "target" in metafunc.fixturenames:
+        metafunc.parametrize("target", chosen_targets(metafunc.config), indirect=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    chosen = chosen_targets(config)
+    kept, dropped = [], []
+    for item in items:
+        only = item.get_closest_marker("target")
+        if only is not None and only.args[0] not in chosen:
+            dropped.append(item)
+            continue
+        callspec = getattr(item, "callspec", None)
+        on_pico = (callspec is not None and callspec.params.get("target") == "pico") or \
+            item.fspath.basename.startswith("test_pico_")
+        if on_pico:
+            item.add_marker(pytest.mark.pico)
+            known = item.get_closest_marker("pico_xfail")
+            if known is not None:
+                item.add_marker(pytest.mark.xfail(strict=True, reason=known.args[0]))
+        if item.fspath.basename.startswith("test_pico_"):
+            # The emulator's own tests keep their own quick/full split.
+            item.add_marker(pytest.mark.pico_quick)
+        kept.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+@pytest.fixture(scope="session")
+def pico_images(tmp_path_factory):
+    return targets.PicoImages(tmp_path_factory.mktemp("pico-images"))
+
+
+@pytest.fixture
+def target(request):
+    if request.param == "sim":
+        request.getfixturevalue("micropython")
+        return targets.SimTarget()
+    from uthctl import pico_image
+
+    why_not = pico_image.unavailable()
+    if why_not is not None:
+        pytest.skip("emulated Pico: %s" % why_not)
+    return targets.PicoTarget(request.getfixturevalue("pico_images"))
 
 
 @pytest.fixture(scope="module")
@@ -20,6 +91,6 @@ def pytest_terminal_summary(terminalreporter):
 
     reason = pico_image.unavailable()
     skipped = [report for report in terminalreporter.stats.get("skipped", [])
-               if "test_pico_" in report.nodeid]
+               if "test_pico_" in report.nodeid or "[pico" in report.nodeid]
     if reason is not None and skipped:
         terminalreporter.write_line("emulated Pico: %d tests skipped: %s" % (len(skipped), reason))

@@ -45,14 +45,14 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from independent_draws import seeded_draws
-from vboard_procs import interpreter_pids
 
 from mystery import configs
 from table_rig import Rig as TableRig
 from table_rig import scripted_hit
-from uthctl.link import Link, LinkError
-from uthctl.rig import Rig, lit
-from uthctl.vboard import VirtualBoard, find_micropython
+from uthctl.link import LinkError
+from uthctl.max7219_model import reading
+from uthctl.rig import lit
+from uthctl.vboard import find_micropython
 
 MAX_LINE = 256
 FIXTURE_SEED = 1  # its first A1 value: $198.32 (independent_draws)
@@ -458,11 +458,15 @@ def _no_micropython():
 
 
 class Board:
-    def __init__(self, vb, link, rig):
+    def __init__(self, vb, link, rig, target):
         self.vb = vb
         self.link = link
         self.rig = rig
+        self.target = target
         self.next_id = 10_000
+
+    def wait(self, seconds):
+        return self.target.wait(seconds)
 
     def exchange(self, batch, timeout=30.0):
         # Sends the lines, then a ping; returns the replies (not events) before
@@ -471,7 +475,7 @@ class Board:
         self.link.write(b"".join(line + end for line, end in batch)
                         + json.dumps({"cmd": "ping", "id": number}).encode() + b"\n")
         replies, events = [], []
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + self.wait(timeout)
         while True:
             raw = self.link.read_line(max(0.0, deadline - time.monotonic()))
             if raw is None:
@@ -488,12 +492,12 @@ class Board:
             (events if "ev" in message else replies).append(message)
 
     def command(self, cmd, **fields):
-        return self.link.command(cmd, timeout=5.0, **fields)
+        return self.link.command(cmd, timeout=self.wait(5.0), **fields)
 
     def log(self):
         self.link.send({"cmd": "log", "since": 0, "id": "fuzz-log"})
         records = []
-        deadline = time.monotonic() + 10.0
+        deadline = time.monotonic() + self.wait(10.0)
         while True:
             message = self.link.read_message(max(0.0, deadline - time.monotonic()))
             assert message is not None, "no log reply"
@@ -509,11 +513,11 @@ class Board:
         meters = self.command("meters")["meters"]
         log = self.log()
         return {"status": status, "meters": meters, "log": [r["hash"] for r in log],
-                "pids": interpreter_pids(self.vb.flash), "boots": self.rig.state()["boots"]}
+                "pids": self.target.process_ids(self.vb), "boots": self.rig.state()["boots"]}
 
 
 @pytest.fixture
-def board(tmp_path):
+def board(tmp_path, target):
     if _no_micropython():
         pytest.fail(_no_micropython(), pytrace=False)  # `make test` installs it
     with contextlib.ExitStack() as stack:
@@ -523,12 +527,12 @@ def board(tmp_path):
         a1 = configs.get("A1")
         (cents, _), = seeded_draws(FIXTURE_SEED, a1.minimum // 10_000, a1.maximum // 10_000, 1)
         assert cents > 10_004 + 100, cents  # far above the meter after the fixture's round
-        vb = VirtualBoard(flash=tmp_path / "flash.img", seed=FIXTURE_SEED)
+        vb = target.board(tmp_path / "flash.img", seed=FIXTURE_SEED, power=False)
         stack.callback(vb.stop)
-        vb.start()
-        link = stack.enter_context(Link(vb.serial_path, timeout=10.0))
-        rig = stack.enter_context(Rig(vb.rig_address))
-        deadline = time.monotonic() + 10.0
+        vb.power(True)
+        link = stack.enter_context(target.link(vb.serial_path, timeout=10.0))
+        rig = stack.enter_context(target.rig(vb.rig_address))
+        deadline = time.monotonic() + target.wait(10.0)
         while True:
             try:
                 link.command("ping", timeout=0.5)
@@ -538,7 +542,7 @@ def board(tmp_path):
                     raise
         # Configured A1 and one round played: the meters are not a new board's.
         rig.key(True)
-        rig.wait_for(lambda s: s["display"] == "SErvICE", what="service mode")
+        rig.wait_for(lambda s: reading(s["display"]) == reading("SErvICE"), what="service mode")
         assert link.command("config", mystery="A1")["ok"]
         rig.key(False)
         link.wait_event("reset")
@@ -552,7 +556,7 @@ def board(tmp_path):
         rig.wait_for(lambda s: not any(s["bet_lights"]), what="betting again")
         assert link.command("status")["state"] == "betting"
         link.events.clear()
-        yield Board(vb, link, rig)
+        yield Board(vb, link, rig, target)
 
 
 BOARD_BATCHES = 60
@@ -564,6 +568,9 @@ def category(message):
     return "unknown command" if message.startswith("unknown command ") else message
 
 
+@pytest.mark.pico_xfail(
+    "the oracle reads numbers as doubles; the rp2 port's floats are single precision, so "
+    "a number past 3.4e38 (2.99e53 here) gets \"numbers must be finite\" there")
 def test_hostlink_fuzz_virtual_board(board):
     before = board.state()
     assert len(before["pids"]) == 1
@@ -609,9 +616,10 @@ def test_hostlink_fuzz_virtual_board(board):
 # ---- single cases ----
 
 
+@pytest.mark.pico_quick
 def test_hostlink_non_finite_number_on_the_board_gets_an_error(board):
     board.link.write(b'{"cmd": "ping", "id": 1e400}\n')
-    raw = board.link.read_line(5.0)
+    raw = board.link.read_line(board.wait(5.0))
     assert raw is not None
     assert _strict(raw.decode()) == {"ok": False, "error": NOT_FINITE}
 
@@ -658,24 +666,26 @@ def test_hostlink_lines_that_are_not_json_get_not_json_in_process(tmp_path):
     assert snapshot(rig, root) == before
 
 
+@pytest.mark.pico_quick
 def test_hostlink_lines_that_are_not_json_get_not_json_on_the_board(board):
     before = board.state()
     for line in NOT_JSON_LINES:
         board.link.write(line + b"\n")
-        message = board.link.read_message(5.0)
+        message = board.link.read_message(board.wait(5.0))
         assert message == {"ok": False, "error": NOT_JSON}, (line, message)
     assert board.command("status")["payment"] == "table_inventory"
     assert board.state() == before
 
 
+@pytest.mark.pico_quick
 def test_hostlink_escaped_astral_id_on_the_board_is_refused(board):
     # json.dumps escapes U+1F600 as the pair "\ud83d\ude00", which the board's
     # json would not join (the id would come back as CESU-8): refused instead.
     board.link.send({"cmd": "ping", "id": "\U0001F600"})
-    message = board.link.read_message(5.0)
+    message = board.link.read_message(board.wait(5.0))
     assert message == {"ok": False, "error": NOT_JSON}, message
     # The same character as raw UTF-8 is JSON the board reads and echoes.
     board.link.write(json.dumps({"cmd": "ping", "id": "\U0001F600"},
                                 ensure_ascii=False).encode() + b"\n")
-    message = board.link.read_message(5.0)
+    message = board.link.read_message(board.wait(5.0))
     assert message == {"ok": True, "reply": "pong", "id": "\U0001F600"}, message

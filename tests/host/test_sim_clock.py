@@ -32,7 +32,7 @@ import machine, time
 print(time.time(), machine.RTC().datetime())
 """
 
-pytestmark = pytest.mark.usefixtures("micropython")
+pytestmark = [pytest.mark.usefixtures("micropython"), pytest.mark.target("sim")]
 
 
 def run(script, tmp_path):

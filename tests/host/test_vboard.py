@@ -23,11 +23,12 @@ from pathlib import Path
 
 import pytest
 from independent_draws import commitment, seeded_draws
+from targets import SimTarget
 
 from uthctl.cli import main as uthctl
 from uthctl.link import Link
-from uthctl.rig import Rig, lit
-from uthctl.vboard import VirtualBoard
+from uthctl.max7219_model import reading
+from uthctl.rig import lit
 
 A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100
@@ -65,32 +66,42 @@ def money(cents):
 
 
 @pytest.fixture
-def table(tmp_path):
+def table(tmp_path, target):
+    # On the target chosen (conftest.py); the sim's own tests ask for "sim".
     with contextlib.ExitStack() as stack:
-        yield Table(tmp_path, stack)
+        yield Table(tmp_path, stack, target)
+
+
+@pytest.fixture
+def sim_table(tmp_path):
+    with contextlib.ExitStack() as stack:
+        yield Table(tmp_path, stack, SimTarget())
 
 
 class Table:
-    def __init__(self, tmp_path, stack):
+    def __init__(self, tmp_path, stack, target):
         self.tmp_path = tmp_path
         self.flash = tmp_path / "flash.img"
         self.stack = stack
+        self.target = target
 
-    def board(self, seed=None, power=True, lend_firmware=True):
-        vb = VirtualBoard(flash=self.flash, seed=seed, lend_firmware=lend_firmware)
+    def board(self, seed=None, power=True, **options):
+        vb = self.target.board(self.flash, seed=seed, power=False, **options)
         self.stack.callback(vb.stop)
-        return vb.start(power=power)
+        if power:
+            vb.power(True)
+        return vb
 
     def link(self, vb):
-        return self.stack.enter_context(Link(vb.serial_path, timeout=10.0))
+        return self.stack.enter_context(self.target.link(vb.serial_path, timeout=10.0))
 
     def rig(self, vb):
-        return self.stack.enter_context(Rig(vb.rig_address))
+        return self.stack.enter_context(self.target.rig(vb.rig_address))
 
 
 def configure(rig, link, name):
     rig.key(True)  # held: service mode
-    rig.wait_for(lambda s: s["display"] == "SErvICE", what="service mode")
+    rig.wait_for(lambda s: reading(s["display"]) == reading("SErvICE"), what="service mode")
     reply = link.command("config", mystery=name)
     assert reply["ok"], reply
     rig.key(False)
@@ -124,6 +135,7 @@ def meters_cli(capsys, port, *extra):
 # ---- (a) a fresh board, configured and played ----
 
 
+@pytest.mark.pico_quick
 def test_vboard_fresh_board_plays_rounds(table, capsys):
     rounds = [(1, 2, 3), (2, 4, 6), (1, 2, 3, 4, 5, 6)]
     total_cents = A1_CENTS_PER_SEAT * sum(len(seats) for seats in rounds)
@@ -135,7 +147,7 @@ def test_vboard_fresh_board_plays_rounds(table, capsys):
     first = link.read_line(10.0)
     assert first is not None and first.endswith(b"}\r\n") and not first.endswith(b"\r\r\n")
     assert json.loads(first) == {"ev": "started", "state": "unconfigured"}
-    assert rig.wait_for(lambda s: s["display"] == "no CFG")["board"]
+    assert rig.wait_for(lambda s: reading(s["display"]) == reading("no CFG"))["board"]
 
     reset = configure(rig, link, "A1")
     value, salt = draws(seed, 1)[0]
@@ -150,7 +162,7 @@ def test_vboard_fresh_board_plays_rounds(table, capsys):
         assert [(c["seat"], c["wager"], c["amount"]) for c in contributions] == [
             (seat, 100, A1_CENTS_PER_SEAT * MICROS_PER_CENT) for seat in sorted(seats)]
         rig.wait_for(lambda s: not any(s["bet_lights"]), what="bet lights off")
-    state = rig.wait_for(lambda s: s["display"] == money(meter_cents), DISPLAY_WAIT,
+    state = rig.wait_for(lambda s: reading(s["display"]) == money(meter_cents), DISPLAY_WAIT,
                          what="the meter on the display")
     assert not any(state["jackpot_lights"])
 
@@ -169,6 +181,7 @@ def test_vboard_fresh_board_plays_rounds(table, capsys):
 # ---- (b) a hit, made to come quickly by the TEST-ONLY seed ----
 
 
+@pytest.mark.pico_quick
 def test_vboard_hit_is_shown_validated_and_reset(table):
     seats = (1, 2, 4, 5)
     # A hit within two rounds: the meter must pass the hit value by then.
@@ -191,7 +204,8 @@ def test_vboard_hit_is_shown_validated_and_reset(table):
     assert hit["award"] == award_cents * MICROS_PER_CENT
     assert (hit["hit_value"], hit["salt"]) == (value * MICROS_PER_CENT, salt)
 
-    state = rig.wait_for(lambda s: s["display"] == money(award_cents), what="the award shown")
+    state = rig.wait_for(lambda s: reading(s["display"]) == money(award_cents),
+                         what="the award shown")
     assert lit(state["jackpot_lights"]) == [hit_seat]
     assert link.command("status")["state"] == "hit_pending"
 
@@ -212,16 +226,19 @@ def test_vboard_hit_is_shown_validated_and_reset(table):
     (last_hit,) = meters["last_hits"]
     assert last_hit[:5] == [hit_seat, award_cents * MICROS_PER_CENT, 1, hit_round,
                             "table_inventory"]
-    assert time.time() - 120 <= last_hit[5] <= time.time()  # the board's clock at the hit
+    earliest, latest = table.target.clock_window(rig)
+    assert earliest <= last_hit[5] <= latest  # the board's clock at the hit
     assert meters["seeded"] + meters["contributed"] == meters["paid"] + meters["meter"]
-    rig.wait_for(lambda s: s["display"] == money(A1_MINIMUM_CENTS + carried_cents),
+    rig.wait_for(lambda s: reading(s["display"]) == money(A1_MINIMUM_CENTS + carried_cents),
                  DISPLAY_WAIT, what="the new meter")
 
 
 # ---- (c) Ctrl-C, Ctrl-D: the interpreter restarts, the meters persist ----
 
 
-def test_vboard_soft_reset_keeps_the_meters(table):
+@pytest.mark.target("sim")  # a soft reboot counted as a boot: the sim's own rule
+def test_vboard_soft_reset_keeps_the_meters(sim_table):
+    table = sim_table
     vb = table.board()
     link, rig = table.link(vb), table.rig(vb)
     link.wait_ready()
@@ -262,7 +279,9 @@ def mpremote(vb, *args, timeout=30):
     return done.stdout
 
 
-def test_vboard_mpremote_exec_fs_and_restart(table, tmp_path):
+@pytest.mark.target("sim")  # the firmware lent from the host, the sim's boot count
+def test_vboard_mpremote_exec_fs_and_restart(sim_table, tmp_path):
+    table = sim_table
     vb = table.board()
     rig = table.rig(vb)
     with Link(vb.serial_path) as link:
@@ -292,7 +311,8 @@ def test_vboard_mpremote_exec_fs_and_restart(table, tmp_path):
         link.write(b"\x04")  # soft reset from the friendly REPL runs the controller
         assert link.wait_event("started")["state"] == "unconfigured"
         assert link.command("meters")["ok"]
-    rig.wait_for(lambda s: s["board"] and s["display"] == "no CFG", what="the board rewired")
+    rig.wait_for(lambda s: s["board"] and reading(s["display"]) == reading("no CFG"),
+                 what="the board rewired")
 
     mpremote(vb, "reset")  # machine.reset(): a power cycle, main.py runs
     # boots: 1 power-on, 2-3 mpremote's soft resets, 4 Ctrl-D, 5 soft reset, 6 machine.reset
@@ -314,7 +334,9 @@ def board_tuple_seconds(t):
     return when.timestamp()
 
 
-def test_vboard_rtc_set_with_mpremote_is_the_boards_clock(table):
+@pytest.mark.target("sim")  # the sim's battery-backed RTC across a power cycle
+def test_vboard_rtc_set_with_mpremote_is_the_boards_clock(sim_table):
+    table = sim_table
     seats = (1, 2, 4, 5)
     seed = find_seed(A1_MINIMUM_CENTS, A1_MINIMUM_CENTS + len(seats) * A1_CENTS_PER_SEAT - 1)
     vb = table.board(seed=seed)
@@ -351,7 +373,9 @@ def test_vboard_rtc_set_with_mpremote_is_the_boards_clock(table):
     assert abs(board_tuple_seconds(read) - (time.time() + AHEAD_HOURS * 3600)) < 5, read
 
 
-def test_make_deploy_onto_a_bare_virtual_board(table, tmp_path):
+@pytest.mark.target("sim")  # BOARD=sim onto a bare virtual board
+def test_make_deploy_onto_a_bare_virtual_board(sim_table, tmp_path):
+    table = sim_table
     # The Makefile's own deploy recipe, mpremote included, against a board
     # that has no firmware until it is copied to its flash.
     vb = table.board(lend_firmware=False)
@@ -400,6 +424,7 @@ def _alive(pid):
     return status.exists() and status.read_text().split()[2] != "Z"
 
 
+@pytest.mark.target("sim")  # uthctl sim's default board and its interpreters
 def test_vboard_headless_cli_and_rig_cli(tmp_path, capsys):
     command = [sys.executable, "-m", "uthctl.cli", "sim", "--headless",
                "--flash", str(tmp_path / "flash.img")]

@@ -11,9 +11,8 @@ import pytest
 from independent_draws import seeded_draws
 
 from uthctl.cli import main as uthctl
-from uthctl.link import Link
-from uthctl.rig import Rig, lit
-from uthctl.vboard import VirtualBoard
+from uthctl.max7219_model import reading
+from uthctl.rig import lit
 
 A1_MINIMUM_CENTS, A1_MAXIMUM_CENTS = 100 * 100, 200 * 100
 ROUND_CENTS = 6 * 2  # six seats, 2 cents each
@@ -45,28 +44,29 @@ def play_round(rig, link):
     return any(state["jackpot_lights"])
 
 
-def export(link, request_id=99):
+def export(link, target, request_id=99):
     # The lines of one log export as the board sent them, the closing reply last.
     link.write(b'{"cmd": "log", "id": %d}\r\n' % request_id)
     lines = []
     while True:
-        line = link.read_line(10.0)
+        line = link.read_line(target.wait(10.0))
         assert line is not None, "the export stopped after %d lines" % len(lines)
         lines.append(line.decode())
         if json.loads(line).get("id") == request_id:
             return lines
 
 
-def test_verify_checks_the_boards_own_export(tmp_path, capsys):
+@pytest.mark.pico_quick
+def test_verify_checks_the_boards_own_export(tmp_path, capsys, target):
     with contextlib.ExitStack() as stack:
-        vb = VirtualBoard(flash=tmp_path / "flash.img", seed=seed_hitting_in_round_two())
+        vb = target.board(tmp_path / "flash.img", seed=seed_hitting_in_round_two(), power=False)
         stack.callback(vb.stop)
-        vb.start()
-        link = stack.enter_context(Link(vb.serial_path, timeout=10.0))
-        rig = stack.enter_context(Rig(vb.rig_address))
+        vb.power(True)
+        link = stack.enter_context(target.link(vb.serial_path, timeout=10.0))
+        rig = stack.enter_context(target.rig(vb.rig_address))
         link.wait_ready(20.0)
         rig.key(True)  # service mode: the configuration
-        rig.wait_for(lambda s: s["display"] == "SErvICE", what="service mode")
+        rig.wait_for(lambda s: reading(s["display"]) == reading("SErvICE"), what="service mode")
         assert link.command("config", mystery="A1")["ok"]
         rig.key(False)
         link.wait_event("reset")
@@ -74,7 +74,7 @@ def test_verify_checks_the_boards_own_export(tmp_path, capsys):
         rig.turn_key()  # validates the hit: paid, and the meter reset
         link.wait_event("paid")
         link.wait_event("reset")
-        lines = export(link)
+        lines = export(link, target)
         meters = link.command("meters")["meters"]
     # config, reset, 2 rounds, hit, validated, paid, reset: 8 records, 8 replies + 1.
     assert meters["log_seq"] == 8 and len(lines) == 9

@@ -25,7 +25,8 @@ UTHCTL = [sys.executable, "-m", "uthctl.cli"]
 FAULT_DISPLAY = "FAULt"  # the LED meter's fault text (firmware/table/meter_text.py)
 GONE_WAIT = 10.0  # seconds for a killed board's processes to end
 
-pytestmark = pytest.mark.usefixtures("micropython")
+# The virtual board's own image handling (umask, locks, its interpreters).
+pytestmark = [pytest.mark.usefixtures("micropython"), pytest.mark.target("sim")]
 
 
 def mode(path):

@@ -14,6 +14,8 @@ import pytest
 from uthctl import vboard
 from uthctl.vboard import VirtualBoard
 
+pytestmark = pytest.mark.target("sim")  # the virtual board's interpreter processes
+
 
 def wrapper():
     return [sys.executable, "-I", "-S", str(vboard.PARENT_DEATH)]

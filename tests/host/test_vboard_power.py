@@ -78,7 +78,10 @@ COMPARED = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round", 
             "phase", "pending", "last_hits", "display_cents", "log_seq")
 
 
-pytestmark = pytest.mark.usefixtures("micropython")
+# The virtual board's own: SIGKILLs of its interpreter found under /proc, UTH
+# sensors (the Pico wires none) and its image read by the unix port. The
+# emulated Pico's cuts at each flash operation: test_pico_power_cut.py.
+pytestmark = [pytest.mark.usefixtures("micropython"), pytest.mark.target("sim")]
 
 
 # ---- the TEST-ONLY random source, as boards/sim/board.py has it ----

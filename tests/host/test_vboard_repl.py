@@ -15,7 +15,6 @@ import pytest
 from uthctl.cli import main as uthctl
 from uthctl.link import Link, LinkError
 from uthctl.tui import Hands, HostLink
-from uthctl.vboard import VirtualBoard
 
 MPREMOTE = Path(sys.executable).parent / "mpremote"
 ECHO = '{"cmd": '  # how every host command line starts, echoed by the REPL
@@ -24,11 +23,11 @@ pytestmark = pytest.mark.usefixtures("micropython")
 
 
 @pytest.fixture
-def board(tmp_path):
+def board(tmp_path, target):
     with contextlib.ExitStack() as stack:
-        vb = VirtualBoard(flash=tmp_path / "flash.img")
+        vb = target.board(tmp_path / "flash.img", power=False)
         stack.callback(vb.stop)
-        vb.start()
+        vb.power(True)
         with Link(vb.serial_path) as link:
             link.wait_ready(20.0)
         yield vb
@@ -45,6 +44,7 @@ def stop_at_the_repl(vb):
     assert mpremote(vb, "resume", "exec", "print(1)").strip() == "1"
 
 
+@pytest.mark.pico_quick
 def test_meters_says_the_board_is_at_the_repl_and_the_way_back(board, capsys):
     assert uthctl(["meters", "--port", board.serial_path, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["phase"] == "unconfigured"

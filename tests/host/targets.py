@@ -1,0 +1,142 @@
+# One scenario, two boards: the tests that drive a board through its rig
+# take a `target` (conftest.py, `pytest --target sim|pico|both`) and get
+# their board, link and rig from it, so the same steps and the same
+# assertions run on the virtual board (the firmware on the unix port) and on
+# the emulated Pico (the official rp2 image with the project deployed).
+#
+# What differs between the two is absorbed here, not in the assertions:
+# - time: the emulator runs at about half the chip's speed on a loaded host,
+#   so every wait a test gives is stretched on the Pico (never shortened);
+# - the seed: the virtual board takes it as an argument, the Pico as the
+#   TEST-ONLY /boot.py (pico_target.seeded_boot), written once a seed onto a
+#   copy of the image deployed once a session (`make deploy` via mpremote);
+# - the display: compare through max7219_model.reading on both targets.
+import os
+import shutil
+import time
+from pathlib import Path
+
+from pico_target import BOOT_WAIT, deploy, mpremote, seeded_boot
+
+from uthctl.link import Link
+from uthctl.rig import Rig
+
+NAMES = ("sim", "pico")
+RP2_EPOCH = 1609459200  # 2021-01-01 00:00:00 UTC
+
+
+class TargetRig(Rig):
+    # A rig whose waits are the target's: default and given timeouts stretched.
+    def __init__(self, address, stretch):
+        super().__init__(address, timeout=5.0 * stretch)
+        self.stretch = stretch
+
+    def wait_for(self, predicate, timeout=5.0, interval=0.02, what="the rig state"):
+        return super().wait_for(predicate, timeout * self.stretch, interval, what)
+
+
+class TargetLink(Link):
+    def __init__(self, port, timeout, stretch):
+        super().__init__(port, timeout=timeout * stretch)
+        self.stretch = stretch
+
+    def wait_ready(self, timeout=10.0):
+        return super().wait_ready(timeout * self.stretch)
+
+
+class SimTarget:
+    name = "sim"
+    stretch = 1.0
+
+    def board(self, flash, seed=None, power=True, **options):
+        from uthctl.vboard import VirtualBoard
+
+        return VirtualBoard(flash=flash, seed=seed, **options).start(power=power)
+
+    def rig(self, address):
+        return TargetRig(address, self.stretch)
+
+    def link(self, port, timeout=10.0):
+        return TargetLink(port, timeout, self.stretch)
+
+    def wait(self, seconds):
+        return seconds * self.stretch
+
+    def process_ids(self, board):
+        # What runs the firmware: the interpreters holding the image.
+        from vboard_procs import interpreter_pids
+
+        return interpreter_pids(board.flash)
+
+    def clock_window(self, rig):
+        # The earliest and latest the board's clock can read now: the host's.
+        now = time.time()
+        return now - 120, now
+
+
+class PicoTarget(SimTarget):
+    name = "pico"
+    # About half the chip's speed on an idle 2-core machine, far less while
+    # other runs share it: waits are long, and met as soon as the state comes.
+    stretch = 6.0
+
+    def __init__(self, images):
+        self.images = images
+
+    def process_ids(self, board):
+        # What runs the firmware: this power-on's emulator.
+        return [board.state()["pid"]]
+
+    def clock_window(self, rig):
+        # The rp2 port starts its clock at 2021-01-01 00:00 at each power-on
+        # (no battery, nobody set it): it has run for the chip's emulated time.
+        ran = rig.request(op="time")["emulated_ns"] / 1e9
+        return RP2_EPOCH, RP2_EPOCH + ran + 1
+
+    def board(self, flash, seed=None, power=True, **options):
+        from uthctl.picoboard import PicoBoard
+
+        assert not options, "the emulated Pico takes no %s" % sorted(options)
+        flash = Path(flash)
+        if not flash.exists():  # a new board: the deployed project, seeded
+            self.images.copy_to(seed, flash)
+        return PicoBoard(flash=flash).start(power=power)
+
+
+class PicoImages:
+    # Flash images of the deployed project, one a seed, made once a session.
+    def __init__(self, folder):
+        self.folder = Path(folder)
+        self.made = {}
+
+    def copy_to(self, seed, flash):
+        shutil.copyfile(self.image(seed), flash)
+        os.chmod(flash, 0o600)
+
+    def image(self, seed):
+        if seed not in self.made:
+            self.made[seed] = self._deployed() if seed is None else self._seeded(seed)
+        return self.made[seed]
+
+    def _deployed(self):
+        from uthctl.picoboard import PicoBoard
+
+        flash = self.folder / "deployed.img"
+        with PicoBoard(flash=flash) as board:
+            assert board.wait_started(BOOT_WAIT)["state"] == "repl"  # a bare image
+            came = deploy(board, self.folder)
+            assert came == {"state": "unconfigured", "fault": None}, came
+        return flash
+
+    def _seeded(self, seed):
+        # The deployed image with the TEST-ONLY seeded /boot.py beside it.
+        from uthctl.picoboard import PicoBoard
+
+        flash = self.folder / ("seed-%d.img" % seed)
+        self.copy_to(None, flash)
+        boot = self.folder / ("boot-%d.py" % seed)
+        boot.write_text(seeded_boot(seed))
+        with PicoBoard(flash=flash) as board:
+            assert board.wait_started(BOOT_WAIT)["state"] == "unconfigured"
+            mpremote(board.serial_path, "cp", str(boot), ":boot.py")
+        return flash
