@@ -42,9 +42,10 @@ BUILD = ROOT / "build" / "rp2040_pico"
 BOOT_WAIT = 60.0
 SEATS = 6
 
-# Winbond W25Q16JV datasheet (the Pico's 2 MB flash), rev. F, section 9.6
-# "AC Electrical Characteristics": tSE, sector erase (4 KB) 45 ms typical,
-# 400 ms maximum; tPP, page program (256 B) 0.4 ms typical, 3 ms maximum.
+# Winbond W25Q16JV datasheet (the Pico's 2 MB flash; "3V 16M-bit serial flash
+# memory with dual/quad SPI", rev. F, May 2017), AC Electrical Characteristics:
+# tSE, sector erase (4 KB), 45 ms typical, 400 ms maximum; tPP, page program
+# (256 B), 0.4 ms typical, 3 ms maximum.
 FLASH_SECTOR = 4096
 FLASH_PAGE = 256
 FLASH_ERASE_MS = (45.0, 400.0)
@@ -412,7 +413,7 @@ def print_report(r, unix=None):
         e["hands_per_s"]) % (e["kind"], r.get("repeats", 7), e["hands"])
     print(line + (" (goal >= {:,})".format(GOAL_HANDS_PER_S)))
     if unix:
-        print("    unix port, same build of the evaluator: {:,.0f} hands/s; scores agree: {}"
+        print("    unix port, this run: {:,.0f} hands/s; the chip's scores agree with it: {}"
               .format(unix["hands_per_s"], "yes" if unix["checksum"] == e["checksum"]
                       else "NO"))
     s = r["settle"]
@@ -446,7 +447,7 @@ def print_report(r, unix=None):
           " %.0f ms maximum" % (FLASH_PROGRAM_MS + (c["sectors"], c["pages"], c["typ_ms"],
                                                     c["max_ms"])))
     w = r["wear_run"]
-    print("  wear run: %d rounds, %d hits validated and reset (bench-only chip script through"
+    print("  wear run: %d rounds, hits validated and reset: %d (bench-only chip script through"
           % (w["rounds"], w["hits"]))
     print("    the controller's meter and store): %d erases, %d programs; %.1f s emulated"
           % (w["flash"]["erase"], w["flash"]["program"], w["emulated_ms"] / 1000))
