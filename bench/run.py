@@ -1,7 +1,8 @@
 # The benchmark behind `make bench`: best-of-seven hand evaluation (uth on the
 # MicroPython unix port and on CPython, treys on CPython) and settling a six-seat
-# round on the unix port, all in one run, with an RP2040 estimate; then the time from
-# LOCK to the committed contributions on the virtual board (vboard_lock.py).
+# round on the unix port, all in one run; then the time from LOCK to the committed
+# contributions on the virtual board (vboard_lock.py); then the same figures and the
+# flash's wear on the emulated Pico's own clock (pico_bench.py), when it is installed.
 # Usage: .venv/bin/python bench/run.py [--hands N] [--repeats R] [--json FILE]
 # Figures are reported, never asserted: a slow machine is not a failed build.
 import argparse
@@ -16,7 +17,8 @@ import tempfile
 import time
 from importlib import metadata
 
-import vboard_lock  # bench/, beside this script
+import pico_bench  # bench/, beside this script
+import vboard_lock
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
@@ -29,8 +31,6 @@ MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 EVAL_HEAP_BASE_K = 4096
 EVAL_HEAP_PER_HAND = 256
 SETTLE_HEAP = "192K"
-# design.md, Budgets: the unix port is roughly 100-160 times faster than an RP2040.
-RP2040_SLOWDOWN = (100, 160)
 BUDGET_HANDS_PER_S = 1_000_000
 BUDGET_SETTLE_US = 500
 
@@ -58,6 +58,11 @@ def parse_args():
     parser.add_argument("--settle-calls", type=int, default=1_000, help="calls per repeat")
     parser.add_argument("--lock-rounds", type=int, default=30,
                         help="rounds timed from LOCK on the virtual board")
+    parser.add_argument("--pico-hands", type=int, default=2_000,
+                        help="the first N of the hands, scored on the emulated Pico")
+    parser.add_argument("--wear-rounds", type=int, default=1_000,
+                        help="rounds of the emulated Pico's wear run")
+    parser.add_argument("--no-pico", action="store_true", help="skip the emulated Pico")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     return parser.parse_args()
 
@@ -238,12 +243,8 @@ def figures(args, mp, cp, order, settle):
         },
         "order": order,
         "settle": settle,
-        "rp2040_slowdown": list(RP2040_SLOWDOWN),
-        "rp2040_hands_per_s": [rates["uth_viper_mp"] / k for k in reversed(RP2040_SLOWDOWN)],
     }
-    us = settle["best_us"] / settle["calls"]
-    settle["us_per_round"] = us
-    result["rp2040_settle_us"] = [us * k for k in RP2040_SLOWDOWN]
+    settle["us_per_round"] = settle["best_us"] / settle["calls"]
     return result
 
 
@@ -287,8 +288,6 @@ def print_report(r, args):
     print_order(r["order"])
     print()
     print_settle(r["settle"], args)
-    print()
-    print_rp2040(r)
 
 
 def print_order(order):
@@ -318,13 +317,26 @@ def print_settle(settle, args):
           % (settle["us_per_round"], BUDGET_SETTLE_US))
 
 
-def print_rp2040(r):
-    low, high = r["rp2040_slowdown"]
-    print("RP2040 estimate (design.md: the unix port is roughly %d-%dx faster):" % (low, high))
-    slow, fast = r["rp2040_hands_per_s"]
-    print("  uth viper: {:,.0f} - {:,.0f} hands/s".format(slow, fast))
-    best, worst = r["rp2040_settle_us"]
-    print("  settle:    %.1f - %.1f ms per round" % (best / 1000, worst / 1000))
+def bench_pico(args, hands, mp, mp_scores, settle):
+    # The emulated Pico's figures beside the unix port's: its first hands are the
+    # same hands, and their scores must agree.
+    from uthctl.pico_image import PicoUnavailable
+
+    if args.no_pico:
+        return None
+    n = min(args.pico_hands, len(hands))
+    try:
+        found = pico_bench.bench(hands[:n], SETTLE_ROUND, repeats=args.repeats,
+                                 wear_rounds=args.wear_rounds)
+    except PicoUnavailable as why:
+        print("\nEmulated Pico: skipped, %s" % why)
+        return None
+    found["unix"] = {"hands_per_s": mp["hands"] * 1e6 / mp["viper_us"],
+                     "checksum": pico_bench.checksum(mp_scores["viper"][:n]),
+                     "settle_ms": settle["us_per_round"] / 1000}
+    print()
+    pico_bench.print_report(found, found["unix"])
+    return found
 
 
 def main():
@@ -343,12 +355,16 @@ def main():
     result["vboard_lock"] = vboard_lock.bench(args.lock_rounds)  # LOCK to the commit
     print()
     vboard_lock.print_report(result["vboard_lock"])
+    result["pico"] = bench_pico(args, hands, mp, mp_scores, settle)
+    pico_ok = result["pico"] is None or (
+        result["pico"]["settle"]["stable"]
+        and result["pico"]["unix"]["checksum"] == result["pico"]["evaluator"]["checksum"])
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=2)
         print("\nfigures written to %s" % args.json)
     # Figures are never judged, but contenders that disagree did not do the same work.
-    return 0 if order["uth_scores_identical"] and settle["stable"] else 1
+    return 0 if order["uth_scores_identical"] and settle["stable"] and pico_ok else 1
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@
 //        time                 -> "time SIM_NS CYCLES"
 //        flashops             -> "flashops ERASES PROGRAMS"
 //   out: pin GPIO 0|1         a watched output changed (1 = driven high)
+//        level GPIO NS        a set's level reached the pin at emulated time NS
 //        spi REG DATA         a 16-bit frame latched by the rising CS edge
 //        flash KIND ADDR COUNT ERASES PROGRAMS   after each operation
 //        cut N MODE KIND      the N-th operation was cut; the process exits 3
@@ -275,6 +276,7 @@ function applyLevels() {
     const [, n, level, seq] = levels.shift();
     outside[n] = level;
     updatePad(n);
+    tell(`level ${n} ${Math.round(clock.nanos)}`);
     awaiting.push([clock.nanos + APPLIED_NS, seq]);
   }
 }

@@ -23,7 +23,9 @@
 #   state: bet_lights, jackpot_lights (outputs driven high), display (the
 #       text the MAX7219 lights, decoded from SPI0 by max7219_model), and
 #       display_segments, inputs, powered, boots, repl, pid, flash_ops
-#       {"erase", "program"} of this power-on, cut (how the last one ended
+#       {"erase", "program"} of this power-on and flash_bytes (the bytes
+#       those operations covered), inputs_ns (each input's last level change
+#       on the chip's clock, ns since power-on), cut (how the last one ended
 #       at an armed cut, else null)
 #   power, reset, ping as the virtual board's; and
 #   {"op": "cut", "at": N, "mode": "before" | "partial"}: the next power-on
@@ -99,6 +101,7 @@ class PicoBoard:
         self.firmware = pico_image.firmware()
         self.bootrom = pico_image.bootrom()
         self.wiring = pico_image.wiring()
+        self._input_of = {gpio: name for name, gpio in self.wiring["inputs"].items()}
         self._light_of = {}
         for kind in ("bet_lights", "jackpot_lights"):
             for seat, gpio in enumerate(self.wiring[kind]):
@@ -262,6 +265,8 @@ class PicoBoard:
         self._lights = {"bet_lights": [0] * SEATS, "jackpot_lights": [0] * SEATS}
         self._display = Max7219()
         self._ops = {"erase": 0, "program": 0}
+        self._bytes = {"erase": 0, "program": 0}
+        self._inputs_ns = {}
         self._ended_by_cut = None
         self._seq = 0
         self._pending = {}
@@ -275,7 +280,8 @@ class PicoBoard:
                 "powered": self._powered, "boots": self._boots,
                 "repl": "raw" if self._raw else "friendly",
                 "pid": self._proc.pid if self._proc is not None else None,
-                "flash_ops": dict(self._ops), "cut": self._ended_by_cut}
+                "flash_ops": dict(self._ops), "flash_bytes": dict(self._bytes),
+                "inputs_ns": dict(self._inputs_ns), "cut": self._ended_by_cut}
 
     def _arm_cut(self, at, mode):
         if type(at) is not int or at < 1:
@@ -325,6 +331,8 @@ class PicoBoard:
         self._raw = False
         self._tail = b""
         self._ops = {"erase": 0, "program": 0}
+        self._bytes = {"erase": 0, "program": 0}
+        self._inputs_ns = {}
         self._ended_by_cut = None
         self._display = Max7219()
 
@@ -502,8 +510,14 @@ class PicoBoard:
                 self._lights[light[0]][light[1]] = 1 if args[1] == "1" else 0
         elif kind == "spi" and len(args) == 2:
             self._display.write(int(args[0]), int(args[1]))
+        elif kind == "level" and len(args) == 2:
+            name = self._input_of.get(int(args[0]))
+            if name is not None:
+                self._inputs_ns[name] = int(args[1])
         elif kind == "flash" and len(args) == 5:
             self._ops = {"erase": int(args[3]), "program": int(args[4])}
+            if args[0] in self._bytes:
+                self._bytes[args[0]] += int(args[2])
         elif kind == "cut" and len(args) == 3:
             self._ops[args[2]] += 1
             self._ended_by_cut = {"at": int(args[0]), "mode": args[1], "kind": args[2]}
