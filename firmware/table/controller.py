@@ -195,17 +195,9 @@ class Table:
     # ---- what the host may ask ----
 
     def configure(self, name):
-        # Refusals go back to the host as the command's one error reply.
         if self.state != SERVICE:
             raise Refused("configuration changes only in service mode")
-        try:
-            records = self.bonus.configure(name, True)
-        except Refused:
-            if self.bonus.fault is not None:
-                self._enter_fault()
-            raise
-        for record in records:
-            self.emit(record)
+        records = self._host_operation(self.bonus.configure, name, True)
         self._operate(self.bonus.reset)
         return records
 
@@ -214,15 +206,21 @@ class Table:
         # operation that reveals the old value and publishes a new commitment.
         if self.state != SERVICE:
             raise Refused("a redraw only in service mode")
+        return self._host_operation(self.bonus.redraw, True)[0]
+
+    def _host_operation(self, operation, *args):
+        # A host command's operation: a refusal goes back as the command's one
+        # error reply (a store fault puts the table in fault first); its
+        # records go out as events.
         try:
-            records = self.bonus.redraw(True)
+            records = operation(*args)
         except Refused:
             if self.bonus.fault is not None:
                 self._enter_fault()
             raise
         for record in records:
             self.emit(record)
-        return records[0]
+        return records
 
     def status(self):
         meter = self.bonus.meter
