@@ -35,39 +35,45 @@ class Round:
         self.seats = seats
 
 
-def _expect(condition, message):
-    if not condition:
-        raise ValueError(message)
+def _fault(message, *args):
+    # The message is formatted only for a round that fails: formatting every
+    # check's message up front was most of a good round's settlement time.
+    return ValueError(message % args if args else message)
 
 
 def _check_keys(data, allowed, where):
-    _expect(isinstance(data, dict), "%s must be an object" % where)
+    if not isinstance(data, dict):
+        raise _fault("%s must be an object", where)
     for key in data:
-        _expect(key in allowed, "unknown key %r in %s" % (key, where))
+        if key not in allowed:
+            raise _fault("unknown key %r in %s", key, where)
 
 
 def _cards(tokens, count, where, owners):
     # Parses `count` cards, recording who holds each so a repeat names both places.
-    _expect(isinstance(tokens, list) and len(tokens) == count,
-            "%s needs %d cards" % (where, count))
+    if not isinstance(tokens, list) or len(tokens) != count:
+        raise _fault("%s needs %d cards", where, count)
     codes = []
     for token in tokens:
         try:
             code = parse_card(token)
         except ValueError as error:
-            raise ValueError("%s: %s" % (where, error)) from None
-        _expect(code not in owners, "%s: duplicate card %s (also %s)"
-                % (where, card_name(code), owners.get(code)))
+            raise _fault("%s: %s", where, error) from None
+        if code in owners:
+            raise _fault("%s: duplicate card %s (also %s)", where, card_name(code),
+                         owners[code])
         owners[code] = where
         codes.append(code)
     return codes
 
 
 def _tables(data):
-    _expect(isinstance(data, dict), "paytables must be an object")
+    if not isinstance(data, dict):
+        raise _fault("paytables must be an object")
     tables = {}
     for wager in data:
-        _expect(wager in paytables.SETTLED_WAGERS, "unknown wager %r in paytables" % (wager,))
+        if wager not in paytables.SETTLED_WAGERS:
+            raise _fault("unknown wager %r in paytables", wager)
         tables[wager] = paytables.get(wager, data[wager])
     return tables
 
@@ -76,21 +82,24 @@ def _settings(data):
     _check_keys(data, _SETTING_CHOICES, "settings")
     settings = dict(DEFAULT_SETTINGS)
     for name in data:
-        _expect(data[name] in _SETTING_CHOICES[name], "setting %s must be one of %s, not %r"
-                % (name, ", ".join(_SETTING_CHOICES[name]), data[name]))
+        if data[name] not in _SETTING_CHOICES[name]:
+            raise _fault("setting %s must be one of %s, not %r", name,
+                         ", ".join(_SETTING_CHOICES[name]), data[name])
         settings[name] = data[name]
     return settings
 
 
 def _wagers(data, tables, where):
-    _check_keys(data, paytables.SETTLED_WAGERS, where + " wagers")
+    _check_keys(data, paytables.SETTLED_WAGERS, "%s wagers" % where)
     wagers = []
     for wager in paytables.SETTLED_WAGERS:
         cents = data.get(wager, 0)
-        _expect(type(cents) is int and cents >= 0,
-                "%s: %s wager must be whole cents, 0 or more, not %r" % (where, wager, cents))
-        _expect(cents == 0 or wager in tables,
-                "%s wagers on %s but the round names no %s paytable" % (where, wager, wager))
+        if type(cents) is not int or cents < 0:
+            raise _fault("%s: %s wager must be whole cents, 0 or more, not %r", where, wager,
+                         cents)
+        if cents and wager not in tables:
+            raise _fault("%s wagers on %s but the round names no %s paytable", where, wager,
+                         wager)
         if cents:
             wagers.append((wager, cents))
     return tuple(wagers)
@@ -99,14 +108,16 @@ def _wagers(data, tables, where):
 def _seat(data, tables, board, owners, numbers):
     _check_keys(data, _SEAT_KEYS, "a seat")
     number = data.get("seat")
-    _expect(type(number) is int and 1 <= number <= _MAX_SEAT,
-            "seat number must be 1 to %d, not %r" % (_MAX_SEAT, number))
-    _expect(number not in numbers, "seat %d is listed twice" % number)
+    if type(number) is not int or not 1 <= number <= _MAX_SEAT:
+        raise _fault("seat number must be 1 to %d, not %r", _MAX_SEAT, number)
+    if number in numbers:
+        raise _fault("seat %d is listed twice", number)
     numbers.append(number)
     where = "seat %d" % number
     cards = _cards(data.get("cards"), 2, where, owners)
     folded = data.get("folded", False)
-    _expect(folded is True or folded is False, "%s: folded must be true or false" % where)
+    if folded is not True and folded is not False:
+        raise _fault("%s: folded must be true or false", where)
     wagers = _wagers(data.get("wagers", {}), tables, where)
     return Seat(number, cards, bytes(cards + board), folded, wagers)
 
@@ -119,7 +130,8 @@ def parse_round(data):
     dealer = _cards(data.get("dealer"), 2, "dealer", owners)
     board = _cards(data.get("board"), 5, "board", owners)
     seats_data = data.get("seats")
-    _expect(isinstance(seats_data, list) and seats_data, "seats must be a non-empty list")
+    if not isinstance(seats_data, list) or not seats_data:
+        raise _fault("seats must be a non-empty list")
     numbers = []
     seats = [_seat(seat, tables, board, owners, numbers) for seat in seats_data]
     return Round(data.get("round"), tables, settings, dealer, bytes(dealer + board),
