@@ -6,15 +6,30 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 
 
+def _index(symbols):
+    # Symbol -> index, either case: one dict look-up per character, which on
+    # the board costs a fraction of upper() and find() on a new string.
+    found = {}
+    for i in range(len(symbols)):
+        found[symbols[i]] = i
+        found[symbols[i].lower()] = i
+    return found
+
+
+_RANK_OF = _index(RANKS)
+_SUIT_OF = _index(SUITS.upper())
+_TEN = _RANK_OF["T"]
+
+
 def parse_card(token):
-    if not isinstance(token, str) or len(token) not in (2, 3):
-        raise ValueError("unknown card %r" % (token,))
-    rank_text = token[:-1].upper()
-    if rank_text == "10":
-        rank_text = "T"
-    rank = RANKS.find(rank_text) if len(rank_text) == 1 else -1
-    suit = SUITS.find(token[-1].lower())
-    if rank < 0 or suit < 0:
+    rank = suit = None
+    if isinstance(token, str):
+        if len(token) == 2:
+            rank = _RANK_OF.get(token[0])
+        elif len(token) == 3 and token[:2] == "10":
+            rank = _TEN
+        suit = _SUIT_OF.get(token[-1]) if token else None
+    if rank is None or suit is None:
         raise ValueError("unknown card %r" % (token,))
     return rank * 4 + suit
 

@@ -88,18 +88,32 @@ class Paytable:
         return None
 
 
+_made = {}  # wager + letter, as given -> Paytable: a round names its tables each time
+
+
 def get(wager, letter):
     # Letters in either case, as cards are: the regulation prints them upper.
+    # A Paytable is never changed, so one object serves every round that
+    # names it, found by the names as given before any other work.
+    given = wager + letter if isinstance(wager, str) and isinstance(letter, str) else None
+    made = _made.get(given)
+    if made is not None:
+        return made
     if isinstance(letter, str):
         letter = letter.upper()
-    letters = TABLES.get(wager)
+    letters = TABLES.get(wager) if isinstance(wager, str) else None
     if letters is None:
         raise ValueError("unknown wager %r (known: %s)" % (wager, ", ".join(sorted(TABLES))))
-    entry = letters.get(letter)
+    entry = letters.get(letter) if isinstance(letter, str) else None
     if entry is None:
         raise ValueError("no paytable %r for %s (known: %s)"
                          % (letter, wager, ", ".join(sorted(letters))))
-    return Paytable(wager, letter, entry[0], entry[1], entry[2])
+    made = _made.get(wager + letter)
+    if made is None:
+        made = Paytable(wager, letter, entry[0], entry[1], entry[2])
+        _made[wager + letter] = made
+    _made[given] = made
+    return made
 
 
 def all_tables():

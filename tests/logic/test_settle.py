@@ -168,6 +168,16 @@ def test_bad_rounds_are_refused_whole():
     data = _good()
     data["paytables"] = {"keno": "A"}
     _refused(data, "unknown wager 'keno'")
+    # JSON of the wrong type is a refused round, never a TypeError from a look-up.
+    data = _good()
+    data["paytables"] = {"trips": ["E"]}
+    _refused(data, "no paytable ['E'] for trips")
+    data = _good()
+    data["seats"][0]["cards"] = ["As", 7]
+    _refused(data, "seat 1: unknown card 7")
+    data = _good()
+    data["dealer"] = ["10h", "1"]
+    _refused(data, "dealer: unknown card '1'")
 
 
 def test_bad_wagers_are_refused_whole():
