@@ -228,8 +228,10 @@ class Table:
                   "payment": self.payment, "locked_in": self.locked_in,
                   "stale_chips": list(self.stale_chips)}
         if meter is not None and self.bonus.fault is None:
+            # exposed: why LOCK is refused until a service-mode redraw.
             status.update(phase=meter.phase, config=meter.config, cycle=meter.cycle,
-                          round=meter.round, commitment=meter.commitment)
+                          round=meter.round, commitment=meter.commitment,
+                          exposed=meter.exposed)
         return status
 
     def set_payment(self, method):

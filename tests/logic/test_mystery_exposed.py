@@ -104,6 +104,7 @@ def test_a_hit_value_an_uncommitted_hit_wrote_is_never_played_on(root):
     assert "cycle 1's hit value was written to flash" in reasons[1], reasons
     meters = again.command(cmd="meters")[-1]["meters"]
     assert meters["exposed"] is True and meters["meter"] == A1_MINIMUM + 2 * TWO_CENTS
+    assert again.command(cmd="status")[-1]["exposed"] is True  # what a technician looks at
     again.chip(1)
     again.press_lock()
     refused = again.events("refused")
@@ -145,6 +146,7 @@ def test_a_redraw_in_service_mode_reveals_the_old_value_and_play_resumes(root):
     rig.run(100)
     meters = rig.table.bonus.meters()
     assert meters["exposed"] is False and meters["commitment"] == event["commitment"]
+    assert rig.command(cmd="status")[-1]["exposed"] is False
     assert {k: meters[k] for k in ("meter", "seeded", "contributed", "paid", "cycle", "round")} \
         == {k: old[k] for k in ("meter", "seeded", "contributed", "paid", "cycle", "round")}
     assert meters["log_seq"] == old["log_seq"] + 1
