@@ -51,12 +51,13 @@ _ADDRESS = uctypes.addressof(_CARDS)
 # The table's address goes into the source as a constant: a global or an
 # argument would cost a lookup and a buffer conversion each call. The table
 # stays referenced here and MicroPython's heap never moves an object. A constant
-# past the small ints (2**30 on 32-bit boards) would compile as an object, so
-# such an address is put together from two halves.
+# past the small ints (2**30 on 32-bit boards) would compile as an object, even
+# as an expression of small ones, which the compiler folds; so such an address
+# is put together from two halves in two statements, in machine words.
 if _ADDRESS < 0x40000000:
-    _ADDRESS_CODE = "%d" % _ADDRESS
+    _ADDRESS_CODE = "n = %d" % _ADDRESS
 else:
-    _ADDRESS_CODE = "(%d << 15) | %d" % (_ADDRESS >> 15, _ADDRESS & 0x7FFF)
+    _ADDRESS_CODE = "n = %d\n    n = (n << 15) | %d" % (_ADDRESS >> 15, _ADDRESS & 0x7FFF)
 
 # After the cards, with c the count of a rank (0..4):
 #   n = OR >> 16              ranks with c >= 1
@@ -73,7 +74,7 @@ _SOURCE = """
 def score(hand: ptr8, n: int) -> int:
     v = 0
     short = 7 - n
-    n = %s
+    %s
     v = ptr32(n)[hand[0]]
     one = v
     odd = v
