@@ -104,6 +104,36 @@ if sys.implementation.name == "micropython":
             for n in (5, 6, 7):
                 assert eval_viper.score(hand, n) == eval_plain.score(hand, n), list(hand)
 
+    def _rank_multisets(size, low=0):
+        # Every nondecreasing list of `size` ranks from `low` up, no rank more than 4 times.
+        if size == 0:
+            yield []
+            return
+        for rank in range(low, 13):
+            for rest in _rank_multisets(size - 1, rank):
+                if rest[:4] != [rank] * 4:
+                    yield [rank] + rest
+
+    def test_twins_agree_on_every_rank_multiset():
+        # Every shape of seven ranks (quads with trips, two trips, three pairs...),
+        # random deals reach few of them. The k-th copy of a rank gets suit
+        # (k + offset) % 4: offset = rank spreads the suits, offset 0 piles the
+        # first copies into one suit (flushes with pairs beside them).
+        checked = 0
+        for ranks in _rank_multisets(7):
+            copies = {}
+            for spread in (True, False):
+                codes = []
+                for rank in ranks:
+                    k = copies.get((spread, rank), 0)
+                    copies[(spread, rank)] = k + 1
+                    codes.append(rank * 4 + (k + (rank if spread else 0)) % 4)
+                for hand in (bytes(codes), bytes(reversed(codes))):
+                    for n in (5, 6, 7):
+                        assert eval_viper.score(hand, n) == eval_plain.score(hand, n), list(hand)
+                        checked += 1
+        assert checked == 49205 * 12
+
     def _score_all_heap_locked(score, hands):
         total = 0
         micropython.heap_lock()
