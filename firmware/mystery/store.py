@@ -54,6 +54,12 @@ _LOG_DIR = "log"
 # inline in metadata, as on a Pico). A directory's metadata pair that must
 # move (worn, or split when full) takes up to two: 2 + 1 + 1 + 2.
 _RESERVE_BLOCKS = const(6)
+# What a commit is counted to add to the blocks in use, while the store
+# keeps its own count of the room (room_problem): at most the room it needs
+# while it runs, doubled for a margin. Measured on littlefs with both
+# boards' mounts: 6 blocks at a new store's first commit (it makes the log
+# folder and the first segment), at most 2 after.
+_COMMIT_BLOCKS = const(2 * _RESERVE_BLOCKS)
 
 
 # Said at every boot while a cycle's value is exposed (see Meter.redraw).
@@ -92,6 +98,18 @@ def _exists(path):
         return True
     except OSError:
         return False
+
+
+def _measure_room(statvfs, root):
+    # [bytes free, bytes a block]
+    stat = statvfs(root)
+    block, available = stat[0], stat[4]  # f_bsize, f_bavail
+    if available > stat[2]:
+        # littlefs counts the blocks in use by walking the filesystem, an
+        # estimate that can pass the total on a nearly full flash, and
+        # MicroPython's unsigned subtraction then wraps: nothing is free.
+        available = 0
+    return [stat[1] * available, block]  # f_frsize
 
 
 def _encode(magic, seq, payload):
@@ -139,6 +157,7 @@ class Store:
         self._trimmed_below = 0
         self.loaded = False  # a meter record read (or a new store's written)
         self.reserve_blocks = reserve_blocks
+        self._room = None  # [bytes surely free, bytes a block]; None: measure (room_problem)
 
     def _path(self, *names):
         return "/".join((self.root,) + names)
@@ -386,6 +405,19 @@ class Store:
         self._segment_names = segments[-self.segments_kept:]
 
     # ---- room on the flash ----
+    #
+    # littlefs counts the blocks in use by walking the whole filesystem
+    # (10-20 ms on a Pico, more as the log grows), so the free space is
+    # measured once and then kept as a lower bound: each commit takes off,
+    # before it writes, more than it can add to the blocks in use
+    # (_COMMIT_BLOCKS: what a commit leaves in use is what it held at its
+    # end, no more than its reserve at its peak), and what a removed log
+    # segment frees is never added back. That holds while the store is the
+    # only writer, as it is while the controller runs: a technician's copy
+    # with mpremote stops the controller, and a restart makes a new store,
+    # which measures anew, as boot() does. A bound under the reserve is
+    # measured again before it refuses, so a refusal always rests on a
+    # measurement, and space freed since counts at once.
 
     def room_problem(self):
         # Why the next commit might not fit, or None. Checked before an
@@ -394,14 +426,9 @@ class Store:
         statvfs = getattr(os, "statvfs", None)
         if statvfs is None:  # a port without it: the commit's own errors remain
             return None
-        stat = statvfs(self.root)
-        block, available = stat[0], stat[4]  # f_bsize, f_bavail
-        if available > stat[2]:
-            # littlefs counts the blocks in use by walking the filesystem, an
-            # estimate that can pass the total on a nearly full flash, and
-            # MicroPython's unsigned subtraction then wraps: nothing is free.
-            available = 0
-        free, need = stat[1] * available, self.reserve_blocks * block  # f_frsize
+        if self._room is None or self._room[0] < self.reserve_blocks * self._room[1]:
+            self._room = _measure_room(statvfs, self.root)
+        free, need = self._room[0], self.reserve_blocks * self._room[1]
         if free >= need:
             return None
         return "flash full: %d bytes free, a commit needs %d" % (free, need)
@@ -410,6 +437,7 @@ class Store:
 
     def boot(self):
         # The meter as last committed; a fresh store gives an unconfigured one.
+        self._room = None  # the flash may have changed while no store ran
         if _exists(self._path(_TMP)):
             os.remove(self._path(_TMP))
         newest = self._newest_copy()
@@ -481,6 +509,8 @@ class Store:
 
     def commit(self, meter, events):
         # One atomic step for one operation: its log records, then its meter.
+        if self._room is not None:  # before anything is written (room_problem)
+            self._room[0] -= _COMMIT_BLOCKS * self._room[1]
         seq, prev = self.head_seq, self.head_hash
         records = []
         for event in events:
