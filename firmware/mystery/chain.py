@@ -28,14 +28,14 @@ def canonical(record):
 
 
 def _plain(value):
-    # Whether json.dumps writes the value as _value() does: nothing in it
-    # but scalars and lists (a dict's keys need sorting and its "hash"
-    # leaving out; json.dumps puts spaces in a tuple).
+    # Whether json.dumps writes the value as _value() does: no dict in it
+    # (its keys need sorting and its "hash" leaving out) and no tuple
+    # (json.dumps puts spaces in one). A list is looked at through its repr,
+    # where either shows as "{" or "(": one call rather than one per item. A
+    # string holding one of them only sends the list the field by field way.
     if type(value) is list:
-        for item in value:
-            if not _plain(item):
-                return False
-        return True
+        text = repr(value)
+        return "{" not in text and "(" not in text
     return type(value) in _SCALARS
 
 

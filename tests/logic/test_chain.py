@@ -35,7 +35,8 @@ def _reference_value(value):
     return json.dumps(value)
 
 
-_WORDS = ("ev", "seq", "hash", "a\"b", "back\\slash", "line\nbreak", "", "round", "zz", "A")
+_WORDS = ("ev", "seq", "hash", "a\"b", "back\\slash", "line\nbreak", "", "round", "zz", "A",
+          "f(x)", "{}")
 
 
 def _scalar(lcg):
