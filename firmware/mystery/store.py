@@ -423,21 +423,32 @@ class Store:
         # Why the next commit might not fit, or None. Checked before an
         # operation touches the meter, so a full flash refuses it with
         # nothing written rather than failing halfway through a commit.
-        statvfs = getattr(os, "statvfs", None)
-        if statvfs is None:  # a port without it: the commit's own errors remain
-            return None
         if self._room is None or self._room[0] < self.reserve_blocks * self._room[1]:
-            self._room = _measure_room(statvfs, self.root)
+            self._measure_room()
+        if self._room is None:  # a port without statvfs: the commit's own errors remain
+            return None
         free, need = self._room[0], self.reserve_blocks * self._room[1]
         if free >= need:
             return None
         return "flash full: %d bytes free, a commit needs %d" % (free, need)
 
+    def _measure_room(self):
+        statvfs = getattr(os, "statvfs", None)
+        self._room = None if statvfs is None else _measure_room(statvfs, self.root)
+
     # ---- boot and commit ----
 
     def boot(self):
         # The meter as last committed; a fresh store gives an unconfigured one.
-        self._room = None  # the flash may have changed while no store ran
+        # The room is measured anew once the boot's own writes are done (the
+        # flash may have changed while no store ran), so the first LOCK after
+        # a power-on does not wait for littlefs to walk the filesystem.
+        self._room = None
+        meter = self._boot()
+        self._measure_room()
+        return meter
+
+    def _boot(self):
         if _exists(self._path(_TMP)):
             os.remove(self._path(_TMP))
         newest = self._newest_copy()
