@@ -4,12 +4,42 @@
 import binascii
 import hashlib
 import json
+from collections import OrderedDict
 
 GENESIS = "0" * 64
+_COMPACT = (",", ":")
+_SCALARS = (int, str, bool, float, type(None))
 
 
 def canonical(record):
-    # Every field but the record's own hash, keys sorted.
+    # Every field but the record's own hash, keys sorted: the fields copied
+    # in that order into an OrderedDict that json.dumps writes in one call.
+    # A call per key and value was most of a round's hashing time on a Pico.
+    # A record this would write otherwise (a dict or a tuple in a value)
+    # takes the field by field way, whose text is the definition.
+    ordered = OrderedDict()
+    for key in sorted(record):
+        if key != "hash":
+            value = record[key]
+            if type(key) is not str or not _plain(value):
+                return _by_fields(record)
+            ordered[key] = value
+    return json.dumps(ordered, separators=_COMPACT)
+
+
+def _plain(value):
+    # Whether json.dumps writes the value as _value() does: no dict in it
+    # (its keys need sorting and its "hash" leaving out) and no tuple
+    # (json.dumps puts spaces in one). A list is looked at through its repr,
+    # where either shows as "{" or "(": one call rather than one per item. A
+    # string holding one of them only sends the list the field by field way.
+    if type(value) is list:
+        text = repr(value)
+        return "{" not in text and "(" not in text
+    return type(value) in _SCALARS
+
+
+def _by_fields(record):
     parts = []
     for key in sorted(record):
         if key != "hash":
@@ -21,7 +51,7 @@ def _value(value):
     if isinstance(value, list):
         return "[" + ",".join(_value(item) for item in value) + "]"
     if isinstance(value, dict):
-        return canonical(value)
+        return _by_fields(value)
     return json.dumps(value)
 
 

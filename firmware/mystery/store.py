@@ -54,6 +54,12 @@ _LOG_DIR = "log"
 # inline in metadata, as on a Pico). A directory's metadata pair that must
 # move (worn, or split when full) takes up to two: 2 + 1 + 1 + 2.
 _RESERVE_BLOCKS = const(6)
+# What a commit is counted to add to the blocks in use, while the store
+# keeps its own count of the room (room_problem): at most the room it needs
+# while it runs, doubled for a margin. Measured on littlefs with both
+# boards' mounts: 6 blocks at a new store's first commit (it makes the log
+# folder and the first segment), at most 2 after.
+_COMMIT_BLOCKS = const(2 * _RESERVE_BLOCKS)
 
 
 # Said at every boot while a cycle's value is exposed (see Meter.redraw).
@@ -94,6 +100,18 @@ def _exists(path):
         return False
 
 
+def _measure_room(statvfs, root):
+    # [bytes free, bytes a block]
+    stat = statvfs(root)
+    block, available = stat[0], stat[4]  # f_bsize, f_bavail
+    if available > stat[2]:
+        # littlefs counts the blocks in use by walking the filesystem, an
+        # estimate that can pass the total on a nearly full flash, and
+        # MicroPython's unsigned subtraction then wraps: nothing is free.
+        available = 0
+    return [stat[1] * available, block]  # f_frsize
+
+
 def _encode(magic, seq, payload):
     body = json.dumps(payload, separators=_COMPACT)
     crc = binascii.crc32(body.encode()) & 0xFFFFFFFF
@@ -129,11 +147,17 @@ class Store:
         self.head_hash = chain.GENESIS
         self.warnings = []
         self._tail_count = 0  # records in the newest segment
+        # The log's segments, oldest first, once listed (None: list them).
+        # Only the store writes its folder while it runs, so from then on the
+        # list is kept as it adds and removes segments: listing the folder
+        # took about 3 ms of every commit on a Pico.
+        self._segment_names = None
         # The first record of the oldest segment kept when segments were last
         # removed: a log reading in an older segment lost it under its feet.
         self._trimmed_below = 0
         self.loaded = False  # a meter record read (or a new store's written)
         self.reserve_blocks = reserve_blocks
+        self._room = None  # [bytes surely free, bytes a block]; None: measure (room_problem)
 
     def _path(self, *names):
         return "/".join((self.root,) + names)
@@ -199,11 +223,15 @@ class Store:
     # ---- the log ----
 
     def _segments(self):
-        try:
-            names = os.listdir(self._path(_LOG_DIR))
-        except OSError:
-            return []
-        return sorted(name for name in names if name.endswith(".log"))
+        # Not to be changed by the caller: _append and _drop_uncommitted
+        # keep it.
+        if self._segment_names is None:
+            try:
+                names = os.listdir(self._path(_LOG_DIR))
+            except OSError:
+                names = []  # no log folder yet: the first append makes it
+            self._segment_names = sorted(name for name in names if name.endswith(".log"))
+        return self._segment_names
 
     def _records(self, name):
         # The records of one segment up to its first unreadable line, one at
@@ -257,7 +285,9 @@ class Store:
         # Records past the head were written by an operation cut off before
         # its meter record landed: that operation did not happen. A
         # segment's records are in order, so those kept come first.
-        for name in reversed(self._segments()):
+        segments = self._segments()
+        self._segment_names = None  # listed again once segments may have gone
+        for name in reversed(segments):
             kept = total = 0
             for record in self._records(name):
                 total += 1
@@ -354,12 +384,17 @@ class Store:
             raise StoreFault("event log does not reach the meter's last record")
 
     def _append(self, records):
-        if not _exists(self._path(_LOG_DIR)):
-            os.mkdir(self._path(_LOG_DIR))
         segments = self._segments()
+        # A segment in the folder means the folder is there: looked for only
+        # when there is none (a new store), not at every commit.
+        if not segments and not _exists(self._path(_LOG_DIR)):
+            os.mkdir(self._path(_LOG_DIR))
         if not segments or self._tail_count + len(records) > self.segment_records:
-            segments.append("%010d.log" % records[0]["seq"])
+            segments = segments + ["%010d.log" % records[0]["seq"]]
             self._tail_count = 0
+        # Unknown until the flash holds what the list will say: an error
+        # half way leaves the folder to be listed again.
+        self._segment_names = None
         with open(self._path(_LOG_DIR, segments[-1]), "a") as f:
             for record in records:
                 f.write(json.dumps(record, separators=_COMPACT) + "\n")
@@ -367,32 +402,53 @@ class Store:
         for name in segments[:-self.segments_kept]:
             os.remove(self._path(_LOG_DIR, name))
             self._trimmed_below = int(segments[-self.segments_kept][:-4])
+        self._segment_names = segments[-self.segments_kept:]
 
     # ---- room on the flash ----
+    #
+    # littlefs counts the blocks in use by walking the whole filesystem
+    # (10-20 ms on a Pico, more as the log grows), so the free space is
+    # measured once and then kept as a lower bound: each commit takes off,
+    # before it writes, more than it can add to the blocks in use
+    # (_COMMIT_BLOCKS: what a commit leaves in use is what it held at its
+    # end, no more than its reserve at its peak), and what a removed log
+    # segment frees is never added back. That holds while the store is the
+    # only writer, as it is while the controller runs: a technician's copy
+    # with mpremote stops the controller, and a restart makes a new store,
+    # which measures anew, as boot() does. A bound under the reserve is
+    # measured again before it refuses, so a refusal always rests on a
+    # measurement, and space freed since counts at once.
 
     def room_problem(self):
         # Why the next commit might not fit, or None. Checked before an
         # operation touches the meter, so a full flash refuses it with
         # nothing written rather than failing halfway through a commit.
-        statvfs = getattr(os, "statvfs", None)
-        if statvfs is None:  # a port without it: the commit's own errors remain
+        if self._room is None or self._room[0] < self.reserve_blocks * self._room[1]:
+            self._measure_room()
+        if self._room is None:  # a port without statvfs: the commit's own errors remain
             return None
-        stat = statvfs(self.root)
-        block, available = stat[0], stat[4]  # f_bsize, f_bavail
-        if available > stat[2]:
-            # littlefs counts the blocks in use by walking the filesystem, an
-            # estimate that can pass the total on a nearly full flash, and
-            # MicroPython's unsigned subtraction then wraps: nothing is free.
-            available = 0
-        free, need = stat[1] * available, self.reserve_blocks * block  # f_frsize
+        free, need = self._room[0], self.reserve_blocks * self._room[1]
         if free >= need:
             return None
         return "flash full: %d bytes free, a commit needs %d" % (free, need)
+
+    def _measure_room(self):
+        statvfs = getattr(os, "statvfs", None)
+        self._room = None if statvfs is None else _measure_room(statvfs, self.root)
 
     # ---- boot and commit ----
 
     def boot(self):
         # The meter as last committed; a fresh store gives an unconfigured one.
+        # The room is measured anew once the boot's own writes are done (the
+        # flash may have changed while no store ran), so the first LOCK after
+        # a power-on does not wait for littlefs to walk the filesystem.
+        self._room = None
+        meter = self._boot()
+        self._measure_room()
+        return meter
+
+    def _boot(self):
         if _exists(self._path(_TMP)):
             os.remove(self._path(_TMP))
         newest = self._newest_copy()
@@ -464,6 +520,8 @@ class Store:
 
     def commit(self, meter, events):
         # One atomic step for one operation: its log records, then its meter.
+        if self._room is not None:  # before anything is written (room_problem)
+            self._room[0] -= _COMMIT_BLOCKS * self._room[1]
         seq, prev = self.head_seq, self.head_hash
         records = []
         for event in events:

@@ -11,7 +11,9 @@
 # With the store's reserve, a full flash must refuse the round with nothing
 # written, never fail inside the commit; with no reserve (a flash that fills
 # under the store some other way), the commit fails on ENOSPC at whatever
-# point the space runs out. Both are tried at every amount of free space.
+# point the space runs out. Both are tried at every amount of free space,
+# the flash filled with the controller stopped (only the store writes it
+# while the controller runs), then the controller started on it.
 #
 # test_mystery_secrecy.py runs this as a process of its own with the board's
 # heap, once per board. The flash's bytes are in a file (ramflash.FileChip),
@@ -265,6 +267,11 @@ def _fill_trial(chip, watch, rounds_before, leave, reserve):
         rig = _table(source, watch)
         value, salt = _to_the_hitting_round(rig, rounds_before)
         _fill(leave)
+        # Filled as a technician's copy fills it, the controller stopped:
+        # it starts again on the full flash (its store measures the room
+        # anew), and the round's chips are placed again.
+        rig = _table(source, watch)
+        _chips_on(rig)
         kept = rig.table.bonus.store.reserve_blocks
         if not reserve:
             rig.table.bonus.store.reserve_blocks = 0

@@ -1,10 +1,13 @@
 # A full flash on the virtual board's own flash (boards/sim/simboot.py: a
 # 128-block image file, littlefs mounted with its defaults): filled, one
-# block freed, then rounds until the one that hits. That once let the
-# hitting round's log records land and its meter record fail on ENOSPC, and
-# the log command sent the uncommitted hit. Now every round is refused
-# before anything is written, nothing the board sends shows the live value,
-# and once space is freed play goes on to the same hit.
+# block freed, the controller started again on it (only the store writes the
+# flash while the controller runs: a technician's copy stops it, and the
+# store measures the room anew when it starts), then rounds until the one
+# that hits. That once let the hitting round's log records land and its
+# meter record fail on ENOSPC, and the log command sent the uncommitted hit.
+# Now every round is refused before anything is written, nothing the board
+# sends shows the live value, and once space is freed play goes on to the
+# same hit.
 # MicroPython only: littlefs is the unix port's.
 import sys
 
@@ -64,6 +67,8 @@ if sys.implementation.name == "micropython":
             assert value == 100_610_000
             before = rig.table.bonus.meters()
             _fill()
+            rig = Rig(MOUNT, random_bytes=scripted_hit(61), seats=1)
+            assert rig.table.bonus.meters() == before
             for _ in range(HIT_ROUND):
                 _round(rig)
                 assert rig.table.state == "betting", rig.table.bonus.fault

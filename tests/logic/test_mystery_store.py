@@ -201,6 +201,13 @@ def test_the_log_is_bounded_and_counts_what_it_dropped(root):
     assert kept[-1]["seq"] == 22 and chain.verify(kept)[0]
     again, _ = _reboot(root, segment_records=4, segments_kept=2)
     assert again.fault is None and again.meters() == bonus.meters()
+    # The segments the reboot found are the ones it goes on from (it keeps
+    # their list in memory): the newest is filled, the oldest removed.
+    for _ in range(9):
+        again.lock_round(ROUND)
+    assert sorted(os.listdir(root + "/log")) == ["0000000025.log", "0000000029.log"]
+    kept = list(again.log_since(0))
+    assert [r["seq"] for r in kept] == list(range(25, 32)) and chain.verify(kept)[0]
 
 
 
