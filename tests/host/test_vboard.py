@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
+from build_identity import VERSION, expected_identity, sources_hash
 from independent_draws import commitment, seeded_draws
 from targets import SimTarget
 
@@ -148,6 +149,9 @@ def test_vboard_fresh_board_plays_rounds(table, capsys):
     assert first is not None and first.endswith(b"}\r\n") and not first.endswith(b"\r\r\n")
     assert json.loads(first) == {"ev": "started", "state": "unconfigured"}
     assert rig.wait_for(lambda s: reading(s["display"]) == reading("no CFG"))["board"]
+    status = link.command("status")
+    assert {"version": status["version"], "build": status["build"]} == expected_identity(
+        table.target.name)
 
     reset = configure(rig, link, "A1")
     value, salt = draws(seed, 1)[0]
@@ -394,6 +398,8 @@ def test_make_deploy_onto_a_bare_virtual_board(sim_table, tmp_path):
         link.wait_ready()
         status = link.command("status")
         assert status["ok"] and status["state"] == "unconfigured", status
+        # The deployed build's identity, which `make build` wrote.
+        assert (status["version"], status["build"]) == (VERSION, sources_hash("sim")), status
     # Every firmware module running came from the deployed build. (The sim's
     # board module stays lent, as a board's own support code is frozen.)
     where = mpremote(vb, "resume", "exec", "import sys\nfor name in sorted(sys.modules):\n"
