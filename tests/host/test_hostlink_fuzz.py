@@ -594,6 +594,7 @@ def same_id(echoed, sent, single):
     return echoed == sent and type(echoed) is type(sent)
 
 
+@pytest.mark.slow
 def test_hostlink_fuzz_virtual_board(board, target):
     single = target.name == "pico"  # the rp2 port's floats are single precision
     before = board.state()

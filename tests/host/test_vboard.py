@@ -240,6 +240,7 @@ def test_vboard_hit_is_shown_validated_and_reset(table):
 # ---- (c) Ctrl-C, Ctrl-D: the interpreter restarts, the meters persist ----
 
 
+@pytest.mark.board
 @pytest.mark.target("sim")  # a soft reboot counted as a boot: the sim's own rule
 def test_vboard_soft_reset_keeps_the_meters(sim_table):
     table = sim_table
@@ -283,6 +284,7 @@ def mpremote(vb, *args, timeout=30):
     return done.stdout
 
 
+@pytest.mark.board
 @pytest.mark.target("sim")  # the firmware lent from the host, the sim's boot count
 def test_vboard_mpremote_exec_fs_and_restart(sim_table, tmp_path):
     table = sim_table
@@ -338,6 +340,7 @@ def board_tuple_seconds(t):
     return when.timestamp()
 
 
+@pytest.mark.board
 @pytest.mark.target("sim")  # the sim's battery-backed RTC across a power cycle
 def test_vboard_rtc_set_with_mpremote_is_the_boards_clock(sim_table):
     table = sim_table
@@ -377,6 +380,8 @@ def test_vboard_rtc_set_with_mpremote_is_the_boards_clock(sim_table):
     assert abs(board_tuple_seconds(read) - (time.time() + AHEAD_HOURS * 3600)) < 5, read
 
 
+@pytest.mark.slow
+@pytest.mark.board
 @pytest.mark.target("sim")  # BOARD=sim onto a bare virtual board
 def test_make_deploy_onto_a_bare_virtual_board(sim_table, tmp_path):
     table = sim_table
@@ -430,6 +435,7 @@ def _alive(pid):
     return status.exists() and status.read_text().split()[2] != "Z"
 
 
+@pytest.mark.board
 @pytest.mark.target("sim")  # uthctl sim's default board and its interpreters
 def test_vboard_headless_cli_and_rig_cli(tmp_path, capsys):
     command = [sys.executable, "-m", "uthctl.cli", "sim", "--headless",
