@@ -11,7 +11,7 @@ BUILD ?= build
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup test test-cpython test-micropython test-pico lint build deploy bench clean sim
+.PHONY: setup check test test-cpython test-micropython test-pico lint build deploy bench clean sim
 
 setup: $(STAMP) $(PICO_STAMP)
 
@@ -32,6 +32,12 @@ $(PICO_STAMP): $(PICO_EMU)/package.json $(PICO_EMU)/package-lock.json
 	fi
 
 test: lint test-cpython test-micropython
+
+# The edit-test loop, about a minute: ruff, then the logic tests on CPython and
+# on the unix port, less the slow modules (tests/slow_logic.py); no board boots.
+check: lint
+	$(BIN)/python -m pytest tests/logic -m "not slow"
+	$(BIN)/python tests/mp_each.py --quick $(MICROPYTHON)
 
 # The board scenarios run on both targets (tests/host/conftest.py): all of
 # them on the virtual board, the pico_quick ones on the emulated Pico (which

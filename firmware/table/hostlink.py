@@ -18,6 +18,7 @@ from mystery.store import LogTrimmed
 
 from .clock import ticks_diff
 from .jsoncheck import strict_json
+from .version import firmware_version
 
 MAX_LINE = const(256)
 LINE_GAP_MS = const(500)  # a partial line with no byte for this long is dropped
@@ -45,6 +46,7 @@ class HostLink:
         self.heard = 0  # ticks when the partial line's last byte came
         self.export = None  # the log export under way
         self.held = b""  # bytes read during an export, handled after it
+        self.identity = firmware_version()  # read once: a build does not change while it runs
         self.commands = {"ping": self._ping, "status": self._status, "meters": self._meters,
                          "log": self._log, "config": self._config, "payment": self._payment,
                          "redraw": self._redraw}
@@ -162,7 +164,10 @@ class HostLink:
         return {"ok": True, "reply": "pong"}
 
     def _status(self, command):
-        return dict(self.table.status(), ok=True, reply="status")
+        status = self.table.status()
+        status.update(self.identity)
+        status.update(ok=True, reply="status")
+        return status
 
     def _meters(self, command):
         return {"ok": True, "reply": "meters", "meters": self.table.bonus.meters()}

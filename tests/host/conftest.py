@@ -8,6 +8,11 @@
 # @pytest.mark.target("sim") and runs only where that board is chosen.
 # Every test run on the emulated Pico is marked `pico`; `pico_quick` names
 # the scenarios `make test` runs there (`make test-pico` runs them all).
+# Every test that drives a board is marked `board` (pyproject.toml): here,
+# those taking the `target` fixture, however indirectly; a test that starts a
+# board of its own (a VirtualBoard, a PicoBoard, `uthctl sim`) says so itself.
+# `slow` (over about 20 s on the 2-core machine): every board test run on the
+# emulated Pico, here; the others say so themselves.
 import pytest
 import targets
 
@@ -36,6 +41,8 @@ def pytest_collection_modifyitems(config, items):
     chosen = chosen_targets(config)
     kept, dropped = [], []
     for item in items:
+        if "target" in item.fixturenames:
+            item.add_marker(pytest.mark.board)
         only = item.get_closest_marker("target")
         if only is not None and only.args[0] not in chosen:
             dropped.append(item)
@@ -45,6 +52,10 @@ def pytest_collection_modifyitems(config, items):
             item.fspath.basename.startswith("test_pico_")
         if on_pico:
             item.add_marker(pytest.mark.pico)
+            if item.get_closest_marker("board"):
+                # 10 s to minutes each on 2 cores, and the first to need an
+                # image deploys it (1.5-3 minutes).
+                item.add_marker(pytest.mark.slow)
             known = item.get_closest_marker("pico_xfail")
             if known is not None:
                 item.add_marker(pytest.mark.xfail(strict=True, reason=known.args[0]))

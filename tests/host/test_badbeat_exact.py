@@ -190,6 +190,8 @@ def test_board_classes_are_the_suit_orbits():
 
 # ---- the whole deck ----
 
+# Every deal counted, once a module: 45-80 s on the 2-core machine, so every
+# test taking it is marked slow (leaving out one would move the cost to the next).
 @pytest.fixture(scope="module")
 def exact():
     calls = []
@@ -202,6 +204,7 @@ def exact():
             "calls": calls}
 
 
+@pytest.mark.slow
 def test_totals_and_progress(exact):
     assert exact["total"] == exact["one_total"] == ALL_DEALS == PUBLISHED_TOTAL
     assert 2 * exact["pairs_total"] == ALL_DEALS
@@ -213,6 +216,7 @@ def test_totals_and_progress(exact):
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
 
 
+@pytest.mark.slow
 def test_matches_published_exact_count(exact):
     for name in PAYING:
         assert exact["two_way"][name] == PUBLISHED_TWO_WAY[name], name
@@ -223,6 +227,7 @@ def test_matches_published_exact_count(exact):
     assert sum(PUBLISHED_TWO_WAY.values()) + PUBLISHED_PUSHES == PUBLISHED_TOTAL
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode, seed", [("two_way", 2024), ("player_loses", 653)])
 def test_monte_carlo_agrees(exact, mode, seed):
     deals = 300_000
@@ -235,6 +240,7 @@ def test_monte_carlo_agrees(exact, mode, seed):
         assert abs(seen[name] / deals - p) <= 4 * error, (name, seen[name], p * deals)
 
 
+@pytest.mark.slow
 def test_return_paytable_c(exact):
     table = paytables.get("bad_beat", "C")
     assert {name: to for name, to, per in table.lines} == ODDS_C
@@ -246,6 +252,7 @@ def test_return_paytable_c(exact):
     assert 0 < returned < 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode, share", [("two_way", 1), ("player_loses", Fraction(1, 2))])
 def test_par_sheet_and_cli_are_exact_by_default(exact, capsys, mode, share):
     # The published count priced at the regulation's odds: two-way 83.36%,

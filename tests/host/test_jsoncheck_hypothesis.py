@@ -7,6 +7,7 @@
 import json
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -62,6 +63,7 @@ layouts = st.fixed_dictionaries({
 })
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(values(ascii_text), layouts)
 def test_json_dumps_of_any_ascii_value_is_accepted(value, layout):
@@ -112,12 +114,14 @@ tokens = st.lists(st.sampled_from(TOKENS).map(str.encode) | st.sampled_from(RAW)
                   max_size=30).map(b"".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tokens)
 def test_token_soup_agrees_with_cpython(data):
     _check_agrees(data)
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(values(unicode_text), st.data())
 def test_mutated_json_agrees_with_cpython(value, data):

@@ -1,10 +1,16 @@
 # Every firmware module compiles with mpy-cross for each board's architecture,
 # and the compiled x64 build runs on the unix port as the board would run it.
+# Each board's build carries the project's version and its build's hash, which
+# the tests here compute again from the sources.
+import json
 import pathlib
+import re
+import shutil
 import subprocess
 import sys
 
 import pytest
+from build_identity import VERSION, sources_hash
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -25,13 +31,74 @@ m.reset(lambda n: bytes(n))
 print(m.lock_round([(1, True, 500)])[1]["award"])
 """
 
+# The boards `make build` builds, from the Makefile itself.
+MAKE_BOARDS = re.search(r"^BOARDS := (.*)$", (ROOT / "Makefile").read_text(), re.M).group(1)
+MICROPYTHON = pathlib.Path(sys.executable).parent / "micropython"
 
-@pytest.mark.parametrize("arch", ["armv6m", "xtensawin", "x64"])
-def test_every_module_compiles(tmp_path, arch):
-    failures = build_mpy.build(tmp_path, "board", arch)
+# The built firmware's link answering `status` (the table's part stands in).
+STATUS_SCRIPT = """
+from table.hostlink import HostLink
+class Table:
+    def status(self):
+        return {"state": "betting"}
+lines = []
+HostLink(Table(), lines.append).feed(b'{"cmd": "status"}\\n', 0)
+print(lines[-1])
+"""
+
+
+def built_identity(lib):
+    # What the built firmware (x64) answers to `status`, run on the unix port.
+    done = subprocess.run([str(MICROPYTHON), "-c", STATUS_SCRIPT], env={"MICROPYPATH": str(lib)},
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    reply = json.loads(done.stdout)
+    assert (reply["ok"], reply["reply"], reply["state"]) == (True, "status", "betting")
+    return {"version": reply["version"], "build": reply["build"]}
+
+
+@pytest.mark.parametrize("board,arch", [spec.split(":") for spec in MAKE_BOARDS.split()])
+def test_every_module_compiles_for_every_board(tmp_path, board, arch):
+    failures = build_mpy.build(tmp_path, board, arch)
     assert failures == []
-    built = sorted(tmp_path.rglob("*.mpy"))
-    assert len(built) == len(build_mpy.firmware_modules()) > 0
+    lib = tmp_path / board / "lib"
+    built = sorted(lib.rglob("*.mpy"))
+    # The firmware's modules, the board's pin map and the generated build_info.
+    assert len(built) == len(build_mpy.firmware_modules()) + 2
+    assert (lib / "board.mpy").is_file() and (tmp_path / board / "main.py").is_file()
+    # mpy-cross keeps a module's strings as they are, whatever the architecture.
+    info = (lib / "table" / "build_info.mpy").read_bytes()
+    assert VERSION.encode() in info and sources_hash(board).encode() in info
+
+
+def test_the_build_hash_is_stable_and_changes_with_one_source_byte(tmp_path):
+    # The project copied, so that one byte of a source can change.
+    root = tmp_path / "project"
+    shutil.copytree(ROOT / "firmware", root / "firmware",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "boards" / "sim", root / "boards" / "sim",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", root)
+    identities = []
+    for out in ("first", "second"):
+        assert build_mpy.build(tmp_path / out, "sim", "x64", root) == []
+        identities.append(built_identity(tmp_path / out / "sim" / "lib"))
+    before = sources_hash("sim", root)
+    assert identities == [{"version": VERSION, "build": before}] * 2
+
+    clock = root / "firmware" / "table" / "clock.py"
+    text = clock.read_bytes()
+    clock.write_bytes(text[:-1] + (b" " if text[-1:] != b" " else b"\t"))  # its last byte
+    assert build_mpy.build(tmp_path / "changed", "sim", "x64", root) == []
+    after = built_identity(tmp_path / "changed" / "sim" / "lib")
+    assert after == {"version": VERSION, "build": sources_hash("sim", root)}
+    assert after["build"] != before
+
+
+def test_the_firmware_sources_carry_the_projects_version():
+    # Run from source (no build_info), the firmware reports this version.
+    source = (ROOT / "firmware" / "table" / "version.py").read_text()
+    assert re.search(r'^SOURCE_VERSION = "([^"]+)"$', source, re.M).group(1) == VERSION
 
 
 def test_every_module_compiles_with_plain_mpy_cross(tmp_path):
@@ -45,8 +112,7 @@ def test_every_module_compiles_with_plain_mpy_cross(tmp_path):
 
 def test_compiled_firmware_runs_on_the_unix_port(tmp_path):
     assert build_mpy.build(tmp_path, "unix", "x64") == []
-    micropython = pathlib.Path(sys.executable).parent / "micropython"
-    done = subprocess.run([str(micropython), "-X", "heapsize=192K", "-c", ROUND_SCRIPT],
+    done = subprocess.run([str(MICROPYTHON), "-X", "heapsize=192K", "-c", ROUND_SCRIPT],
                           env={"MICROPYPATH": str(tmp_path / "unix" / "lib")},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

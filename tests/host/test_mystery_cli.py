@@ -180,6 +180,7 @@ def test_plot_writes_a_png(tmp_path, capsys):
     assert len(data) > 10_000
 
 
+@pytest.mark.slow
 def test_no_output_reveals_the_live_hit_value(tmp_path, capsys):
     # The same seed in the library gives the engine's state at the end of the run.
     sim = mystery_sim.simulate("B2", 20000, 6, 7)

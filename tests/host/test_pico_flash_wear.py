@@ -21,7 +21,7 @@ from uthctl import pico_image
 
 WHY_NOT = pico_image.unavailable()
 pytestmark = [pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT),
-              pytest.mark.pico_slow]
+              pytest.mark.pico_slow, pytest.mark.board]
 
 if WHY_NOT is None:
     from uthctl.picoboard import PicoBoard

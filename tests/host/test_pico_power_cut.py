@@ -59,7 +59,8 @@ from uthctl.link import Link
 from uthctl.rig import Rig, lit
 
 WHY_NOT = pico_image.unavailable()
-pytestmark = pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT)
+pytestmark = [pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT),
+              pytest.mark.board]
 
 if WHY_NOT is None:
     from uthctl.picoboard import PicoBoard

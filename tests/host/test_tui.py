@@ -289,6 +289,7 @@ def test_tui_refuses_without_a_terminal():
 # ---- the whole table, as a person plays it ----
 
 
+@pytest.mark.board
 def test_tui_bet_lock_autoplay_hit_validate_quit(tmp_path):
     require_micropython()
     manual = (1, 2, 3)  # one round by hand, then auto-play at all six seats
@@ -382,6 +383,7 @@ def test_tui_bet_lock_autoplay_hit_validate_quit(tmp_path):
     assert time.monotonic() - started < 60
 
 
+@pytest.mark.board
 def test_tui_hangup_stops_the_board(tmp_path):
     # A closed terminal (SIGHUP) or SIGTERM ends the table as q does: the
     # board's interpreter must not outlive it, holding the flash image.
@@ -529,6 +531,7 @@ def _corrupt_meter_copies(flash):
         assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.board
 def test_tui_header_shows_the_boards_store_fault(tmp_path):
     require_micropython()
     _corrupt_meter_copies(tmp_path / "flash.img")
@@ -545,6 +548,7 @@ def test_tui_header_shows_the_boards_store_fault(tmp_path):
         term.close()
 
 
+@pytest.mark.board
 def test_tui_reset_key_brings_back_a_controller_stopped_at_the_repl(tmp_path):
     require_micropython()
     term = start_sim(tmp_path)

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
+from build_identity import VERSION, expected_identity, sources_hash
 from independent_draws import commitment, seeded_draws
 from targets import SimTarget
 
@@ -148,6 +149,9 @@ def test_vboard_fresh_board_plays_rounds(table, capsys):
     assert first is not None and first.endswith(b"}\r\n") and not first.endswith(b"\r\r\n")
     assert json.loads(first) == {"ev": "started", "state": "unconfigured"}
     assert rig.wait_for(lambda s: reading(s["display"]) == reading("no CFG"))["board"]
+    status = link.command("status")
+    assert {"version": status["version"], "build": status["build"]} == expected_identity(
+        table.target.name)
 
     reset = configure(rig, link, "A1")
     value, salt = draws(seed, 1)[0]
@@ -236,6 +240,7 @@ def test_vboard_hit_is_shown_validated_and_reset(table):
 # ---- (c) Ctrl-C, Ctrl-D: the interpreter restarts, the meters persist ----
 
 
+@pytest.mark.board
 @pytest.mark.target("sim")  # a soft reboot counted as a boot: the sim's own rule
 def test_vboard_soft_reset_keeps_the_meters(sim_table):
     table = sim_table
@@ -279,6 +284,7 @@ def mpremote(vb, *args, timeout=30):
     return done.stdout
 
 
+@pytest.mark.board
 @pytest.mark.target("sim")  # the firmware lent from the host, the sim's boot count
 def test_vboard_mpremote_exec_fs_and_restart(sim_table, tmp_path):
     table = sim_table
@@ -334,6 +340,7 @@ def board_tuple_seconds(t):
     return when.timestamp()
 
 
+@pytest.mark.board
 @pytest.mark.target("sim")  # the sim's battery-backed RTC across a power cycle
 def test_vboard_rtc_set_with_mpremote_is_the_boards_clock(sim_table):
     table = sim_table
@@ -373,6 +380,8 @@ def test_vboard_rtc_set_with_mpremote_is_the_boards_clock(sim_table):
     assert abs(board_tuple_seconds(read) - (time.time() + AHEAD_HOURS * 3600)) < 5, read
 
 
+@pytest.mark.slow
+@pytest.mark.board
 @pytest.mark.target("sim")  # BOARD=sim onto a bare virtual board
 def test_make_deploy_onto_a_bare_virtual_board(sim_table, tmp_path):
     table = sim_table
@@ -394,6 +403,8 @@ def test_make_deploy_onto_a_bare_virtual_board(sim_table, tmp_path):
         link.wait_ready()
         status = link.command("status")
         assert status["ok"] and status["state"] == "unconfigured", status
+        # The deployed build's identity, which `make build` wrote.
+        assert (status["version"], status["build"]) == (VERSION, sources_hash("sim")), status
     # Every firmware module running came from the deployed build. (The sim's
     # board module stays lent, as a board's own support code is frozen.)
     where = mpremote(vb, "resume", "exec", "import sys\nfor name in sorted(sys.modules):\n"
@@ -424,6 +435,7 @@ def _alive(pid):
     return status.exists() and status.read_text().split()[2] != "Z"
 
 
+@pytest.mark.board
 @pytest.mark.target("sim")  # uthctl sim's default board and its interpreters
 def test_vboard_headless_cli_and_rig_cli(tmp_path, capsys):
     command = [sys.executable, "-m", "uthctl.cli", "sim", "--headless",

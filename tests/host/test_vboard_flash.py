@@ -116,6 +116,7 @@ def kill_leftovers(flash):
 # ---- owner only ----
 
 
+@pytest.mark.board
 def test_vboard_flash_image_and_its_folder_are_the_owners_only(boards, tmp_path, monkeypatch,
                                                               open_umask):
     state = tmp_path / "state"  # the default path's folders do not exist yet
@@ -145,6 +146,7 @@ def test_vboard_flash_image_and_its_folder_are_the_owners_only(boards, tmp_path,
 # ---- one board on one image ----
 
 
+@pytest.mark.board
 def test_vboard_second_board_on_one_image_is_refused(boards, tmp_path):
     flash = tmp_path / "flash.img"
     first = boards(flash)
@@ -185,6 +187,7 @@ def test_vboard_second_board_on_one_image_is_refused(boards, tmp_path):
     ready(boards(flash))
 
 
+@pytest.mark.board
 def test_vboard_hard_link_to_a_running_image_is_refused(boards, tmp_path):
     # The lock is the image file's own, not a name's: another name for the
     # same file (a hard link) finds it taken.
@@ -197,6 +200,7 @@ def test_vboard_hard_link_to_a_running_image_is_refused(boards, tmp_path):
     assert "in use by process %d" % os.getpid() in str(refused.value)
 
 
+@pytest.mark.board
 def test_vboard_leaves_no_lock_file_beside_the_image(boards, tmp_path):
     vb = boards(tmp_path / "flash.img")
     ready(vb)
@@ -204,6 +208,7 @@ def test_vboard_leaves_no_lock_file_beside_the_image(boards, tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["flash.img"]
 
 
+@pytest.mark.board
 def test_vboard_leaves_the_mode_of_a_file_that_is_no_image(boards, tmp_path, open_umask):
     # A path mistyped onto some other file (as root, a system file's) keeps its
     # mode, whether named, reached through a symbolic link, or named by a
@@ -233,6 +238,7 @@ def test_vboard_refuses_a_flash_that_is_no_regular_file(tmp_path):
 # ---- a flash that does not mount ----
 
 
+@pytest.mark.board
 def test_vboard_flash_that_does_not_mount_faults_the_controller(boards, tmp_path):
     junk = tmp_path / "junk.img"
     junk.write_bytes(b"not a littlefs image\n" * 1000)
@@ -276,6 +282,7 @@ def test_vboard_folder_as_flash_is_refused(tmp_path):
 # ---- nothing outlives a killed board ----
 
 
+@pytest.mark.board
 def test_vboard_killed_headless_board_leaves_nothing_running(tmp_path):
     flash = tmp_path / "flash.img"
     proc = headless(flash)
@@ -302,6 +309,7 @@ def test_vboard_killed_headless_board_leaves_nothing_running(tmp_path):
         kill_leftovers(flash)
 
 
+@pytest.mark.board
 def test_vboard_interpreter_outlives_the_thread_that_started_its_board(boards, tmp_path):
     # The parent-death signal follows the spawning thread: the supervisor's
     # own I/O thread spawns, so a caller's short-lived thread takes nothing.

@@ -21,6 +21,7 @@ def wrapper():
     return [sys.executable, "-I", "-S", str(vboard.PARENT_DEATH)]
 
 
+@pytest.mark.board
 def test_vboard_spawns_its_interpreter_without_preexec_fn(micropython, tmp_path, monkeypatch):
     spawned = []
     real_popen = subprocess.Popen

@@ -81,7 +81,8 @@ COMPARED = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round", 
 # The virtual board's own: SIGKILLs of its interpreter found under /proc, UTH
 # sensors (the Pico wires none) and its image read by the unix port. The
 # emulated Pico's cuts at each flash operation: test_pico_power_cut.py.
-pytestmark = [pytest.mark.usefixtures("micropython"), pytest.mark.target("sim")]
+pytestmark = [pytest.mark.usefixtures("micropython"), pytest.mark.target("sim"),
+              pytest.mark.board, pytest.mark.slow]
 
 
 # ---- the TEST-ONLY random source, as boards/sim/board.py has it ----
