@@ -14,7 +14,7 @@ import pytest
 
 from uth import evaluator, paytables
 from uth.cards import parse_cards
-from uthctl import badbeat_exact, par
+from uthctl.analysis import badbeat_exact, par
 from uthctl.cli import main as uthctl
 
 CATEGORY_SHIFT = 26

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from uthctl import pico_image
+from uthctl.boards import pico_image
 
 BOARD = Path(__file__).resolve().parents[2] / "boards" / "rp2040_pico" / "board.py"
 

@@ -54,15 +54,16 @@ import pytest
 from independent_draws import commitment, seeded_draws
 from pico_target import deploy
 
-from uthctl import logread, mystery_sim, pico_image
-from uthctl.link import Link
-from uthctl.rig import Rig, lit
+from uthctl.analysis import logread, mystery_sim
+from uthctl.boards import pico_image
+from uthctl.links.hostlink import Link
+from uthctl.links.rig import Rig, lit
 
 WHY_NOT = pico_image.unavailable()
 pytestmark = pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT)
 
 if WHY_NOT is None:
-    from uthctl.picoboard import PicoBoard
+    from uthctl.boards.pico import PicoBoard
 
 FULL = os.environ.get("UTH_PICO_FULL") == "1"  # make test-pico
 MODES = ("before", "partial")

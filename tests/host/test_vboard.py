@@ -25,10 +25,10 @@ import pytest
 from independent_draws import commitment, seeded_draws
 from targets import SimTarget
 
+from uthctl.boards.max7219_model import reading
 from uthctl.cli import main as uthctl
-from uthctl.link import Link
-from uthctl.max7219_model import reading
-from uthctl.rig import lit
+from uthctl.links.hostlink import Link
+from uthctl.links.rig import lit
 
 A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100

@@ -62,7 +62,7 @@ import time
 import tty
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 SEATS = 6
 INPUTS = tuple("bet%d" % n for n in range(1, SEATS + 1)) + tuple(
     "uth%d" % n for n in range(1, SEATS + 1)) + ("lock", "key")

@@ -5,7 +5,7 @@ import json
 import math
 import time
 
-from .link import Link
+from ..links.hostlink import Link
 
 MICROS_PER_CENT = 10_000
 # A failed commit left this cycle's hit value on flash: the board refuses every

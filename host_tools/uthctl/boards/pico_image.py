@@ -12,7 +12,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 RUNNER = REPO / "host_tools" / "pico_emu"
 EMULATOR = RUNNER / "emulator.mjs"
 SHARED = REPO.parent / "shared" / "rp2040-emulator"

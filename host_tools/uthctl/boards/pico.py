@@ -53,7 +53,7 @@ from pathlib import Path
 
 from . import pico_image
 from .max7219_model import Max7219
-from .vboard import (
+from .virtual import (
     FRIENDLY_BANNER,
     RAW_BANNER,
     SEATS,

@@ -30,10 +30,10 @@ from collections import deque
 
 from mystery import configs
 
-from .cmd_meters import money
-from .link import Link, LinkError, reset_command
-from .rig import PRESS_MS, Rig, RigError, lit
-from .vboard import REPO, SEATS, VirtualBoard
+from ..boards.virtual import REPO, SEATS, VirtualBoard
+from ..commands.meters import money
+from ..links.hostlink import Link, LinkError, reset_command
+from ..links.rig import PRESS_MS, Rig, RigError, lit
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 LED_DIGITS = 8  # the MAX7219 meter's digits

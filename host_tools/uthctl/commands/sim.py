@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 
-from .vboard import VirtualBoard, default_flash
+from ..boards.virtual import VirtualBoard, default_flash
 
 STARTED_WAIT = 20.0  # seconds for the board to come up before its line is printed
 BOARDS = ("sim", "rp2040_pico")
@@ -71,7 +71,7 @@ def run_interactive(args):
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise ValueError("the interactive table needs a terminal; for scripts run: "
                          "uthctl sim --headless")
-    from . import tui  # curses is loaded only for the interactive table
+    from ..tui import app as tui  # curses is loaded only for the interactive table
 
     if args.board == "rp2040_pico":
         return tui.run(board=_pico(args))
@@ -79,7 +79,7 @@ def run_interactive(args):
 
 
 def _pico(args):
-    from .picoboard import PicoBoard  # node is looked for only when asked for
+    from ..boards.pico import PicoBoard  # node is looked for only when asked for
 
     return PicoBoard(flash=args.flash)
 

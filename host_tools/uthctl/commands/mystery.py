@@ -11,7 +11,7 @@ import textwrap
 from mystery import configs
 from mystery.meter import MAX_SEAT
 
-from . import logread, mystery_sim
+from ..analysis import logread, mystery_sim
 from .progress import Progress
 
 _SIMULATE_HELP = """\
