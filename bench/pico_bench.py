@@ -1,6 +1,6 @@
 # Figures on the emulated Pico's own clock (`make bench` prints them after the
 # unix-port figures): the official MicroPython rp2 image on rp2040js
-# (host_tools/uthctl/picoboard.py), with the project deployed by `make deploy`.
+# (host_tools/uthctl/boards/pico.py), with the project deployed by `make deploy`.
 # Usage: .venv/bin/python bench/pico_bench.py [--hands N] [--wear-rounds N] [--json FILE]
 #
 # Every time here is an ESTIMATE from the emulator's cycle count at 125 MHz:

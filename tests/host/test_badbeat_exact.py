@@ -1,6 +1,6 @@
 # The exact Bad Beat count checked against figures that do not come from it:
 # uth.evaluator.score hand by hand, a brute force over every ordered
-# (player, dealer) pair on single boards, the Monte Carlo of par.py, suit
+# (player, dealer) pair on single boards, the Monte Carlo of analysis/par.py, suit
 # orbits enumerated by hand, and a third party's published exact count.
 import json
 import math

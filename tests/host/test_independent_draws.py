@@ -1,6 +1,6 @@
 # The independent hit-value computation (independent_draws.py) against the
 # firmware's (firmware/mystery/hitvalue.py) and the supervisor's twin of the
-# sim board's seeded source (host_tools/uthctl/vboard.py): a twin check, so
+# sim board's seeded source (host_tools/uthctl/boards/virtual.py): a twin check, so
 # the vboard tests, which use only the independent one, predict the board.
 import hashlib
 

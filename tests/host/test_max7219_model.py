@@ -1,4 +1,4 @@
-# The emulated Pico's MAX7219 decoder (uthctl/max7219_model.py), against the
+# The emulated Pico's MAX7219 decoder (uthctl/boards/max7219_model.py), against the
 # chip's datasheet: register map, shutdown, display test, scan limit, Code B,
 # and DIG0 as the rightmost digit. Expected segments are written here from
 # the datasheet's tables (bit 7..0 = DP A B C D E F G), not from the code.

@@ -1,5 +1,5 @@
 # The emulated Pico end to end: the official MicroPython rp2 image on an
-# emulated RP2040 (host_tools/pico_emu, uthctl/picoboard.py), the project
+# emulated RP2040 (host_tools/pico_emu, uthctl/boards/pico.py), the project
 # deployed to it by `make deploy` through mpremote, then driven through the
 # rig as the virtual board is (test_vboard.py). Skipped, with the reason in
 # one line, where node 18, `make setup`'s rp2040js or the image is missing.
@@ -341,7 +341,7 @@ def test_pico_interactive_table_shows_the_max7219_and_quits_clean(tmp_path, depl
 
 
 def test_pico_flash_of_another_size_and_a_second_board_are_refused(tmp_path):
-    from uthctl.boards.virtual import FlashInUse
+    from uthctl.boards.flash import FlashInUse
 
     other = tmp_path / "sim-flash.img"
     other.write_bytes(b"\xff" * 4096)

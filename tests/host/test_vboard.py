@@ -1,6 +1,6 @@
 # The virtual board end to end: the firmware on the unix-port MicroPython
 # behind a pty, its flash a littlefs image file, its pins driven through the
-# rig port (host_tools/uthctl/vboard.py, boards/sim/board.py). Select these
+# rig port (host_tools/uthctl/boards/virtual.py, boards/sim/board.py). Select these
 # with `pytest tests/host/test_vboard.py` or `-k vboard`.
 #
 # Expected figures come from 653b.1(c)(4) as typed here (A1: $1 minimum

@@ -17,7 +17,8 @@ import time
 import pytest
 from vboard_procs import alive, image_holders
 
-from uthctl.boards.virtual import FlashInUse, VirtualBoard
+from uthctl.boards.flash import FlashInUse
+from uthctl.boards.virtual import VirtualBoard
 from uthctl.links.hostlink import Link
 from uthctl.links.rig import Rig
 

@@ -11,14 +11,14 @@ import threading
 
 import pytest
 
-from uthctl.boards import virtual
+from uthctl.boards import supervisor
 from uthctl.boards.virtual import VirtualBoard
 
 pytestmark = pytest.mark.target("sim")  # the virtual board's interpreter processes
 
 
 def wrapper():
-    return [sys.executable, "-I", "-S", str(virtual.PARENT_DEATH)]
+    return [sys.executable, "-I", "-S", str(supervisor.PARENT_DEATH)]
 
 
 def test_vboard_spawns_its_interpreter_without_preexec_fn(micropython, tmp_path, monkeypatch):
