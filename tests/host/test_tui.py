@@ -27,7 +27,11 @@ from independent_draws import seeded_draws
 
 from uthctl.boards.virtual import find_micropython
 from uthctl.commands.meters import money as dollars
-from uthctl.tui.app import Canvas, Hands, TableView, describe, led_rows
+from uthctl.tui.events import describe
+from uthctl.tui.hands import Hands
+from uthctl.tui.led import led_rows
+from uthctl.tui.screen import Canvas
+from uthctl.tui.view import TableView
 
 A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100

@@ -14,7 +14,8 @@ import pytest
 
 from uthctl.cli import main as uthctl
 from uthctl.links.hostlink import Link, LinkError
-from uthctl.tui.app import Hands, HostLink
+from uthctl.tui.hands import Hands
+from uthctl.tui.hostlink import HostLink
 
 MPREMOTE = Path(sys.executable).parent / "mpremote"
 ECHO = '{"cmd": '  # how every host command line starts, echoed by the REPL
