@@ -394,5 +394,5 @@ class PicoBoard(Supervisor):
 
     def _ready(self, tag):
         if tag != "ctl":
-            super()._ready(tag)
+            return super()._ready(tag)  # raises: no such descriptor
         self._read_ctl()

@@ -340,7 +340,7 @@ class VirtualBoard(Supervisor):
 
     def _ready(self, tag):
         if tag != "wire_accept":
-            super()._ready(tag)
+            return super()._ready(tag)  # raises: no such descriptor
         conn = self._accept(self._wire_listener, "board")
         if conn is not None:
             self._drop_board()  # a board wires itself again after its restart
