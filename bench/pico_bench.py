@@ -1,6 +1,6 @@
 # Figures on the emulated Pico's own clock (`make bench` prints them after the
 # unix-port figures): the official MicroPython rp2 image on rp2040js
-# (host_tools/uthctl/picoboard.py), with the project deployed by `make deploy`.
+# (host_tools/uthctl/boards/pico.py), with the project deployed by `make deploy`.
 # Usage: .venv/bin/python bench/pico_bench.py [--hands N] [--wear-rounds N] [--json FILE]
 #
 # Every time here is an ESTIMATE from the emulator's cycle count at 125 MHz:
@@ -84,7 +84,7 @@ def last_json(text):
 def deploy(board, tmp, seed):
     # The bench's /boot.py, then the project by the real path (make deploy),
     # whose closing `mpremote reset` restarts the emulation on the saved flash.
-    from uthctl.rig import Rig
+    from uthctl.links.rig import Rig
 
     source = (BENCH / "pico_boot.py").read_text()
     boot = Path(tmp) / "boot.py"
@@ -275,7 +275,7 @@ def settle_flash(rig):
 def flash_steps(board, tmp, rounds):
     # Each step in its own mpremote call (`resume`: the same interpreter, no
     # soft reset) so the emulator's counts can be read between them.
-    from uthctl.rig import Rig
+    from uthctl.links.rig import Rig
 
     port = board.serial_path
     with Rig(board.rig_address) as rig:
@@ -323,8 +323,8 @@ def lock_rounds(board, count):
     # Host waits add emulated time before the next level (the rig keeps
     # wall-clock spacing), so a round sends its levels in one go where it can:
     # chips on, 0.1 s, LOCK; then LOCK off and chips off together.
-    from uthctl.link import Link
-    from uthctl.rig import Rig
+    from uthctl.links.hostlink import Link
+    from uthctl.links.rig import Rig
 
     chips = ["bet%d" % seat for seat in range(1, SEATS + 1)]
     ms, ops, free = [], [], []
@@ -367,7 +367,7 @@ def progress(text, started):
 # ---- all of it ----
 
 def bench(hands, settle_round, repeats=7, settle_calls=10, wear_rounds=1000, lock_count=5):
-    from uthctl.picoboard import PicoBoard
+    from uthctl.boards.pico import PicoBoard
 
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="uth-bench-pico-") as tmp:

@@ -320,7 +320,7 @@ def print_settle(settle, args):
 def bench_pico(args, hands, mp, mp_scores, settle):
     # The emulated Pico's figures beside the unix port's: its first hands are the
     # same hands, and their scores must agree.
-    from uthctl.pico_image import PicoUnavailable
+    from uthctl.boards.pico_image import PicoUnavailable
 
     if args.no_pico:
         return None

@@ -100,7 +100,7 @@ def quiet_seed():
     # A seed whose first A1 hit value is $190 or more: 30 six-seat rounds add $3.60.
     import uthctl  # noqa: F401 - the micropython shim, before the firmware's modules
     from mystery import configs, hitvalue
-    from uthctl.vboard import seeded_bytes
+    from uthctl.boards.virtual import seeded_bytes
 
     a1 = configs.get("A1")
     for seed in range(1, 100_000):
@@ -148,8 +148,8 @@ def stop_supervisor(proc):
 
 
 def time_rounds(addresses, rounds):
-    from uthctl.link import Link
-    from uthctl.rig import Rig, lit
+    from uthctl.links.hostlink import Link
+    from uthctl.links.rig import Rig, lit
 
     seats = list(range(1, SEATS + 1))
     times = {"lock_to_locked": []}

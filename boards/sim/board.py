@@ -1,5 +1,5 @@
 # The virtual board: the firmware on the unix-port MicroPython behind a
-# pseudo-terminal, run by the supervisor host_tools/uthctl/vboard.py.
+# pseudo-terminal, run by the supervisor host_tools/uthctl/boards/virtual.py.
 #
 #   boot    simboot.py, as a board's _boot.py: the flash (a littlefs image
 #           in a file) at /, the working folder, and machine.reset()
@@ -25,7 +25,7 @@ import socket
 import sys
 import time
 
-import simboot  # vboard.py boots it before this module loads the firmware
+import simboot  # the supervisor boots it before this module loads the firmware
 from micropython import const
 
 from table.inputs import Seat

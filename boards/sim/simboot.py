@@ -13,7 +13,7 @@
 #           /.host_firmware and /.host_sim, as a board carries frozen
 #           modules; /lib on the flash comes after them, as on a board.
 #           A package imported before the swap would keep a host path that
-#           no longer exists, so boot() runs first (vboard.py's boot line)
+#           no longer exists, so boot() runs first (the supervisor's boot line)
 #           and mount() refuses otherwise.
 #   reset   machine.reset() exits the interpreter with HARD_RESET_EXIT; the
 #           supervisor restarts it as a power cycle (main.py runs)
@@ -39,7 +39,7 @@ HOST_PREFIX = "/.host_"  # + the lent folder's name
 FLASH_ENV = "UTH_SIM_FLASH"
 RTC_ENV = "UTH_SIM_RTC"
 DEFAULT_FLASH = "uth_sim_flash.img"
-HARD_RESET_EXIT = const(75)  # the same number in vboard.py
+HARD_RESET_EXIT = const(75)  # the same number in uthctl/boards/virtual.py
 
 _IOCTL_BLOCK_COUNT = const(4)
 _IOCTL_BLOCK_SIZE = const(5)

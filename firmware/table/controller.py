@@ -36,8 +36,8 @@ SERVICE = "service"
 FAULT = "fault"
 NOT_CONFIGURED = "unconfigured"
 
-_SETTLE_MS = const(30)
-_OPEN_HOLD_MS = const(2000)  # LOCK held this long reopens betting by hand
+SETTLE_MS = const(30)
+OPEN_HOLD_MS = const(2000)  # LOCK held this long reopens betting by hand
 # Every progressive spot clear this long ends the round: the chips were
 # settled. A shorter dropout is a sensor flicker, and the round stays locked
 # (else the next LOCK would charge the same chips again).
@@ -66,11 +66,11 @@ class Table:
 
     def start(self, now):
         for seat in self.seats:
-            seat.bet = Debounced(seat.bet, _SETTLE_MS, now)
+            seat.bet = Debounced(seat.bet, SETTLE_MS, now)
             if seat.uth is not None:
-                seat.uth = Debounced(seat.uth, _SETTLE_MS, now)
-        self.lock = Debounced(self.lock_pin, _SETTLE_MS, now)
-        self.key = Debounced(self.key_pin, _SETTLE_MS, now)
+                seat.uth = Debounced(seat.uth, SETTLE_MS, now)
+        self.lock = Debounced(self.lock_pin, SETTLE_MS, now)
+        self.key = Debounced(self.key_pin, SETTLE_MS, now)
         self.stale_chips = [seat.number for seat in self.seats if seat.bet.state]
         self.alternation = Turns(_ALTERNATE_MS, now)
         self.blink = Turns(_BLINK_MS, now)
@@ -126,7 +126,7 @@ class Table:
         for seat in self.seats:
             if seat.bet.state or seat.bet.held_ms(now) < _CLEAR_MS:
                 chips_gone = False
-        held = self.lock.state and self.lock.held_ms(now) >= _OPEN_HOLD_MS
+        held = self.lock.state and self.lock.held_ms(now) >= OPEN_HOLD_MS
         if chips_gone or held:
             self.locked_in = []
             self.state = BETTING

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The emulated Raspberry Pi Pico: the MicroPython rp2 image in rp2040js, run
-// on the host by its Python supervisor (host_tools/uthctl/picoboard.py), one
+// on the host by its Python supervisor (host_tools/uthctl/boards/pico.py), one
 // power-on per process. Started from the reference runner
 // (../shared/rp2040-emulator/reference-runner), it closes the same three gaps
 // of stock rp2040js: flash program/erase (the boot ROM's two flash routines

@@ -5,20 +5,10 @@ import argparse
 import json
 import sys
 
-from . import (
-    __version__,
-    cmd_hand,
-    cmd_meters,
-    cmd_mystery,
-    cmd_par,
-    cmd_paytables,
-    cmd_rig,
-    cmd_settle,
-    cmd_sim,
-)
+from . import __version__
+from .commands import hand, meters, mystery, par, paytables, rig, settle, sim
 
-COMMANDS = (cmd_hand, cmd_settle, cmd_par, cmd_paytables, cmd_mystery, cmd_sim, cmd_rig,
-            cmd_meters)
+COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing

@@ -16,7 +16,7 @@
 import pytest
 import targets
 
-from uthctl.vboard import find_micropython
+from uthctl.boards.virtual import find_micropython
 
 
 def pytest_configure(config):
@@ -78,7 +78,7 @@ def target(request):
     if request.param == "sim":
         request.getfixturevalue("micropython")
         return targets.SimTarget()
-    from uthctl import pico_image
+    from uthctl.boards import pico_image
 
     why_not = pico_image.unavailable()
     if why_not is not None:
@@ -98,7 +98,7 @@ def micropython():
 def pytest_terminal_summary(terminalreporter):
     # One line a run when the emulated Pico's tests were skipped, and why
     # (without -rs pytest would only count them).
-    from uthctl import pico_image
+    from uthctl.boards import pico_image
 
     reason = pico_image.unavailable()
     skipped = [report for report in terminalreporter.stats.get("skipped", [])

@@ -1,6 +1,6 @@
 # The virtual board's hit values, salts and commitments, computed here
 # without the firmware (firmware/mystery/hitvalue.py) or the supervisor
-# (host_tools/uthctl/vboard.py), so the vboard tests predict the board from
+# (host_tools/uthctl/boards/virtual.py), so the vboard tests predict the board from
 # an independent computation:
 #
 #   stream      the sim board's TEST-ONLY random source (boards/sim/board.py,

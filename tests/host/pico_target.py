@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from uthctl.rig import Rig
+from uthctl.links.rig import Rig
 
 REPO = Path(__file__).resolve().parents[2]
 MPREMOTE = Path(sys.executable).parent / "mpremote"

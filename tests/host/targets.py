@@ -18,8 +18,8 @@ from pathlib import Path
 
 from pico_target import BOOT_WAIT, deploy, mpremote, seeded_boot
 
-from uthctl.link import Link
-from uthctl.rig import Rig
+from uthctl.links.hostlink import Link
+from uthctl.links.rig import Rig
 
 NAMES = ("sim", "pico")
 RP2_EPOCH = 1609459200  # 2021-01-01 00:00:00 UTC
@@ -49,7 +49,7 @@ class SimTarget:
     stretch = 1.0
 
     def board(self, flash, seed=None, power=True, **options):
-        from uthctl.vboard import VirtualBoard
+        from uthctl.boards.virtual import VirtualBoard
 
         return VirtualBoard(flash=flash, seed=seed, **options).start(power=power)
 
@@ -94,7 +94,7 @@ class PicoTarget(SimTarget):
         return RP2_EPOCH, RP2_EPOCH + ran + 1
 
     def board(self, flash, seed=None, power=True, **options):
-        from uthctl.picoboard import PicoBoard
+        from uthctl.boards.pico import PicoBoard
 
         assert not options, "the emulated Pico takes no %s" % sorted(options)
         flash = Path(flash)
@@ -119,7 +119,7 @@ class PicoImages:
         return self.made[seed]
 
     def _deployed(self):
-        from uthctl.picoboard import PicoBoard
+        from uthctl.boards.pico import PicoBoard
 
         flash = self.folder / "deployed.img"
         with PicoBoard(flash=flash) as board:
@@ -130,7 +130,7 @@ class PicoImages:
 
     def _seeded(self, seed):
         # The deployed image with the TEST-ONLY seeded /boot.py beside it.
-        from uthctl.picoboard import PicoBoard
+        from uthctl.boards.pico import PicoBoard
 
         flash = self.folder / ("seed-%d.img" % seed)
         self.copy_to(None, flash)

@@ -1,6 +1,6 @@
 # The exact Bad Beat count checked against figures that do not come from it:
 # uth.evaluator.score hand by hand, a brute force over every ordered
-# (player, dealer) pair on single boards, the Monte Carlo of par.py, suit
+# (player, dealer) pair on single boards, the Monte Carlo of analysis/par.py, suit
 # orbits enumerated by hand, and a third party's published exact count.
 import json
 import math
@@ -14,7 +14,7 @@ import pytest
 
 from uth import evaluator, paytables
 from uth.cards import parse_cards
-from uthctl import badbeat_exact, par
+from uthctl.analysis import badbeat_exact, par
 from uthctl.cli import main as uthctl
 
 CATEGORY_SHIFT = 26

@@ -12,7 +12,7 @@ import tomllib
 
 import pytest
 
-from uthctl import mystery_sim
+from uthctl.analysis import mystery_sim
 from uthctl.cli import main
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

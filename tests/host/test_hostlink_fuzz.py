@@ -52,10 +52,10 @@ from independent_draws import seeded_draws
 from mystery import configs
 from table_rig import Rig as TableRig
 from table_rig import scripted_hit
-from uthctl.link import LinkError
-from uthctl.max7219_model import reading
-from uthctl.rig import lit
-from uthctl.vboard import find_micropython
+from uthctl.boards.max7219_model import reading
+from uthctl.boards.virtual import find_micropython
+from uthctl.links.hostlink import LinkError
+from uthctl.links.rig import lit
 
 MAX_LINE = 256
 FIXTURE_SEED = 1  # its first A1 value: $198.32 (independent_draws)

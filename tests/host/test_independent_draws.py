@@ -1,6 +1,6 @@
 # The independent hit-value computation (independent_draws.py) against the
 # firmware's (firmware/mystery/hitvalue.py) and the supervisor's twin of the
-# sim board's seeded source (host_tools/uthctl/vboard.py): a twin check, so
+# sim board's seeded source (host_tools/uthctl/boards/virtual.py): a twin check, so
 # the vboard tests, which use only the independent one, predict the board.
 import hashlib
 
@@ -8,7 +8,7 @@ import pytest
 from independent_draws import SeedStream, commitment, draw, seeded_draws, uniform_index
 
 from mystery import hitvalue
-from uthctl.vboard import seeded_bytes
+from uthctl.boards.virtual import seeded_bytes
 
 MICROS_PER_CENT = 10_000
 A1 = (100 * 100, 200 * 100)  # 653b.1(c)(4): $100-$200, in cents

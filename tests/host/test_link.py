@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from uthctl.link import Link, LinkError
+from uthctl.links.hostlink import Link, LinkError
 
 
 @pytest.fixture

@@ -1,10 +1,10 @@
-# The emulated Pico's MAX7219 decoder (uthctl/max7219_model.py), against the
+# The emulated Pico's MAX7219 decoder (uthctl/boards/max7219_model.py), against the
 # chip's datasheet: register map, shutdown, display test, scan limit, Code B,
 # and DIG0 as the rightmost digit. Expected segments are written here from
 # the datasheet's tables (bit 7..0 = DP A B C D E F G), not from the code.
 from table.max7219 import Max7219 as Driver
 from table.sevenseg import render
-from uthctl.max7219_model import Max7219, reading
+from uthctl.boards.max7219_model import Max7219, reading
 
 # Datasheet Table 5, Code B font, segments DP A B C D E F G.
 CODE_B_3 = 0b0_1111001  # A B C D G

@@ -14,7 +14,7 @@ from mystery import chain
 from mystery.bonus import MysteryBonus
 from mystery.meter import RUNNING, Meter
 from mystery.store import Store
-from uthctl import mystery_sim
+from uthctl.analysis import mystery_sim
 from uthctl.cli import main
 
 MICROS = 1_000_000

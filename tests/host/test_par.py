@@ -11,7 +11,7 @@ import pytest
 from uth import evaluator
 from uth.cards import parse_cards
 from uth.pairs import pairs_lines
-from uthctl import par
+from uthctl.analysis import par
 
 SEVEN_CARD = {
     "royal_flush": 4_324,

@@ -1,5 +1,5 @@
 # The emulated Pico end to end: the official MicroPython rp2 image on an
-# emulated RP2040 (host_tools/pico_emu, uthctl/picoboard.py), the project
+# emulated RP2040 (host_tools/pico_emu, uthctl/boards/pico.py), the project
 # deployed to it by `make deploy` through mpremote, then driven through the
 # rig as the virtual board is (test_vboard.py). Skipped, with the reason in
 # one line, where node 18, `make setup`'s rp2040js or the image is missing.
@@ -22,17 +22,17 @@ import pytest
 from independent_draws import commitment, seeded_draws
 from pico_target import deploy
 
-from uthctl import pico_image
-from uthctl.link import Link
-from uthctl.max7219_model import reading
-from uthctl.rig import Rig, lit
+from uthctl.boards import pico_image
+from uthctl.boards.max7219_model import reading
+from uthctl.links.hostlink import Link
+from uthctl.links.rig import Rig, lit
 
 WHY_NOT = pico_image.unavailable()
 pytestmark = [pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT),
               pytest.mark.board]
 
 if WHY_NOT is None:
-    from uthctl.picoboard import PicoBoard
+    from uthctl.boards.pico import PicoBoard
 
 A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100
@@ -342,7 +342,7 @@ def test_pico_interactive_table_shows_the_max7219_and_quits_clean(tmp_path, depl
 
 
 def test_pico_flash_of_another_size_and_a_second_board_are_refused(tmp_path):
-    from uthctl.vboard import FlashInUse
+    from uthctl.boards.flash import FlashInUse
 
     other = tmp_path / "sim-flash.img"
     other.write_bytes(b"\xff" * 4096)

@@ -10,14 +10,14 @@ import time
 
 import pytest
 
-from uthctl import pico_image
+from uthctl.boards import pico_image
 
 WHY_NOT = pico_image.unavailable()
 pytestmark = [pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT),
               pytest.mark.board]
 
 if WHY_NOT is None:
-    from uthctl.picoboard import PicoBoard
+    from uthctl.boards.pico import PicoBoard
 
 BLOCK = 300  # of the region's 352 blocks of 4 KiB; a fresh littlefs uses the first few
 SIZE = 4096

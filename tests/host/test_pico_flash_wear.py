@@ -17,15 +17,15 @@ import time
 import pytest
 from pico_target import deploy, mpremote
 
-from uthctl import pico_image
+from uthctl.boards import pico_image
 
 WHY_NOT = pico_image.unavailable()
 pytestmark = [pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT),
               pytest.mark.pico_slow, pytest.mark.board]
 
 if WHY_NOT is None:
-    from uthctl.picoboard import PicoBoard
-    from uthctl.rig import Rig
+    from uthctl.boards.pico import PicoBoard
+    from uthctl.links.rig import Rig
 
 ROUNDS = 1000
 ROUNDS_A_DAY = 1500  # design.md

@@ -1,4 +1,4 @@
-# What the emulated Pico needs (uthctl/pico_image.py), checked without
+# What the emulated Pico needs (uthctl/boards/pico_image.py), checked without
 # running it: each missing piece is one line naming what to do, the image is
 # refused unless its SHA-256 is the pinned one, and the rig's pins are the
 # ones boards/rp2040_pico/board.py wires, as its own wiring table says.
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from uthctl import pico_image
+from uthctl.boards import pico_image
 
 BOARD = Path(__file__).resolve().parents[2] / "boards" / "rp2040_pico" / "board.py"
 

@@ -1,5 +1,5 @@
 # The power-cut proof on the real image: the official rp2 MicroPython on the
-# emulated Pico (picoboard.py), the project deployed by `make deploy`, its
+# emulated Pico (boards/pico.py), the project deployed by `make deploy`, its
 # flash the rp2 port's own littlefs as the image mounts it (nothing of it in
 # Python here). A scripted table day is driven through the rig and the host
 # link, one power-on a step, and cut at its flash operations:
@@ -22,7 +22,7 @@
 #   check     every meter at its value just before or just after the step
 #             (the recorded `meters`; hit times aside, which follow the
 #             clock); seeded + contributed = paid + meter; the board's `log`
-#             export verifies (mystery_sim.verify_log, as `uthctl mystery
+#             export verifies (log_verify.verify_log, as `uthctl mystery
 #             verify --head` from `meters`) from the genesis hash to the
 #             meter's head; no line from the board, before the cut or after
 #             the restart, carries a hit value while it was live (the value
@@ -54,16 +54,17 @@ import pytest
 from independent_draws import commitment, seeded_draws
 from pico_target import deploy
 
-from uthctl import logread, mystery_sim, pico_image
-from uthctl.link import Link
-from uthctl.rig import Rig, lit
+from uthctl.analysis import log_verify, logread
+from uthctl.boards import pico_image
+from uthctl.links.hostlink import Link
+from uthctl.links.rig import Rig, lit
 
 WHY_NOT = pico_image.unavailable()
 pytestmark = [pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT),
               pytest.mark.board]
 
 if WHY_NOT is None:
-    from uthctl.picoboard import PicoBoard
+    from uthctl.boards.pico import PicoBoard
 
 FULL = os.environ.get("UTH_PICO_FULL") == "1"  # make test-pico
 MODES = ("before", "partial")
@@ -422,7 +423,7 @@ def check_restart(bench, entry, cut_lines, secret_before):
         if records:
             problems.append("log records before any: %s" % json.dumps(records))
     else:
-        result = mystery_sim.verify_log(records, head=(now["log_seq"], now["log_hash"]))
+        result = log_verify.verify_log(records, head=(now["log_seq"], now["log_hash"]))
         if not (result["ok"] and result["starts_at"] == "genesis"):
             problems.append("log: %s" % json.dumps(result))
     for secret in secrets:

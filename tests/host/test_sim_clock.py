@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from uthctl.vboard import REPO, find_micropython
+from uthctl.boards.virtual import REPO, find_micropython
 
 DATES = [(2000, 2, 29, 23, 59, 58), (2024, 12, 31, 12, 0, 0), (2100, 3, 1, 0, 0, 1),
          (1999, 1, 1, 6, 30, 0), (2038, 1, 19, 3, 14, 8), (2026, 7, 4, 9, 8, 7)]

@@ -25,9 +25,13 @@ import pyte  # a VT100 screen in Python (requirements-dev.txt)
 import pytest
 from independent_draws import seeded_draws
 
-from uthctl.cmd_meters import money as dollars
-from uthctl.tui import Canvas, Hands, TableView, describe, led_rows
-from uthctl.vboard import find_micropython
+from uthctl.boards.virtual import find_micropython
+from uthctl.commands.meters import money as dollars
+from uthctl.tui.events import describe
+from uthctl.tui.hands import Hands
+from uthctl.tui.led import led_rows
+from uthctl.tui.screen import Canvas
+from uthctl.tui.view import TableView
 
 A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100
@@ -519,7 +523,7 @@ def _corrupt_meter_copies(flash):
     # Both copies of the meter record overwritten through the board's own
     # REPL, as a technician with mpremote could: the store then has no
     # readable meter record, a fault the controller reports at boot.
-    from uthctl.vboard import VirtualBoard
+    from uthctl.boards.virtual import VirtualBoard
 
     mpremote = Path(sys.executable).parent / "mpremote"
     with VirtualBoard(flash=flash) as vb:

@@ -1,6 +1,6 @@
 # The virtual board end to end: the firmware on the unix-port MicroPython
 # behind a pty, its flash a littlefs image file, its pins driven through the
-# rig port (host_tools/uthctl/vboard.py, boards/sim/board.py). Select these
+# rig port (host_tools/uthctl/boards/virtual.py, boards/sim/board.py). Select these
 # with `pytest tests/host/test_vboard.py` or `-k vboard`.
 #
 # Expected figures come from 653b.1(c)(4) as typed here (A1: $1 minimum
@@ -26,10 +26,10 @@ from build_identity import VERSION, expected_identity, sources_hash
 from independent_draws import commitment, seeded_draws
 from targets import SimTarget
 
+from uthctl.boards.max7219_model import reading
 from uthctl.cli import main as uthctl
-from uthctl.link import Link
-from uthctl.max7219_model import reading
-from uthctl.rig import lit
+from uthctl.links.hostlink import Link
+from uthctl.links.rig import lit
 
 A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100

@@ -10,9 +10,9 @@ import json
 import pytest
 from independent_draws import seeded_draws
 
+from uthctl.boards.max7219_model import reading
 from uthctl.cli import main as uthctl
-from uthctl.max7219_model import reading
-from uthctl.rig import lit
+from uthctl.links.rig import lit
 
 A1_MINIMUM_CENTS, A1_MAXIMUM_CENTS = 100 * 100, 200 * 100
 ROUND_CENTS = 6 * 2  # six seats, 2 cents each

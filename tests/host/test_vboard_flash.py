@@ -17,9 +17,10 @@ import time
 import pytest
 from vboard_procs import alive, image_holders
 
-from uthctl.link import Link
-from uthctl.rig import Rig
-from uthctl.vboard import FlashInUse, VirtualBoard
+from uthctl.boards.flash import FlashInUse
+from uthctl.boards.virtual import VirtualBoard
+from uthctl.links.hostlink import Link
+from uthctl.links.rig import Rig
 
 UTHCTL = [sys.executable, "-m", "uthctl.cli"]
 FAULT_DISPLAY = "FAULt"  # the LED meter's fault text (firmware/table/meter_text.py)

@@ -11,14 +11,14 @@ import threading
 
 import pytest
 
-from uthctl import vboard
-from uthctl.vboard import VirtualBoard
+from uthctl.boards import supervisor
+from uthctl.boards.virtual import VirtualBoard
 
 pytestmark = pytest.mark.target("sim")  # the virtual board's interpreter processes
 
 
 def wrapper():
-    return [sys.executable, "-I", "-S", str(vboard.PARENT_DEATH)]
+    return [sys.executable, "-I", "-S", str(supervisor.PARENT_DEATH)]
 
 
 @pytest.mark.board

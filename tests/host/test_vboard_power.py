@@ -55,9 +55,9 @@ from independent_draws import SeedStream, commitment, draw, seeded_draws
 from vboard_procs import alive, image_holders, interpreter_pids
 
 from mystery import chain
-from uthctl.link import Link, LinkError
-from uthctl.rig import Rig, lit
-from uthctl.vboard import REPO, VirtualBoard, find_micropython
+from uthctl.boards.virtual import REPO, VirtualBoard, find_micropython
+from uthctl.links.hostlink import Link, LinkError
+from uthctl.links.rig import Rig, lit
 
 MICROS_PER_CENT = 10_000
 A1_MIN_WAGER_CENTS = 100

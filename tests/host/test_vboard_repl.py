@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from uthctl.cli import main as uthctl
-from uthctl.link import Link, LinkError
-from uthctl.tui import Hands, HostLink
+from uthctl.links.hostlink import Link, LinkError
+from uthctl.tui.hands import Hands
+from uthctl.tui.hostlink import HostLink
 
 MPREMOTE = Path(sys.executable).parent / "mpremote"
 ECHO = '{"cmd": '  # how every host command line starts, echoed by the REPL

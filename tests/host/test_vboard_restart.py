@@ -15,8 +15,8 @@ import time
 import pytest
 from independent_draws import seeded_draws
 
-from uthctl.max7219_model import reading
-from uthctl.rig import lit
+from uthctl.boards.max7219_model import reading
+from uthctl.links.rig import lit
 
 A1_SEAT = 20_000
 A1_RESET = 100 * 1_000_000

@@ -1,7 +1,7 @@
 # The emulated Pico's supervisor: the official MicroPython rp2 image on an
 # emulated RP2040 (host_tools/pico_emu/emulator.mjs, rp2040js under node),
-# with the same face as the virtual board (vboard.py), so a host tool or a
-# test drives either the same way:
+# with the same face as the virtual board (virtual.py; what they share is
+# supervisor.py's), so a host tool or a test drives either the same way:
 #
 #   host (mpremote, uthctl) <-> pty  ==relay==  node's stdin/stdout (USB CDC)
 #
@@ -11,7 +11,7 @@
 # the emulator exits 75 when the watchdog fires) all restart the emulation on
 # its saved flash.
 #
-# The rig port speaks vboard.py's JSON lines, mapped to the GPIOs of
+# The rig port speaks rig_port.py's JSON lines, mapped to the GPIOs of
 # boards/rp2040_pico/board.py (pico_image.wiring):
 #   set bet1..6, lock, key: 1 = chip present / pressed / turned, which pulls
 #       the pin low; 0 releases it to its pull-up. Answered "applied": true
@@ -35,50 +35,32 @@
 #
 # The flash image is the littlefs region of the Pico's flash (1408 KiB),
 # written through at every erase and program, so killing the emulator is a
-# power cut at that instant. Made 0600 when missing, locked as vboard.py
-# locks its own (one supervisor an image); node dies with the thread that
-# spawned it, the I/O thread (vboard.spawn_with_parent_death).
-import json
+# power cut at that instant. Made 0600 when missing, locked as flash.py
+# locks every board's (one supervisor an image); node dies with the thread
+# that spawned it, the I/O thread (supervisor.spawn_with_parent_death).
 import os
 import selectors
-import shutil
 import socket
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 import tty
 from pathlib import Path
 
 from . import pico_image
+from .flash import prepare_folder, state_folder
 from .max7219_model import Max7219
-from .vboard import (
-    FRIENDLY_BANNER,
-    RAW_BANNER,
-    SEATS,
-    _boot_event,
-    _Conn,
-    _listen,
-    _make_folders,
-    _write_some,
-    default_flash,
-    spawn_with_parent_death,
-    take_flash,
-)
+from .supervisor import Supervisor, spawn_with_parent_death, write_some
 
 FS_SIZE = 1408 * 1024
 EXIT_CUT = 3
 EXIT_REBOOT = 75
 CUT_MODES = ("before", "partial")
-_APPLY_TIMEOUT = 5.0
-_HOST_STALL = 1.0
-_LINE_MAX = 4096
+SEATS = 6
 
 
 def default_pico_flash():
-    return default_flash().parent / "pico-flash.img"
-
+    return state_folder() / "pico-flash.img"
 
 
 def _erased_image(path):
@@ -88,15 +70,20 @@ def _erased_image(path):
     with os.fdopen(fd, "wb") as image:
         image.write(b"\xff" * FS_SIZE)
 
-class PicoBoard:
+
+class PicoBoard(Supervisor):
     title = "emulated Pico"  # how the interactive table names it
+    RIG_OPS = "state, set, power, reset, cut, time, ping"
+    _CALL_TIMEOUT = 15.0
+    _START_TIMEOUT = 60.0
+    _START_POLL = 0.05
+    _APPLY_TIMEOUT = 5.0
 
     def __init__(self, flash=None, realtime=True, stderr=None, cut_at=None, cut_mode="before"):
-        self.flash = Path(flash or default_pico_flash()).resolve()
+        super().__init__(Path(flash or default_pico_flash()).resolve(), stderr)
         # Emulated time kept with the wall clock (a rig's press lasts as long
         # on the chip's clock); False lets sleeps cost no wall time.
         self.realtime = realtime
-        self.stderr = stderr
         self.node = pico_image.find_node()
         self.firmware = pico_image.firmware()
         self.bootrom = pico_image.bootrom()
@@ -106,40 +93,17 @@ class PicoBoard:
         for kind in ("bet_lights", "jackpot_lights"):
             for seat, gpio in enumerate(self.wiring[kind]):
                 self._light_of[gpio] = (kind, seat)
-        self.serial_path = None
-        self.rig_address = None
-        self.failure = None
         self._cut = None
         if cut_at is not None:
             self._arm_cut(cut_at, cut_mode)  # the first power-on's
-        self._thread = None
-        self._flash_lock = None
-        self._stopping = False
-        self._requests = []
-        self._lock = threading.Lock()
 
-    # ---- life cycle (any thread) ----
+    # ---- life cycle ----
 
-    def start(self, power=True):
-        # FlashInUse when another board runs on the image; OSError when the
-        # image cannot be used (a folder, another size).
-        if self.flash.is_dir():
-            raise OSError("flash %s is a folder; give an image file (made when missing)"
-                          % self.flash)
-        _make_folders(self.flash.parent)
-        if self.flash == default_pico_flash().resolve():
-            os.chmod(self.flash.parent, 0o700)  # uthctl's own folder
-        self._flash_lock = take_flash(self.flash, _erased_image)
-        try:
-            self._check_flash()
-            self._open()
-        except BaseException:
-            os.close(self._flash_lock)
-            self._flash_lock = None
-            raise
-        if power:
-            self.power(True)
-        return self
+    def _prepare_flash(self):
+        prepare_folder(self.flash, default_pico_flash())
+
+    def _make_image(self, flash):
+        _erased_image(flash)
 
     def _check_flash(self):
         size = self.flash.stat().st_size
@@ -152,115 +116,21 @@ class PicoBoard:
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
         os.set_blocking(self._master, False)
-        self.serial_path = os.ttyname(self._slave)
-        self._rig_listener = _listen()
-        self.rig_address = "127.0.0.1:%d" % self._rig_listener.getsockname()[1]
-        self._wake_r, self._wake_w = socket.socketpair()
-        self._wake_r.setblocking(False)
-        self._reset_state()
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._master, selectors.EVENT_READ, "host_in")
-        self._selector.register(self._rig_listener, selectors.EVENT_READ, "rig_accept")
-        self._selector.register(self._wake_r, selectors.EVENT_READ, "wake")
-        self._thread = threading.Thread(target=self._run, name="picoboard", daemon=True)
-        self._thread.start()
+        self._start_io("picoboard", self._master, os.ttyname(self._slave))
 
-    def stop(self, timeout=5.0):
-        if self._thread is None:
-            return
-        self._stopping = True
-        self._wake()
-        self._thread.join(timeout)
-        self._thread = None
-        self._kill()
-        for conn in list(self._conns):
-            conn.sock.close()
-        for sock in (self._rig_listener, self._wake_r, self._wake_w):
-            sock.close()
-        self._selector.close()
-        for fd in (self._master, self._slave):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        shutil.rmtree(self._workdir, ignore_errors=True)
-        os.close(self._flash_lock)
-        self._flash_lock = None
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
-
-    def alive(self):
-        return self._thread is not None and self._thread.is_alive()
-
-    def power(self, on):
-        return self._call(self._power_on if on else self._power_off)
-
-    def reset(self):
-        return self._call(self._hard_reset)
-
-    def state(self):
-        return self._call(self._state)
+    def _ptys(self):
+        return (self._master, self._slave)
 
     def arm_cut(self, at, mode="before"):
         # The next power-on stops at its at-th flash operation (1-based).
         return self._call(lambda: self._arm_cut(at, mode))
 
-    def wait_started(self, timeout=60.0):
-        # As VirtualBoard.wait_started: {"state": the controller's state from
-        # its "started" event, "repl" when main.py ended at the REPL, or None
-        # within timeout; "fault": a fault event's reason or None}.
-        deadline = time.monotonic() + timeout
-        while True:
-            came = self._call(lambda: dict(self._came_up))
-            if came["state"] is not None or time.monotonic() > deadline:
-                return came
-            time.sleep(0.05)
-
-    def _call(self, function, timeout=15.0):
-        if not self.alive():
-            raise OSError("the emulated Pico's supervisor is not running (%s)"
-                          % (self.failure or "stopped"))
-        done = threading.Event()
-        box = []
-        with self._lock:
-            self._requests.append((function, done, box))
-        self._wake()
-        if not done.wait(timeout):
-            raise TimeoutError("emulated Pico supervisor did not answer")
-        if not box:
-            raise OSError("the emulated Pico's supervisor stopped (%s)"
-                          % (self.failure or "stopped"))
-        ok, value = box[0]
-        if not ok:
-            raise value
-        return value
-
-    def _wake(self):
-        try:
-            self._wake_w.send(b"!")
-        except OSError:
-            pass
-
     # ---- state (I/O thread) ----
 
     def _reset_state(self):
-        self._proc = None
+        super()._reset_state()
         self._ctl = None
-        self._powered = False
-        self._raw = False
-        self._tail = b""
-        self._host_out = b""
-        self._host_stalled = None
-        self._board_in = b""
-        self._boots = 0
-        self._came_up = {"state": None, "fault": None}
-        self._line_buf = b""
         self._ctl_buf = b""
-        self._conns = []
         self._levels = {name: 0 for name in self.wiring["inputs"]}
         self._lights = {"bet_lights": [0] * SEATS, "jackpot_lights": [0] * SEATS}
         self._display = Max7219()
@@ -268,8 +138,6 @@ class PicoBoard:
         self._bytes = {"erase": 0, "program": 0}
         self._inputs_ns = {}
         self._ended_by_cut = None
-        self._seq = 0
-        self._pending = {}
         self._time_asked = []  # rig connections waiting for the chip's clock, in order
 
     def _state(self):
@@ -358,9 +226,7 @@ class PicoBoard:
             except OSError:
                 pass
         self._ctl = None
-        for number in list(self._pending):
-            conn, reply, _ = self._pending.pop(number)
-            self._reply(conn, dict(reply, applied=False))
+        self._unapplied()
         for conn in self._time_asked:
             self._reply(conn, {"ok": False, "error": "the board went off"})
         self._time_asked = []
@@ -383,10 +249,6 @@ class PicoBoard:
         self._kill()
         self._powered = False
         return changed
-
-    def _hard_reset(self):
-        self._power_off()
-        return self._power_on()
 
     def _check_exit(self):
         if self._proc is None or self._proc.poll() is None:
@@ -430,45 +292,6 @@ class PicoBoard:
             if not drain:
                 return
 
-    def _track_mode(self, data):
-        window = self._tail + data
-        raw_at = window.rfind(RAW_BANNER)
-        friendly_at = window.rfind(FRIENDLY_BANNER)
-        if raw_at >= 0 or friendly_at >= 0:
-            self._raw = raw_at > friendly_at
-        self._tail = window[-64:]
-
-    def _watch_start(self, data):
-        if self._came_up["state"] is not None:
-            return
-        *lines, self._line_buf = (self._line_buf + data).split(b"\n")
-        self._line_buf = self._line_buf[-_LINE_MAX:]
-        for line in lines:
-            event = _boot_event(line.rstrip(b"\r"))
-            if event is None:
-                continue
-            if event["ev"] == "fault":
-                self._came_up["fault"] = event.get("reason")
-            else:
-                self._came_up["state"] = event.get("state")
-                return
-        if any(FRIENDLY_BANNER in line for line in lines + [self._line_buf]):
-            self._came_up["state"] = "repl"
-
-    def _to_host(self, data):
-        self._host_out += data
-        self._flush_host()
-
-    def _flush_host(self):
-        self._host_out = _write_some(self._master, self._host_out)
-        if not self._host_out:
-            self._host_stalled = None
-        elif self._host_stalled is None:
-            self._host_stalled = time.monotonic()
-        elif time.monotonic() - self._host_stalled > _HOST_STALL:
-            self._host_out = b""  # nobody reads: dropped, as a board's USB does
-            self._host_stalled = None
-
     def _read_host(self):
         try:
             data = os.read(self._master, 4096)
@@ -480,7 +303,7 @@ class PicoBoard:
 
     def _feed_board(self):
         if self._proc is not None and self._board_in:
-            self._board_in = _write_some(self._proc.stdin.fileno(), self._board_in)
+            self._board_in = write_some(self._proc.stdin.fileno(), self._board_in)
 
     # ---- the emulator's control lines ----
 
@@ -524,84 +347,20 @@ class PicoBoard:
         elif kind == "time" and len(args) == 2 and self._time_asked:
             conn = self._time_asked.pop(0)
             self._reply(conn, {"ok": True, "emulated_ns": int(args[0]), "cycles": int(args[1])})
-        elif kind == "applied" and args:
-            entry = self._pending.pop(int(args[0]), None) if args[0].isdigit() else None
-            if entry is not None:
-                self._reply(entry[0], entry[1])
+        elif kind == "applied" and args and args[0].isdigit():
+            self._applied(int(args[0]))
 
     # ---- the rig ----
 
-    def _accept(self):
-        try:
-            sock, _ = self._rig_listener.accept()
-        except BlockingIOError:
-            return
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        conn = _Conn(sock, "rig")
-        self._conns.append(conn)
-        self._selector.register(sock, selectors.EVENT_READ, conn)
-
-    def _close(self, conn):
-        if conn in self._conns:
-            self._conns.remove(conn)
-            self._selector.unregister(conn.sock)
-        conn.sock.close()
-        conn.closed = True
-
-    def _read_conn(self, conn):
-        try:
-            data = conn.sock.recv(4096)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if not data:
-            self._close(conn)
-            return
-        try:
-            lines = conn.lines(data)
-        except OSError:
-            self._close(conn)
-            return
-        for line in lines:
-            self._rig_line(conn, line)
-
-    def _reply(self, conn, reply):
-        if not conn.closed:
-            conn.send(json.dumps(reply).encode() + b"\n")
-
-    def _rig_line(self, conn, line):
-        if not line.strip():
-            return
-        try:
-            request = json.loads(line)
-            if not isinstance(request, dict):
-                raise ValueError("a request is a JSON object")
-            self._rig_request(conn, request)
-        except (ValueError, TypeError, KeyError) as error:
-            self._reply(conn, {"ok": False, "error": str(error)})
-
     def _rig_request(self, conn, request):
         op = request.get("op")
-        if op == "state":
-            self._reply(conn, self._state())
-        elif op == "ping":
-            self._reply(conn, {"ok": True, "reply": "pong"})
-        elif op == "set":
-            self._set(conn, request["pin"], request["level"])
-        elif op == "power":
-            self._reply(conn, {"ok": True, "changed": self._power_on() if request["on"]
-                               else self._power_off()})
-        elif op == "reset":
-            self._reply(conn, {"ok": True, "changed": self._hard_reset()})
-        elif op == "time":
+        if op == "time":
             self._ask_time(conn)
         elif op == "cut":
             self._reply(conn, {"ok": True, "armed": self._arm_cut(request["at"],
                                                                   request.get("mode", "before"))})
         else:
-            raise ValueError("unknown op %r (state, set, power, reset, cut, time, ping)"
-                             % (op,))
+            super()._rig_request(conn, request)
 
     def _ask_time(self, conn):
         # The chip's clock: nanoseconds and cycles since this power-on.
@@ -610,25 +369,22 @@ class PicoBoard:
         self._time_asked.append(conn)
         self._ctl_send(b"time\n")
 
-    def _set(self, conn, pin, level):
+    def _check_pin(self, pin):
         if isinstance(pin, str) and pin.startswith("uth"):
             raise ValueError("the Pico wires no UTH wager sensors (boards/rp2040_pico/"
                              "board.py): its progressive chip alone qualifies a seat")
         if pin not in self._levels:
             raise ValueError("unknown input %r (one of %s)" % (pin, " ".join(self._levels)))
-        if level not in (0, 1, True, False):
-            raise ValueError("level must be 0 or 1")
-        self._levels[pin] = int(level)
-        reply = {"ok": True, "pin": pin, "level": int(level), "applied": True}
-        if self._ctl is None:
-            self._reply(conn, dict(reply, applied=False))  # kept for the next power-on
-            return
+
+    def _wired(self):
+        return self._ctl is not None  # else the level waits for the next power-on
+
+    def _send_level(self, pin, level, number):
         # Active low: present, pressed or turned pulls the pin to ground;
-        # otherwise it floats to its pull-up.
-        self._seq += 1
-        self._pending[self._seq] = (conn, reply, time.monotonic() + _APPLY_TIMEOUT)
+        # otherwise it floats to its pull-up. The emulator answers "applied
+        # NUMBER" after two controller ticks with it.
         gpio = self.wiring["inputs"][pin]
-        self._ctl_send(b"set %d %s %d\n" % (gpio, b"0" if level else b"z", self._seq))
+        self._ctl_send(b"set %d %s %d\n" % (gpio, b"0" if level else b"z", number))
 
     def _ctl_send(self, data):
         try:
@@ -636,82 +392,7 @@ class PicoBoard:
         except OSError:
             pass
 
-    def _expire(self):
-        now = time.monotonic()
-        for number, (conn, reply, deadline) in list(self._pending.items()):
-            if now > deadline:
-                del self._pending[number]
-                self._reply(conn, dict(reply, applied=False))
-
-    # ---- the I/O loop ----
-
-    def _run(self):
-        try:
-            while not self._stopping:
-                self._step()
-        except Exception as error:  # noqa: BLE001 - reported, then the board stops
-            self.failure = error
-            import traceback
-
-            traceback.print_exc(file=self.stderr or sys.stderr)
-        finally:
-            self._kill()
-            self._answer_requests()
-
-    def _answer_requests(self):
-        with self._lock:
-            requests, self._requests = self._requests, []
-        for function, done, box in requests:
-            if not self._stopping and self.failure is None:
-                try:
-                    box.append((True, function()))
-                except Exception as error:  # noqa: BLE001 - raised in the caller's thread
-                    box.append((False, error))
-            done.set()
-
-    def _step(self):
-        self._update_interest()
-        for key, events in self._selector.select(timeout=0.02):
-            tag = key.data
-            if tag == "board_out":
-                self._read_board()
-            elif tag == "ctl":
-                self._read_ctl()
-            elif tag == "host_in":
-                if events & selectors.EVENT_READ:
-                    self._read_host()
-                if events & selectors.EVENT_WRITE:
-                    self._flush_host()
-            elif tag == "rig_accept":
-                self._accept()
-            elif tag == "wake":
-                try:
-                    self._wake_r.recv(4096)
-                except BlockingIOError:
-                    pass
-            elif isinstance(tag, _Conn):
-                if events & selectors.EVENT_READ:
-                    self._read_conn(tag)
-                if events & selectors.EVENT_WRITE:
-                    tag.flush()
-        for conn in list(self._conns):
-            if conn.closed:
-                self._close(conn)
-        self._answer_requests()
-        self._check_exit()
-        self._feed_board()
-        self._flush_host()
-        self._expire()
-
-    def _update_interest(self):
-        host = selectors.EVENT_READ | (selectors.EVENT_WRITE if self._host_out else 0)
-        self._modify(self._master, host, "host_in")
-        for conn in self._conns:
-            self._modify(conn.sock, selectors.EVENT_READ
-                         | (selectors.EVENT_WRITE if conn.outbuf else 0), conn)
-
-    def _modify(self, fileobj, events, data):
-        key = self._selector.get_key(fileobj)
-        if key.events != events:
-            self._selector.modify(fileobj, events, data)
-
+    def _ready(self, tag):
+        if tag != "ctl":
+            return super()._ready(tag)  # raises: no such descriptor
+        self._read_ctl()

@@ -9,7 +9,7 @@
 import argparse
 import json
 
-from .rig import PRESS_MS, SEATS, Rig, lit
+from ..links.rig import PRESS_MS, SEATS, Rig, lit
 
 
 def add_parser(sub):

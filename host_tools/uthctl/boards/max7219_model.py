@@ -1,5 +1,5 @@
 # What a MAX7219 lights, from the register writes it receives: the emulated
-# Pico's SPI0 frames (picoboard.py) decoded as the chip would, per its
+# Pico's SPI0 frames (pico.py) decoded as the chip would, per its
 # datasheet, independently of the firmware's driver (firmware/table/max7219.py).
 #
 #   0x01-0x08  digit 0-7 (DIG0 is the rightmost digit on the usual modules)
@@ -10,20 +10,37 @@
 #
 # Raw segment bits, DP A B C D E F G from bit 7 down. At power-up the chip is
 # shut down with its registers cleared.
+#
+# The lit segments read back as text through the firmware's own font
+# (table/sevenseg.py): what the board meant to show, not a second copy of it.
+from table import sevenseg
+
 DIGITS = 8
 ALL_ON = 0xFF
+DP, A, B, C, D, E, F, G = (0x80 >> bit for bit in range(8))
 # Code B: 0-9, '-', 'E', 'H', 'L', 'P', blank; bit 7 of the data is the point.
 _CODE_B = (0x7E, 0x30, 0x6D, 0x79, 0x33, 0x5B, 0x5F, 0x70, 0x7F, 0x7B,
            0x01, 0x4F, 0x37, 0x0E, 0x67, 0x00)
+
+
+def _font():
+    # Each character the firmware's font draws, with its segments.
+    font = {}
+    for ch in map(chr, range(32, 127)):
+        try:
+            font[ch] = sevenseg.glyph(ch)
+        except ValueError:
+            pass
+    return font
+
+
+_FONT = _font()
 # Seven-segment patterns read back as text: digits win where a letter looks
-# the same (O reads 0, S reads 5), as a person reading the meter would.
-_GLYPHS = {
-    0x00: " ", 0x7E: "0", 0x30: "1", 0x6D: "2", 0x79: "3", 0x33: "4", 0x5B: "5",
-    0x5F: "6", 0x70: "7", 0x7F: "8", 0x7B: "9", 0x01: "-", 0x08: "_", 0x77: "A",
-    0x1F: "b", 0x4E: "C", 0x0D: "c", 0x3D: "d", 0x4F: "E", 0x47: "F", 0x5E: "G",
-    0x37: "H", 0x17: "h", 0x06: "I", 0x3C: "J", 0x0E: "L", 0x15: "n", 0x1D: "o",
-    0x67: "P", 0x05: "r", 0x0F: "t", 0x3E: "U", 0x1C: "u", 0x3B: "Y",
-}
+# the same (O reads 0, S reads 5), as a person reading the meter would; of two
+# letters drawn alike, the first in the alphabet (v reads u).
+_GLYPHS = {}
+for _ch in sorted(_FONT, key=lambda ch: (not ch.isdigit(), ch)):
+    _GLYPHS.setdefault(_FONT[_ch], _ch)
 
 
 class Max7219:
@@ -87,9 +104,6 @@ class Max7219:
         return "".join(out).lstrip(" ") or None
 
 
-_LOOK_ALIKE = {"O": "0", "S": "5", "v": "u"}
-
-
 def reading(text):
     # Display text as a reader of the digits sees it: letters drawn the same
     # as a digit or another letter read as that one. The virtual board reports
@@ -97,4 +111,4 @@ def reading(text):
     # the two compare equal through this ("SErvICE" and "5EruICE").
     if text is None:
         return None
-    return "".join(_LOOK_ALIKE.get(ch, ch) for ch in text)
+    return "".join(_GLYPHS[_FONT[ch]] if ch in _FONT else ch for ch in text)

@@ -28,7 +28,7 @@ def _text(value):
 
 
 # The fields every record carries (the chain's), then those a kind needs for
-# its own check (mystery_sim.verify_log): field -> (test, what it must be).
+# its own check (log_verify.verify_log): field -> (test, what it must be).
 # A kind not listed (the rounds, validations, payments, or a newer
 # firmware's) is held by its chain alone.
 RECORD_FIELDS = {

@@ -12,7 +12,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from . import REPO
+
 RUNNER = REPO / "host_tools" / "pico_emu"
 EMULATOR = RUNNER / "emulator.mjs"
 SHARED = REPO.parent / "shared" / "rp2040-emulator"

@@ -1,5 +1,5 @@
 # A test rig's hands on the virtual table: a client of the supervisor's rig
-# port (vboard.py). It sets input pins (bet sensors, UTH wager sensors, the
+# port (boards/rig_port.py). It sets input pins (bet sensors, UTH wager sensors, the
 # LOCK button, the key switch) and reads the outputs (bet and jackpot lights,
 # the LED meter's text). Each set returns once the board has applied it, so
 # the controller's next tick sees the new level.

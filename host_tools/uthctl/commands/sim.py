@@ -1,5 +1,5 @@
 # uthctl sim: the virtual table, the firmware on the unix-port MicroPython
-# behind a pseudo-terminal (vboard.py), played in this terminal (tui.py:
+# behind a pseudo-terminal (boards/virtual.py), played in this terminal (tui/:
 # seats, lights, the LED meter, meters and events; `make sim`). --headless
 # runs the board alone and, once it has come up, prints one JSON line,
 # {"serial": PTY, "rig": "127.0.0.1:PORT", "flash": FILE, "state": STATE,
@@ -11,7 +11,7 @@
 # `make deploy BOARD=sim PORT=PTY` copies to its flash. A flash image another
 # `uthctl sim` runs, or a folder, is refused with one line (exit 2).
 #
-# --board rp2040_pico runs the emulated Pico instead (picoboard.py): the
+# --board rp2040_pico runs the emulated Pico instead (boards/pico.py): the
 # official MicroPython image on an emulated RP2040, the same JSON line and
 # rig; its flash holds only what `make deploy BOARD=rp2040_pico PORT=PTY`
 # copied there (a new flash boots to the REPL, "state": "repl").
@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 
-from .vboard import VirtualBoard, default_flash
+from ..boards.virtual import VirtualBoard, default_flash
 
 STARTED_WAIT = 20.0  # seconds for the board to come up before its line is printed
 BOARDS = ("sim", "rp2040_pico")
@@ -66,12 +66,12 @@ def run(args):
 
 
 def run_interactive(args):
-    # The table in this terminal (tui.py): seats, lights, the LED meter, the
+    # The table in this terminal (tui/): seats, lights, the LED meter, the
     # meters and the event stream; keys for chips, LOCK and the key switch.
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise ValueError("the interactive table needs a terminal; for scripts run: "
                          "uthctl sim --headless")
-    from . import tui  # curses is loaded only for the interactive table
+    from ..tui import app as tui  # curses is loaded only for the interactive table
 
     if args.board == "rp2040_pico":
         return tui.run(board=_pico(args))
@@ -79,7 +79,7 @@ def run_interactive(args):
 
 
 def _pico(args):
-    from .picoboard import PicoBoard  # node is looked for only when asked for
+    from ..boards.pico import PicoBoard  # node is looked for only when asked for
 
     return PicoBoard(flash=args.flash)
 

@@ -3,7 +3,7 @@ import json
 
 from uth.round import BAD_BEAT_MODES
 
-from .par import format_sheet, par_sheet
+from ..analysis.par import format_sheet, par_sheet
 from .progress import Progress
 
 

@@ -11,7 +11,7 @@ import textwrap
 from mystery import configs
 from mystery.meter import MAX_SEAT
 
-from . import logread, mystery_sim
+from ..analysis import log_verify, logread, mystery_report, mystery_sim
 from .progress import Progress
 
 _SIMULATE_HELP = """\
@@ -76,7 +76,7 @@ def _anchor(text):
 # ---- configs ----
 
 def _configs():
-    return [mystery_sim.config_dict(configs.get(name)) for name in configs.NAMES]
+    return [mystery_report.config_dict(configs.get(name)) for name in configs.NAMES]
 
 
 def _run_configs(args):
@@ -90,7 +90,7 @@ def _run_configs(args):
           % (configs.SECTION, configs.EFFECTIVE, configs.EXPIRES,
              "  EXPIRED" if expired else ""))
     for row in rows:
-        print("  " + mystery_sim.config_line(row))
+        print("  " + mystery_report.config_line(row))
     return 0
 
 
@@ -131,10 +131,10 @@ def _run_simulate(args):
             if args.plot else None
         log = files.enter_context(_open_output(args.log, "--log", "w")) if args.log else None
         sim = _simulate(args, log)
-        rep = mystery_sim.report(sim)
+        rep = mystery_report.report(sim)
         if plot is not None:
-            mystery_sim.plot_awards(rep, plot)
-    print(json.dumps(rep) if args.json else mystery_sim.format_report(rep))
+            mystery_report.plot_awards(rep, plot)
+    print(json.dumps(rep) if args.json else mystery_report.format_report(rep))
     return 0 if rep["ok"] else 2
 
 
@@ -146,8 +146,8 @@ def _run_verify(args):
     else:
         with open(args.logfile) as stream:
             records = logread.read_log(stream)
-    result = mystery_sim.verify_log(records, after=args.after, head=args.head)
-    print(json.dumps(result) if args.json else mystery_sim.format_verify(result))
+    result = log_verify.verify_log(records, after=args.after, head=args.head)
+    print(json.dumps(result) if args.json else log_verify.format_verify(result))
     return 0 if result["ok"] else 2
 
 

@@ -5,9 +5,10 @@ import json
 import math
 import time
 
-from .link import Link
+from mystery.configs import MICROS_PER_CENT
 
-MICROS_PER_CENT = 10_000
+from ..links.hostlink import Link
+
 # A failed commit left this cycle's hit value on flash: the board refuses every
 # round until a redraw in service mode replaces it (README, docs/host-link.md).
 EXPOSED_LINES = (

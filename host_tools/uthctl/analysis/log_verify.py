@@ -1,0 +1,160 @@
+# The check of a Mystery log (as logread.read_log gives it): its hash chain,
+# where it starts and ends, and each revealed hit value against the
+# commitment its cycle published.
+from mystery import chain, configs, hitvalue
+
+
+class _LogCheck:
+    def __init__(self):
+        self.resets = {}  # cycle -> reset record
+        self.published = {}  # cycle -> (its commitment in force, "reset" or "redraw")
+        self.hits = 0
+        self.redraws = 0
+        self.anchored = 0  # hits checked against their cycle's reset record
+
+    def reset(self, record):
+        cycle = record.get("cycle")
+        if cycle in self.resets:
+            return "record %r resets cycle %r a second time" % (record.get("seq"), cycle)
+        self.resets[cycle] = record
+        self.published[cycle] = (record.get("commitment"), "reset")
+        return None
+
+    def redraw(self, record):
+        # A cycle whose value a failed commit exposed: the old value and salt
+        # revealed against the commitment in force, a new one published.
+        seq, cycle = record.get("seq"), record.get("cycle")
+        value, salt = record.get("hit_value"), record.get("salt")
+        if type(value) is not int or not isinstance(salt, str) or not isinstance(
+                record.get("commitment"), str):
+            return "record %r: redraw without a revealed hit value, salt and new commitment" % (
+                seq,)
+        self.redraws += 1
+        # With its reset trimmed from the log, only the redraw's own copy is left.
+        published = self.published.get(cycle, (record.get("revealed"),))[0]
+        if hitvalue.commitment(value, salt) != published or record.get("revealed") != published:
+            return ("record %r: the hit value and salt a redraw of cycle %r reveals do not match "
+                    "the commitment in force" % (seq, cycle))
+        self.published[cycle] = (record["commitment"], "redraw")
+        reset = self.resets.get(cycle)
+        return None if reset is None else _hit_in_range(record, reset)
+
+    def hit(self, record):
+        seq, cycle = record.get("seq"), record.get("cycle")
+        value, salt = record.get("hit_value"), record.get("salt")
+        if type(value) is not int or not isinstance(salt, str):
+            return "record %r: hit without a revealed hit value and salt" % (seq,)
+        self.hits += 1
+        reset = self.resets.get(cycle)
+        # A reset dropped when the log was trimmed leaves only the hit's own
+        # copy (or a later redraw's commitment).
+        published, where = self.published.get(cycle, (record.get("commitment"), None))
+        if hitvalue.commitment(value, salt) != published:
+            return ("record %r: revealed hit value and salt of cycle %r do not match the "
+                    "commitment published at its %s%s"
+                    % (seq, cycle, where or "reset",
+                       "" if where else " (as copied in the hit record)"))
+        if reset is None:
+            return None
+        self.anchored += 1
+        if record.get("commitment") != published:
+            return "record %r: hit commitment differs from its %s's" % (seq, where)
+        return _hit_in_range(record, reset)
+
+
+# The kinds of record checked beyond the chain, each by its _LogCheck method
+# (the fields each needs are in logread.KIND_FIELDS).
+_KIND_CHECKS = {"reset": _LogCheck.reset, "redraw": _LogCheck.redraw, "hit": _LogCheck.hit}
+
+
+def _hit_in_range(record, reset):
+    try:
+        config = configs.get(reset.get("config"))
+    except ValueError:
+        return "record %r: unknown configuration %r" % (reset.get("seq"), reset.get("config"))
+    if not config.minimum <= record["hit_value"] < config.maximum:
+        return "record %r: hit value outside [minimum, maximum - 1 cent] of %s" % (
+            record.get("seq"), config.name)
+    return None
+
+
+def _anchor_problem(records, after, head):
+    # Where the records must start and end, when the caller knows: `after`,
+    # the (seq, hash) of the last record of an earlier export; `head`, the
+    # meter's log head as `uthctl meters` reads it. A log from record 1 starts
+    # at the genesis hash. Returns (problem or None, start anchor, end anchor).
+    start = None
+    if after is not None:
+        first_seq = records[0].get("seq") if records else None
+        if records and (first_seq != after[0] + 1 or records[0].get("prev") != after[1]):
+            return ("record %r does not follow record %d of the earlier export"
+                    % (first_seq, after[0])), None, None
+        start = "after record %d" % after[0]
+    elif records and records[0].get("seq") == 1:
+        if records[0].get("prev") != chain.GENESIS:
+            return "record 1 does not start from the genesis hash", None, None
+        start = "genesis"
+    end = None
+    if head is not None:
+        last = records[-1] if records else None
+        last_seq = last.get("seq") if last else (after[0] if after else 0)
+        last_hash = last.get("hash") if last else (after[1] if after else chain.GENESIS)
+        if last_seq is not None and last_seq > head[0]:
+            return ("the log runs past the meter's head (record %d) to record %d: read the "
+                    "meters after exporting the log" % (head[0], last_seq)), None, None
+        if last_seq != head[0]:
+            return ("the log ends at record %s, the meter's head is record %d: records are "
+                    "missing from its end" % (last_seq, head[0])), None, None
+        if last_hash != head[1]:
+            return ("record %d is not the meter's head (its hash differs)" % head[0]), None, None
+        end = "the meter's head"
+    return None, start, end
+
+
+def verify_log(records, after=None, head=None):
+    # The chain first (altered, removed or reordered records), where it starts
+    # and ends when known, then each revealed hit value against its cycle's
+    # commitment. The records are as logread.read_log gives them: each has
+    # the fields its kind is checked on.
+    result = {"records": len(records), "ok": False}
+    if not records:
+        result["problem"] = "the log holds no records"
+        return result
+    result.update(first_seq=records[0]["seq"], last_seq=records[-1]["seq"])
+    ok, message = chain.verify(records)
+    if not ok:
+        result["problem"] = message
+        return result
+    problem, start, end = _anchor_problem(records, after, head)
+    if problem:
+        result["problem"] = problem
+        return result
+    check = _LogCheck()
+    for record in records:
+        checker = _KIND_CHECKS.get(record["ev"])
+        problem = checker(check, record) if checker else None
+        if problem:
+            result["problem"] = problem
+            return result
+    result.update(ok=True, chain=message, hits=check.hits, redraws=check.redraws,
+                  anchored=check.anchored,
+                  unanchored=check.hits - check.anchored, starts_at=start, ends_at=end)
+    return result
+
+
+def format_verify(result):
+    if not result["ok"]:
+        return "log check FAILED: " + result["problem"]
+    text = "ok: %s; revealed hit values: %d, each matching its cycle's commitment" % (
+        result["chain"], result["hits"])
+    if result["redraws"]:
+        text += "; values redrawn after a failed commit exposed them: %d, each revealed " \
+                "as committed" % result["redraws"]
+    text += "; starts at %s" % (result["starts_at"] or "a record whose predecessor is not "
+                                "given (--after): records may be missing before it")
+    text += "; ends at %s" % (result["ends_at"] or "a record not checked against the meter's "
+                              "head (--head): records may be missing after it")
+    if result["unanchored"]:
+        text += (" (%d whose reset record is no longer in the log: checked against the "
+                 "commitment copied in the hit record)" % result["unanchored"])
+    return text

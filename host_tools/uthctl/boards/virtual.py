@@ -1,0 +1,391 @@
+# The virtual board: the firmware on the unix-port MicroPython behind a
+# pseudo-terminal, with a littlefs image file as its flash (boards/sim/board.py)
+# and its pins wired to a loopback socket; its supervisor's shared part, the
+# rig port and the flash image's rules are in supervisor.py and flash.py.
+#
+#   host (mpremote, pyserial, uthctl) <-> pty B  ==relay==  pty A <-> micropython
+#
+# The host opens pty B's slave (`serial_path`); the interpreter runs on pty
+# A's slave and is restarted whenever it exits, as a board soft-resets: "MPY:
+# soft reboot\r\n", then main.py from the friendly REPL, or straight back to
+# the raw REPL when the reset came from it (mpremote's auto soft-reset). The
+# relay turns the unix port's bare "\n" into "\r\n" as a board's console does
+# (not inside the raw REPL, whose protocol is binary-clean).
+#
+# An exit with HARD_RESET_EXIT (machine.reset() on the virtual board) is a
+# power cycle instead: input the board had not read is dropped, main.py runs.
+#
+# Besides the rig's, a loopback listener `wire` for the board's pin connection
+# (its address reaches the board in UTH_SIM_WIRE; protocol in
+# boards/sim/board.py). A rig's "set" is "applied": false when no controller
+# reads the pins (no board, or stopped at the REPL): the level is kept and
+# sent when a board connects. "state" says in "board" whether one is wired
+# now. The supervisor keeps the pin state: inputs as rigs set them, re-sent
+# when a board (re)connects; outputs as the board reports them (all off at
+# power off).
+import hashlib
+import os
+import pty
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+import tty
+from pathlib import Path
+
+from . import REPO
+from .flash import prepare_folder, state_folder
+from .supervisor import (
+    RAW_BANNER,
+    Supervisor,
+    listen,
+    spawn_with_parent_death,
+    write_some,
+)
+
+SEATS = 6
+INPUTS = tuple("bet%d" % n for n in range(1, SEATS + 1)) + tuple(
+    "uth%d" % n for n in range(1, SEATS + 1)) + ("lock", "key")
+# A virtual table starts with every seat's UTH wager in place, so a progressive
+# chip alone qualifies; a rig clears uthN to test the rule.
+INITIAL_LEVELS = dict({name: 0 for name in INPUTS},
+                      **{"uth%d" % n: 1 for n in range(1, SEATS + 1)})
+HEAPSIZE = "192K"
+SOFT_REBOOT = b"MPY: soft reboot\r\n"
+# As a board's _boot.py: the flash at / before any firmware package loads.
+BOOT = "import simboot;simboot.boot()"
+MAIN = BOOT + ";import main"  # /main.py if one was copied there, else firmware/
+_RAW_SWALLOW = 3.0  # longest wait for the raw REPL banner after a raw soft reset
+_QUICK_EXIT = 0.5
+HARD_RESET_EXIT = 75  # machine.reset() on the virtual board (boards/sim/simboot.py)
+_BARE_LF = re.compile(rb"(?<!\r)\n")
+
+
+def seeded_bytes(seed):
+    # The host's twin of the sim board's TEST-ONLY random source (--test-seed):
+    # SHA-256 of "SEED:COUNTER", so a test can foresee the hit values drawn.
+    state = {"counter": 0, "pool": b""}
+
+    def take(n):
+        while len(state["pool"]) < n:
+            text = "%d:%d" % (seed, state["counter"])
+            state["pool"] += hashlib.sha256(text.encode()).digest()
+            state["counter"] += 1
+        out, state["pool"] = state["pool"][:n], state["pool"][n:]
+        return out
+
+    return take
+
+
+def default_flash():
+    return state_folder() / "sim-flash.img"
+
+
+def find_micropython():
+    # The unix port beside this Python (the project's .venv), else on PATH.
+    here = Path(sys.executable).parent / "micropython"
+    if here.exists():
+        return str(here)
+    found = shutil.which("micropython")
+    if found is None:
+        raise OSError("no micropython (unix port) found; run `make setup`")
+    return found
+
+
+class VirtualBoard(Supervisor):
+    title = "virtual board"  # how the interactive table names it
+
+    def __init__(self, flash=None, micropython=None, heapsize=HEAPSIZE, seed=None, repo=REPO,
+                 stderr=None, lend_firmware=True):
+        self._given = Path(flash or default_flash())
+        super().__init__(self._given.resolve(), stderr)
+        self.micropython = micropython or find_micropython()
+        self.heapsize = heapsize
+        self.seed = seed  # TEST ONLY: the board's deterministic random source
+        self.repo = Path(repo)
+        if not (self.repo / "firmware" / "main.py").is_file():
+            raise OSError("no firmware/main.py under %s: the virtual board runs from a "
+                          "checkout of the repository" % self.repo)
+        # False: a bare board that runs only what is deployed to its flash
+        # (/lib, /main.py), as a board with stock MicroPython and no frozen firmware.
+        self.lend_firmware = lend_firmware
+        self.wire_address = None
+
+    # ---- life cycle ----
+
+    def _prepare_flash(self):
+        if self._given.is_symlink() and not self._given.exists():
+            raise OSError("flash %s is a symbolic link to nothing; give an image file"
+                          % self._given)
+        prepare_folder(self.flash, default_flash())
+
+    def _make_image(self, flash):
+        # Blank and formatted as the board's own boot makes it (simboot.py),
+        # here so that the supervisor can lock it before any board runs.
+        env = dict(os.environ, MICROPYPATH=str(self.repo / "boards" / "sim"))
+        done = subprocess.run([self.micropython, "-c", "import simboot;simboot.new_image(%r)"
+                               % str(flash)], env=env, umask=0o077, capture_output=True,
+                              text=True, timeout=60)
+        if done.returncode != 0 or not flash.is_file():
+            reason = (done.stderr.strip().splitlines() or ["exit %d" % done.returncode])[-1]
+            raise OSError("cannot make flash image %s: %s" % (flash, reason))
+
+    def _open(self):
+        self._workdir = tempfile.mkdtemp(prefix="uth-vboard-")
+        self._master_a, self._slave_a = pty.openpty()
+        self._master_b, self._slave_b = pty.openpty()
+        for fd in (self._slave_a, self._slave_b):
+            tty.setraw(fd)  # no echo, no signals, no newline translation
+        for fd in (self._master_a, self._master_b):
+            os.set_blocking(fd, False)
+        self._wire_listener = listen()
+        self.wire_address = "127.0.0.1:%d" % self._wire_listener.getsockname()[1]
+        self._start_io("vboard", self._master_b, os.ttyname(self._slave_b),
+                       [(self._master_a, "board_out"), (self._wire_listener, "wire_accept")])
+
+    def _listeners(self):
+        return [self._wire_listener]
+
+    def _ptys(self):
+        return (self._master_a, self._slave_a, self._master_b, self._slave_b)
+
+    # ---- state (I/O thread) ----
+
+    def _reset_state(self):
+        super()._reset_state()
+        self._after_cr = False
+        self._swallow = None  # (deadline, bytes so far) after a raw soft reset
+        self._spawned_at = 0.0
+        self._quick_exits = 0
+        self._respawn_at = None
+        self._respawn_main = True
+        self._board = None  # the board's wire connection
+        self._levels = dict(INITIAL_LEVELS)
+        self._lights = {"betlight": [0] * SEATS, "jackpot": [0] * SEATS}
+        self._display = None
+
+    def _state(self):
+        return {"ok": True, "bet_lights": list(self._lights["betlight"]),
+                "jackpot_lights": list(self._lights["jackpot"]), "display": self._display,
+                "inputs": dict(self._levels), "board": self._board is not None,
+                "powered": self._powered, "boots": self._boots,
+                "repl": "raw" if self._raw else "friendly",
+                "pid": self._proc.pid if self._proc is not None and self._proc.poll() is None
+                else None}
+
+    # ---- the interpreter ----
+
+    def _environment(self):
+        env = dict(os.environ)
+        # As a board's sys.path: the working folder (/), the frozen
+        # modules (asyncio), then the firmware (unless bare) and this board's
+        # folder; simboot adds /lib on the flash last.
+        lent = [self.repo / "firmware"] if self.lend_firmware else []
+        env["MICROPYPATH"] = os.pathsep.join(
+            [".frozen"] + [str(p) for p in lent + [self.repo / "boards" / "sim"]])
+        env["UTH_SIM_FLASH"] = str(self.flash)
+        env["UTH_SIM_RTC"] = os.path.join(self._workdir, "rtc")  # the clock outlives a reset
+        env["UTH_SIM_WIRE"] = self.wire_address
+        env.pop("UTH_SIM_SEED", None)
+        if self.seed is not None:
+            env["UTH_SIM_SEED"] = str(int(self.seed))
+        return env
+
+    def _spawn(self, run_main):
+        command = [self.micropython, "-X", "heapsize=" + self.heapsize, "-i", "-c",
+                   MAIN if run_main else BOOT]
+        # umask 077: an image it makes is the owner's from its first byte.
+        self._proc = spawn_with_parent_death(
+            command, stdin=self._slave_a, stdout=self._slave_a, stderr=self._slave_a,
+            cwd=self._workdir, env=self._environment(), close_fds=True,
+            start_new_session=True, umask=0o077)
+        self._spawned_at = time.monotonic()
+        self._boots += 1
+        self._raw = False
+        self._tail = b""
+        if not run_main:
+            # Back into the raw REPL, as a board that soft-resets from it;
+            # its friendly banner is not shown (a board prints none there).
+            self._board_in = b"\x01" + self._board_in
+            self._swallow = (time.monotonic() + _RAW_SWALLOW, b"")
+            self._feed_board()
+
+    def _kill(self):
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if proc.poll() is None:
+            proc.kill()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def _power_on(self):
+        if self._powered:
+            return False
+        self._powered = True
+        self._came_up = {"state": None, "fault": None}
+        self._line_buf = b""
+        self._quick_exits = 0
+        self._spawn(run_main=True)
+        return True
+
+    def _power_off(self):
+        self._kill()
+        termios.tcflush(self._slave_a, termios.TCIFLUSH)  # what the board had not read
+        self._powered = False
+        self._respawn_at = None
+        self._raw = False
+        self._swallow = None
+        self._board_in = b""
+        self._lights = {"betlight": [0] * SEATS, "jackpot": [0] * SEATS}
+        self._display = None
+        self._drop_board()
+        return True
+
+    def _check_exit(self):
+        self._check_died()
+        self._check_respawn()
+
+    def _check_died(self):
+        if self._proc is None or self._proc.poll() is None:
+            return
+        self._read_board(drain=True)
+        lasted = time.monotonic() - self._spawned_at
+        code, self._proc = self._proc.returncode, None
+        if code == HARD_RESET_EXIT:
+            self._hard_reset()
+            return
+        # A soft reset: the same mode the REPL was in (main.py from friendly).
+        self._quick_exits = self._quick_exits + 1 if lasted < _QUICK_EXIT else 0
+        delay = 1.0 if self._quick_exits >= 3 else 0.0  # a crash loop, not resets
+        self._respawn_main = not self._raw
+        self._respawn_at = time.monotonic() + delay
+        self._to_host(SOFT_REBOOT)
+
+    def _check_respawn(self):
+        if self._respawn_at is not None and time.monotonic() >= self._respawn_at:
+            self._respawn_at = None
+            if self._powered:
+                self._spawn(self._respawn_main)
+
+    # ---- the serial relay ----
+
+    def _read_board(self, drain=False):
+        while True:
+            try:
+                data = os.read(self._master_a, 4096)
+            except (BlockingIOError, OSError):
+                return
+            if not data:
+                return
+            self._from_board(data)
+            if not drain:
+                return
+
+    def _from_board(self, data):
+        if self._swallow is not None:
+            deadline, held = self._swallow
+            held += data
+            start = held.find(RAW_BANNER)
+            if start < 0 and time.monotonic() < deadline:
+                self._swallow = (deadline, held[-4096:])
+                return
+            self._swallow = None
+            if start >= 0:
+                before = held[:start]  # boot errors are shown; the friendly banner is not
+                banner = before.find(b"MicroPython ")
+                data = (before[:banner] if banner >= 0 else before) + held[start:]
+            else:
+                data = held
+        was_raw = self._track_mode(data)
+        if not (was_raw and self._raw):
+            data = self._crlf(data)
+            self._watch_start(data)
+        else:
+            self._after_cr = data.endswith(b"\r")
+        self._to_host(data)
+
+    def _crlf(self, data):
+        if self._after_cr and data.startswith(b"\n"):
+            data = data[1:]
+            head = b"\n"
+        else:
+            head = b""
+        self._after_cr = data.endswith(b"\r") if data else self._after_cr
+        return head + _BARE_LF.sub(b"\r\n", data)
+
+    def _read_host(self):
+        try:
+            data = os.read(self._master_b, 4096)
+        except (BlockingIOError, OSError):
+            return
+        if data and self._powered:
+            self._board_in += data
+            self._feed_board()
+
+    def _feed_board(self):
+        self._board_in = write_some(self._master_a, self._board_in)
+
+
+    def _tick(self):
+        if self._swallow is not None and time.monotonic() >= self._swallow[0]:
+            self._from_board(b"")
+
+    # ---- pins ----
+
+    def _ready(self, tag):
+        if tag != "wire_accept":
+            return super()._ready(tag)  # raises: no such descriptor
+        conn = self._accept(self._wire_listener, "board")
+        if conn is not None:
+            self._drop_board()  # a board wires itself again after its restart
+            self._board = conn
+
+    def _drop_board(self):
+        if self._board is not None:
+            self._close(self._board)
+
+    def _close(self, conn):
+        super()._close(conn)
+        if conn is self._board:
+            self._board = None
+            self._unapplied()
+
+    def _conn_line(self, conn, line):
+        if conn.kind == "board":
+            self._board_line(line.decode(errors="replace"))
+        else:
+            self._rig_line(conn, line)
+
+    def _board_line(self, line):
+        name, _, value = line.partition(" ")
+        if name == "hello":
+            levels = "".join("%s %d\n" % item for item in self._levels.items())
+            self._board.send((levels + "ready\n").encode())
+        elif name == "display":
+            self._display = value
+        elif name == "sync":
+            if value.isdigit():
+                self._applied(int(value))
+        else:
+            for kind, lights in self._lights.items():
+                if name.startswith(kind) and name[len(kind):].isdigit():
+                    seat = int(name[len(kind):])
+                    if 1 <= seat <= SEATS:
+                        lights[seat - 1] = 1 if value == "1" else 0
+
+    def _check_pin(self, pin):
+        if pin not in INPUTS:
+            raise ValueError("unknown input %r (one of %s)" % (pin, " ".join(INPUTS)))
+
+    def _wired(self):
+        return self._board is not None
+
+    def _send_level(self, pin, level, number):
+        # The board echoes the sync once its next tick sees the level.
+        self._board.send(b"%s %d\nsync %d\n" % (pin.encode(), level, number))

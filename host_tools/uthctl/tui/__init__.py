@@ -1,0 +1,1 @@
+# uthctl sim's interactive table in a terminal (curses).

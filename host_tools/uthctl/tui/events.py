@@ -1,0 +1,60 @@
+# How the board's events and states read on the screen: one line an event.
+import json
+
+from table.controller import BETTING, FAULT, HIT_PENDING, LOCKED, NOT_CONFIGURED, SERVICE
+
+from ..commands.meters import money
+
+STATE_NAMES = {BETTING: "BETTING", LOCKED: "LOCKED", HIT_PENDING: "HIT PENDING",
+               SERVICE: "SERVICE", NOT_CONFIGURED: "UNCONFIGURED", FAULT: "FAULT"}
+
+
+def describe(event):
+    # A board event, compactly: "locked round 3, meter $100.06".
+    ev = event.get("ev")
+    g = event.get
+
+    def cash(field):
+        value = g(field)
+        return money(value) if isinstance(value, int) else "?"
+
+    if ev == "started":
+        return "board started (%s)" % g("state")
+    if ev == "config":
+        return "config %s (was %s)" % (g("config"), g("was") or "none")
+    if ev == "reset":
+        return "reset: cycle %s, %s, meter %s, commitment %s..." % (
+            g("cycle"), g("config"), cash("meter"), str(g("commitment") or "")[:16])
+    if ev == "locked":
+        return "locked round %s, meter %s" % (g("round"), cash("meter"))
+    if ev == "contribution":
+        return "contribution seat %s %s" % (g("seat"), cash("amount"))
+    if ev == "hit":
+        return "HIT seat %s %s (round %s; hit value %s revealed)" % (
+            g("seat"), cash("award"), g("round"), cash("hit_value"))
+    if ev == "validated":
+        return "validated seat %s %s" % (g("seat"), cash("award"))
+    if ev == "paid":
+        return "paid seat %s %s by %s" % (g("seat"), cash("award"),
+                                          str(g("payment")).replace("_", " "))
+    if ev == "fault":
+        return "FAULT: %s" % g("reason")
+    if ev == "store_warning":
+        return "store warning: %s" % g("reason")
+    if ev == "refused":
+        return "refused: %s" % g("reason")
+    if ev == "redraw":
+        return "redraw: cycle %s, hit value %s revealed, new commitment %s..." % (
+            g("cycle"), cash("hit_value"), str(g("commitment") or "")[:16])
+    return json.dumps(event, separators=(",", ":"))
+
+
+def event_style(event):
+    ev = event.get("ev")
+    if ev in ("hit", "validated", "paid"):
+        return "hit"
+    if ev in ("fault", "refused", "store_warning"):
+        return "error"
+    if ev in ("config", "reset", "started", "redraw"):
+        return "head"
+    return "normal"

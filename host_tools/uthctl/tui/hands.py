@@ -1,0 +1,229 @@
+# The person's hands on the table: pins through the rig, commands over the
+# host link, one action at a time on a thread of their own, and auto-play,
+# which plays rounds as a dealer would until a hit.
+import json
+import queue
+import socket
+import threading
+import time
+
+from table.controller import BETTING, HIT_PENDING, LOCKED, OPEN_HOLD_MS, SETTLE_MS
+
+from ..boards.virtual import SEATS
+from ..links.hostlink import LinkError
+from ..links.rig import PRESS_MS, Rig, RigError, lit
+from .events import STATE_NAMES
+
+# LOCK held this long reopens betting: the firmware's hold, and a margin.
+REOPEN_HOLD_S = OPEN_HOLD_MS / 1000 + 0.5
+AUTO_STEP_TIMEOUT = 3.0
+# Auto-play presses LOCK again only after the firmware's settle time, and a margin.
+AUTO_SETTLE_S = SETTLE_MS / 1000 + 0.015
+_QUICKACK = getattr(socket, "TCP_QUICKACK", None)
+
+
+class TableRig(Rig):
+    # The rig client, quicker: several pins in one go, and no 40 ms stalls
+    # between answers (the supervisor writes each answer as it comes; with
+    # Nagle on its side and delayed ACKs on ours, the second waits for a
+    # timer). TCP_QUICKACK is Linux's; elsewhere answers are just slower.
+    def __init__(self, address, timeout=5.0):
+        super().__init__(address, timeout)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def _line(self):
+        if _QUICKACK is not None and b"\n" not in self.buffer:
+            self.sock.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
+        return super()._line()
+
+    def set_many(self, levels):
+        # Several pins at once: all requests sent, then every answer read
+        # (each comes once the board applied its level).
+        self.sock.sendall(b"".join(json.dumps({"op": "set", "pin": pin, "level": level})
+                                   .encode() + b"\n" for pin, level in levels))
+        for _ in levels:
+            reply = json.loads(self._line())
+            if not reply.get("ok"):
+                raise RigError("rig: %s" % reply.get("error", "refused"))
+
+
+class Hands(threading.Thread):
+    def __init__(self, rig, host, say):
+        super().__init__(name="uthctl-hands", daemon=True)
+        self.rig = rig
+        self.host = host
+        self.say = say  # say(text, style)
+        self.jobs = queue.Queue()
+        self.autoplaying = threading.Event()  # set from the key press to the job's end
+        self.auto_stop = threading.Event()
+        self.auto = None  # {"seats", "rounds", "since"} while auto-play runs
+        self._lock_free_at = 0.0  # auto-play presses LOCK again from then
+
+    def do(self, job, *args):
+        self.jobs.put((job, args))
+
+    def stop(self):
+        self.auto_stop.set()
+        self.jobs.put(None)
+
+    def run(self):
+        while True:
+            item = self.jobs.get()
+            if item is None:
+                return
+            job, args = item
+            try:
+                job(*args)
+            except Exception as error:  # shown on screen; the hands go on
+                self.say(str(error) or type(error).__name__, "error")
+            finally:
+                self.host.poll_soon()
+
+    # ---- pins ----
+
+    def _level(self, pin):
+        return self.rig.state()["inputs"].get(pin, 0)
+
+    def toggle_chip(self, seat):
+        level = 1 - self._level("bet%d" % seat)
+        self.rig.chip(seat, level)
+        self.say("seat %d: chip %s" % (seat, "placed" if level else "taken"), "normal")
+
+    def toggle_uth(self, seat):
+        level = 1 - self._level("uth%d" % seat)
+        self.rig.uth(seat, level)
+        self.say("seat %d: UTH wager %s" % (seat, "placed" if level else "taken"), "normal")
+
+    def clear_chips(self):
+        self.rig.set_many([("bet%d" % n, 0) for n in range(1, SEATS + 1)])
+        self.say("every chip taken", "normal")
+
+    def press_lock(self):
+        self.rig.press_lock(PRESS_MS)
+        self.say("LOCK pressed", "normal")
+
+    def hold_lock(self):
+        self.say("holding LOCK for %.1f s..." % REOPEN_HOLD_S, "normal")
+        self.rig.press_lock(int(REOPEN_HOLD_S * 1000))
+        self.say("LOCK released after %.1f s" % REOPEN_HOLD_S, "normal")
+
+    def turn_key(self):
+        if self._level("key"):
+            self.say("the key is held (service mode): release it with s", "error")
+            return
+        self.rig.turn_key(PRESS_MS)
+        self.say("key turned and released", "normal")
+
+    def toggle_key(self):
+        level = 1 - self._level("key")
+        self.rig.key(level)
+        self.say("key %s" % ("held: service mode" if level else "released"), "normal")
+
+    def reset_board(self, board):
+        # As a technician's power cycle (`mpremote reset` on a board).
+        board.reset()
+        self.host.resume()
+        self.say("board reset (a power cycle): the controller starts again", "head")
+
+    # ---- commands ----
+
+    def configure(self, name):
+        reply = self.host.command("config", mystery=name)
+        if reply.get("ok"):
+            self.say("configuration %s taken; release the key (s) to play" % name, "head")
+        else:
+            self.say("the board refused %s: %s" % (name, reply.get("error")), "error")
+
+    def redraw(self):
+        # The recovery from an exposed hit value (README): one logged redraw.
+        reply = self.host.command("redraw")
+        if reply.get("ok"):
+            self.say("cycle %s's hit value redrawn, commitment %s...; release the key (s) to "
+                     "play" % (reply.get("cycle"), str(reply.get("commitment"))[:16]), "head")
+        else:
+            self.say("the board refused the redraw: %s" % reply.get("error"), "error")
+
+    def toggle_payment(self):
+        status = self.host.command("status")
+        method = "jackpot_slip" if status.get("payment") == "table_inventory" \
+            else "table_inventory"
+        reply = self.host.command("payment", method=method)
+        if reply.get("ok"):
+            self.say("a validated hit will be paid by %s" % method.replace("_", " "), "normal")
+        else:
+            self.say("the board refused: %s" % reply.get("error"), "error")
+
+    # ---- auto-play ----
+
+    def _await_state(self, wanted, what):
+        # Polls the board's status until its state is one of `wanted`.
+        deadline = time.monotonic() + AUTO_STEP_TIMEOUT
+        while True:
+            status = self.host.command("status")
+            if status.get("state") in wanted:
+                return status
+            if time.monotonic() > deadline:
+                raise LinkError("auto-play: the board did not %s (it is %s)"
+                                % (what, status.get("state")))
+            time.sleep(0.003)
+
+    def autoplay(self):
+        try:
+            self._autoplay()
+        finally:
+            self.auto = None
+            self.autoplaying.clear()
+
+    def _autoplay(self):
+        status = self.host.command("status")
+        inputs = self.rig.state()["inputs"]
+        seats = [n for n in range(1, SEATS + 1) if inputs.get("bet%d" % n)] or list(
+            range(1, SEATS + 1))
+        chips = ["bet%d" % n for n in seats]
+        if status.get("state") == LOCKED:
+            # A round under way ends as a dealer ends it: the chips come off.
+            self.rig.set_many([(pin, 0) for pin in chips])
+            status = self._await_state((BETTING,), "end the round")
+        if status.get("state") != BETTING:
+            self.say("auto-play starts from betting (the table is %s)"
+                     % STATE_NAMES.get(status.get("state"), status.get("state")), "error")
+            return
+        # A dealer's round: a UTH wager (where the board wires its sensor: the
+        # Pico does not) and a progressive chip at each seat.
+        self.rig.set_many([("uth%d" % n, 1) for n in seats if "uth%d" % n in inputs])
+        self.auto = {"seats": seats, "rounds": 0, "since": time.monotonic()}
+        self.say("auto-play: seats %s, round after round until a hit (a stops)"
+                 % " ".join(map(str, seats)), "head")
+        try:
+            while not self.auto_stop.is_set():
+                if self._auto_round(seats, chips):
+                    self.say("auto-play: a hit after %d rounds; turn the key (k) to validate"
+                             % self.auto["rounds"], "hit")
+                    return
+        finally:
+            try:
+                self.rig.set("lock", 0)  # never left pressed
+            except OSError:
+                pass
+        self.say("auto-play stopped after %d rounds" % self.auto["rounds"], "normal")
+
+    def _auto_round(self, seats, chips):
+        # One round as a dealer plays it; True when it hit. Each pin waits for
+        # the board to have seen the one before: the firmware ignores a pin for
+        # 30 ms after each change it acts on, so LOCK pressed while a chip is
+        # still settling would lock a round without it, and LOCK pressed again
+        # before its release was seen would be no press at all.
+        self.rig.set_many([(pin, 1) for pin in chips])
+        self.rig.wait_for(lambda s: set(lit(s["bet_lights"])) >= set(seats), AUTO_STEP_TIMEOUT,
+                          0.003, "the bet lights of seats %s" % " ".join(map(str, seats)))
+        time.sleep(max(0.0, self._lock_free_at - time.monotonic()))
+        self.rig.set("lock", 1)
+        status = self._await_state((LOCKED, HIT_PENDING), "lock the round")
+        self._lock_free_at = time.monotonic() + AUTO_SETTLE_S
+        self.rig.set("lock", 0)
+        self.auto["rounds"] += 1
+        if status["state"] == HIT_PENDING:
+            return True
+        self.rig.set_many([(pin, 0) for pin in chips])
+        self._await_state((BETTING,), "end the round")
+        return False

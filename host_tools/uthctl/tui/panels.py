@@ -1,0 +1,259 @@
+# What the interactive table shows: the header, the LED meter, the meters,
+# the seats, the inputs, the one line that says what to do next, the events
+# and the configuration menu, drawn on a Canvas from a TableView's state.
+import time
+
+from mystery import configs
+from mystery.meter import UNCONFIGURED
+from table.controller import BETTING, FAULT, HIT_PENDING, LOCKED, NOT_CONFIGURED, SERVICE
+
+from ..boards.virtual import SEATS
+from ..commands.meters import money
+from ..links.hostlink import reset_command
+from .events import STATE_NAMES
+from .hands import REOPEN_HOLD_S
+from .hostlink import COMMAND_TIMEOUT
+from .led import led_rows
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+HELP = ("1-6 chip  !-^ or u,1-6 UTH wager  0 all chips off  l LOCK  L hold LOCK %g s"
+        % REOPEN_HOLD_S,
+        "k turn key  s hold key  c config  p payment  a auto-play  r reset board  q quit")
+# A failed commit left the cycle's hit value on flash: no round until redrawn.
+EXPOSED_HEADLINE = "hit value EXPOSED: hold key (s), then d redraws"
+
+
+class Panels:
+    # Drawing, for TableView: self.board, .host, .hands, .pins, .fancy, .seed,
+    # .events, .message, .menu, .fault and .board_error are its state.
+    def draw(self, canvas):
+        w, h = canvas.width, canvas.height
+        if w < MIN_WIDTH or h < MIN_HEIGHT:
+            canvas.put(0, 0, "uthctl sim needs a terminal of at least %dx%d (this one is "
+                       "%dx%d); q quits" % (MIN_WIDTH, MIN_HEIGHT, w, h), "error")
+            return
+        self._title(canvas)
+        self._led(canvas, 1, 0)
+        self._meters(canvas, 1, 54)
+        self._seats(canvas, 8, 0)
+        self._inputs(canvas, 8, 54)
+        self._hint(canvas, 15)
+        self._events(canvas, 17, h - 3)
+        canvas.put(h - 2, 0, HELP[0], "help")
+        canvas.put(h - 1, 0, HELP[1], "help")
+        if self.menu is not None:
+            self._menu(canvas)
+
+    def headline(self):
+        # The header's state, its style and what follows it. A stopped
+        # controller and a fault stay here, whatever scrolls past below.
+        state = self.state()
+        if self.host.at_repl:
+            return "AT THE REPL", "error", self.board_error or "controller stopped; r resets"
+        if state == FAULT or self.fault:
+            return "FAULT", "error", self.fault
+        text = STATE_NAMES.get(state, state) if state else "starting..."
+        style = {HIT_PENDING: "hit", NOT_CONFIGURED: "error", SERVICE: "warn"}.get(state, "on")
+        meters = self.host.meters
+        if meters and meters.get("exposed"):
+            return text, "error", EXPOSED_HEADLINE
+        if meters and meters.get("config"):
+            return text, style, "%s  cycle %d  round %d" % (meters["config"], meters["cycle"],
+                                                             meters["round"])
+        return text, style, self.board_error or ""
+
+    def _title(self, c):
+        text, style, detail = self.headline()
+        c.put(0, 0, "uthctl sim", "head")
+        c.put(0, 12, "state ", "normal")
+        c.put(0, 18, text, style)
+        label = " TEST SEED %d " % self.seed if self.seed is not None else ""
+        room = c.width - (18 + len(text) + 2) - len(label) - 1
+        if detail and room > 0:
+            detail = detail if len(detail) <= room else detail[:room - 3] + "..."
+            c.put(0, 18 + len(text) + 2, detail, style if style == "error" else "normal")
+        if self.seed is not None:  # the events say: never for play
+            c.put(0, c.width - len(label), label, "seed")
+
+    def _box(self, c, row, col, width, height, title, bottom=""):
+        h_line, v_line, corners = ("─", "│", "┌┐└┘") if self.fancy else ("-", "|", "++++")
+        c.put(row, col, corners[0] + h_line * (width - 2) + corners[1], "frame")
+        for r in range(row + 1, row + height - 1):
+            c.put(r, col, v_line, "frame")
+            c.put(r, col + width - 1, v_line, "frame")
+        c.put(row + height - 1, col, corners[2] + h_line * (width - 2) + corners[3], "frame")
+        c.put(row, col + 2, " %s " % title, "head")
+        if bottom:
+            c.put(row + height - 1, col + width - len(bottom) - 4, " %s " % bottom, "bold")
+
+    def _led(self, c, row, col):
+        pins = self.pins
+        text = pins.get("display") if pins else None
+        shown = '"%s"' % text if text is not None else "dark"
+        self._box(c, row, col, 52, 7, "LED meter", "display %s" % shown)
+        if text is None:
+            return
+        try:
+            rows = led_rows(text, fancy=self.fancy)
+        except ValueError:
+            c.put(row + 3, col + 3, text, "led")
+            return
+        for i, line in enumerate(rows):
+            c.put(row + 1 + i, col + 2, line, "led")
+
+    def _meters(self, c, row, col):
+        c.put(row, col, "Meters (host link)", "head")
+        m = self.host.meters
+        if not m:
+            c.put(row + 1, col, "waiting for the board...", "dim")
+            return
+        lines = [("meter", money(m["meter"])), ("contributed", money(m["contributed"])),
+                 ("seeded", money(m["seeded"])), ("paid", money(m["paid"]))]
+        for i, (name, value) in enumerate(lines):
+            c.put(row + 1 + i, col, "%-12s %s" % (name, value), "bold" if i == 0 else "normal")
+        c.put(row + 5, col, "hits %d  phase %s" % (m["hits"], m["phase"]), "normal")
+        if m.get("exposed"):
+            c.put(row + 6, col, "EXPOSED: s, then d redraws", "error")
+        elif m.get("pending"):
+            seat, award = m["pending"][:2]
+            c.put(row + 6, col, "pending  seat %d %s" % (seat, money(award)), "hit")
+        elif m.get("last_hits"):
+            seat, award = m["last_hits"][-1][:2]
+            c.put(row + 6, col, "last hit seat %d %s" % (seat, money(award)), "normal")
+        elif m.get("commitment"):
+            c.put(row + 6, col, "commit %s..." % m["commitment"][:16], "dim")
+
+    def _seats(self, c, row, col):
+        on, off, star = ("●", "○", "★") if self.fancy else ("[x]", "[ ]", "<*>")
+        c.put(row, col, "seat  prog.chip UTH wager  bet light  jackpot", "head")
+        pins = self.pins or {}
+        inputs = pins.get("inputs", {})
+        bets = pins.get("bet_lights", [0] * SEATS)
+        jackpots = pins.get("jackpot_lights", [0] * SEATS)
+        for n in range(1, SEATS + 1):
+            r = row + n
+            c.put(r, col, "%3d" % n, "bold")
+            chip = inputs.get("bet%d" % n)
+            c.put(r, col + 6, "%s %s" % (on, "chip") if chip else "%s -" % off,
+                  "chip" if chip else "dim")
+            uth = inputs.get("uth%d" % n)
+            c.put(r, col + 16, "%s %s" % (on, "wager") if uth else "%s none" % off,
+                  "normal" if uth else "dim")
+            light = bets[n - 1]
+            c.put(r, col + 27, "%s ON" % on if light else "%s off" % off,
+                  "on" if light else "dim")
+            jackpot = jackpots[n - 1]
+            c.put(r, col + 38, "%s JACKPOT" % star if jackpot else "%s off" % off,
+                  "jackpot" if jackpot else "dim")
+
+    def _inputs(self, c, row, col):
+        on, off = ("●", "○") if self.fancy else ("[x]", "[ ]")
+        pins = self.pins or {}
+        inputs = pins.get("inputs", {})
+        status = self.host.status or {}
+        lock = inputs.get("lock")
+        key = inputs.get("key")
+        c.put(row, col, "LOCK     %s" % ("%s PRESSED" % on if lock else "%s up" % off),
+              "on" if lock else "normal")
+        c.put(row + 1, col, "key      %s" % ("%s TURNED" % on if key else "%s off" % off),
+              "warn" if key else "normal")
+        payment = status.get("payment")
+        c.put(row + 2, col, "payment  %s" % (payment.replace("_", " ") if payment else "?"))
+        auto = self.hands.auto
+        if auto is not None:
+            rate = auto["rounds"] / max(0.001, time.monotonic() - auto["since"])
+            c.put(row + 3, col, "auto     %d rounds, %.1f/s" % (auto["rounds"], rate), "warn")
+        else:
+            c.put(row + 3, col, "auto     off (a)", "normal")
+        locked = status.get("locked_in") or []
+        c.put(row + 4, col, "in round %s" % (" ".join(map(str, locked)) or "-"), "normal")
+        if self.board.alive() and pins.get("board"):
+            board = "running, boots %d" % pins["boots"]
+        elif self.board.alive() and pins.get("powered"):
+            board = "starting"
+        else:
+            board = "STOPPED" if not self.board.alive() else "off"
+        c.put(row + 5, col, "board    %s" % board, "normal")
+
+    def _hint(self, c, row):
+        c.put(row, 0, *self.hint())
+        text, style, since = self.message
+        if text and time.monotonic() - since < 8.0:
+            c.put(row + 1, 0, "> " + text, style)
+
+    def hint(self):
+        # What to do next: the one line a person reads first.
+        if not self.board.alive():
+            return ("the virtual board stopped: %s; q quits" % self.board.failure, "error")
+        if self.rig_error:
+            return ("rig: %s" % self.rig_error, "error")
+        if self.host.failure:
+            return ("host link: %s" % self.host.failure, "error")
+        if self.host.at_repl:
+            return ("controller stopped at the REPL: r resets (%s)"
+                    % reset_command(self.board.serial_path), "error")
+        answered = self.host.answered_at
+        if answered is not None and time.monotonic() - answered > 2 * COMMAND_TIMEOUT:
+            return ("the board's controller has not answered for %d s (is it at the REPL?)"
+                    % (time.monotonic() - answered), "error")
+        state = self.state()
+        status = self.host.status or {}
+        meters = self.host.meters or {}
+        auto = self.hands.auto
+        if state == FAULT:
+            return ("FAULT: %s; play is refused until a technician reboots the board"
+                    % status.get("fault"), "error")
+        if meters.get("exposed"):
+            if state == SERVICE:
+                return ("service mode: d redraws the exposed hit value (a logged redraw); "
+                        "then s", "error")
+            return ("hit value exposed: rounds refused until redrawn; hold the key (s), then d",
+                    "error")
+        if auto is not None:
+            return ("auto-play: round %d, the meter climbs until a hit (a stops)"
+                    % auto["rounds"], "warn")
+        if state == HIT_PENDING and meters.get("pending"):
+            seat, award = meters["pending"][:2]
+            return ("HIT at seat %d: %s! turn the key (k) to validate (p: how it is paid)"
+                    % (seat, money(award)), "hit")
+        if state == NOT_CONFIGURED:
+            return ("turn on service mode (s) and choose a configuration (c)", "warn")
+        if state == SERVICE:
+            if meters.get("phase") == UNCONFIGURED:
+                return ("service mode: choose a configuration (c), then release the key (s)",
+                        "warn")
+            return ("service mode: release the key (s) to play", "warn")
+        if state == LOCKED:
+            return ("round %s locked: take the chips (1-6, 0 all) or hold LOCK (L) to reopen"
+                    % status.get("round"), "normal")
+        if state == BETTING:
+            return ("place chips (1-6), press LOCK (l); a auto-plays rounds until a hit",
+                    "normal")
+        return ("waiting for the board's controller...", "dim")
+
+    def _events(self, c, top, bottom):
+        rule = "─" if self.fancy else "-"
+        c.put(top, 0, rule * 2 + " events " + rule * (c.width - 10), "frame")
+        rows = bottom - top
+        shown = list(self.events)[-rows:] if rows > 0 else []
+        for i, (stamp, text, style) in enumerate(shown):
+            c.put(top + 1 + i, 0, "%s %s" % (stamp, text), style)
+
+    def _menu(self, c):
+        names = configs.NAMES
+        index = self.menu[0]
+        width, height = 50, len(names) + 4
+        row, col = max(1, (c.height - height) // 2), (c.width - width) // 2
+        for r in range(row, row + height):
+            c.put(r, col, " " * width, "normal")
+        self._box(c, row, col, width, height, "choose a configuration, 653b.1(c)(4)")
+        for i, name in enumerate(names):
+            cfg = configs.get(name)
+            rate = cfg.rate_bp / 100
+            line = "%s %-3s $%d chip  %4s%%  meter $%d - $%d" % (
+                ">" if i == index else " ", name, cfg.min_wager_cents // 100,
+                ("%g" % rate), cfg.minimum // 1_000_000, cfg.maximum // 1_000_000)
+            c.put(row + 1 + i, col + 2, line.ljust(width - 4), "select" if i == index
+                  else "normal")
+        c.put(row + height - 2, col + 2, "arrows or a name (A1), Enter sends, Esc cancels",
+              "dim")

@@ -1,0 +1,169 @@
+# The interactive table's view: what it knows of the board (events, status,
+# pins) and what each key does; what it draws is panels.py's.
+import curses
+import re
+import time
+from collections import deque
+
+from mystery import configs
+from table.controller import FAULT, SERVICE
+
+from .events import describe, event_style
+from .panels import Panels
+
+UTH_KEYS = "!@#$%^"  # shift 1-6 on a US keyboard; `u` then 1-6 on any keyboard
+# A line the board printed that names an error ("OSError: flash image ...").
+_ERROR_LINE = re.compile(r"^[A-Za-z_.]*(Error|Exception|Interrupt): ")
+
+
+class TableView(Panels):
+    def __init__(self, board, host, hands, rig, seed=None, fancy=True):
+        self.board = board
+        self.host = host
+        self.hands = hands
+        self.rig = rig  # the main thread's own rig connection: pin state
+        self.seed = seed
+        self.fancy = fancy
+        self.pins = None
+        self.rig_error = None
+        self.events = deque(maxlen=500)  # (time text, line, style)
+        self.message = ("", "normal", 0.0)
+        self.menu = None  # the configuration being pointed at while choosing
+        self.uth_prefix = False
+        self.fault = None  # the controller's fault, from a fault event or its status
+        self._status_at_fault = None  # the status current when the fault event came
+        self.board_error = None  # the last error line the board printed
+        self._messages = deque()
+        hands.say = self.say
+
+    def say(self, text, style="normal"):
+        self._messages.append((text, style))  # any thread; taken by update()
+
+    def note(self, text, style="normal"):
+        self.events.append((time.strftime("%H:%M:%S"), text, style))
+
+    # ---- state ----
+
+    def update(self):
+        while self._messages:
+            text, style = self._messages.popleft()
+            self.message = (text, style, time.monotonic())
+        while self.host.inbox:
+            kind, item = self.host.inbox.popleft()
+            if kind == "event":
+                self.note(describe(item), event_style(item))
+                if item.get("ev") == "fault":
+                    self.fault = item.get("reason") or "no reason given"
+                    self._status_at_fault = self.host.status
+                elif item.get("ev") == "started":
+                    self.board_error = None  # a new boot
+            else:
+                self.note("board: " + item, "dim")
+                if _ERROR_LINE.match(item):
+                    self.board_error = item
+        status = self.host.status
+        if status and status.get("state") == FAULT:
+            self.fault = status.get("fault") or self.fault or "no reason given"
+        elif status and status is not self._status_at_fault:
+            self.fault = None  # a status newer than the fault: the board recovered
+        try:
+            self.pins = self.rig.state()
+            self.rig_error = None
+        except (OSError, ValueError) as error:
+            self.rig_error = str(error)
+
+    def state(self):
+        status = self.host.status
+        return status.get("state") if status else None
+
+    # ---- keys ----
+
+    def key(self, ch):
+        # False to quit.
+        char = chr(ch) if 0 <= ch < 0x110000 else ""
+        if self.menu is not None:
+            self._menu_key(ch, char)
+            return True
+        if self.uth_prefix:
+            self.uth_prefix = False
+            if char in "123456" and char:
+                self._pins(self.hands.toggle_uth, int(char))
+            else:
+                self.say("UTH wager: no seat chosen", "normal")
+            return True
+        if char == "q":
+            return False
+        if char == "a":
+            if self.hands.autoplaying.is_set():
+                self.hands.auto_stop.set()
+                self.say("auto-play stops after this round", "normal")
+            else:
+                self.hands.auto_stop.clear()
+                self.hands.autoplaying.set()
+                self.hands.do(self.hands.autoplay)
+        elif char in "123456" and char:
+            self._pins(self.hands.toggle_chip, int(char))
+        elif char in UTH_KEYS and char:
+            self._pins(self.hands.toggle_uth, UTH_KEYS.index(char) + 1)
+        elif char == "u":
+            self.uth_prefix = True
+            self.say("UTH wager at which seat (1-6)?", "head")
+        elif char == "0":
+            self._pins(self.hands.clear_chips)
+        elif char == "l":
+            self._pins(self.hands.press_lock)
+        elif char == "L":
+            self._pins(self.hands.hold_lock)
+        elif char == "k":
+            self._pins(self.hands.turn_key)
+        elif char == "s":
+            self._pins(self.hands.toggle_key)
+        elif char == "c":
+            if self.state() == SERVICE:
+                names = configs.NAMES
+                current = (self.host.meters or {}).get("config")
+                self.menu = [names.index(current) if current in names else 0, ""]
+            else:
+                self.say("configuration changes only in service mode: hold the key (s) "
+                         "first", "error")
+        elif char == "p":
+            self.hands.do(self.hands.toggle_payment)
+        elif char == "d":
+            if self.state() == SERVICE:
+                self.hands.do(self.hands.redraw)
+                self.say("asking the board to redraw the hit value...", "normal")
+            else:
+                self.say("a redraw only in service mode: hold the key (s) first", "error")
+        elif char == "r":
+            self._pins(self.hands.reset_board, self.board)
+        elif ch != -1 and ch != curses.KEY_RESIZE:
+            self.say("keys are on the bottom lines; q quits", "normal")
+        return True
+
+    def _pins(self, job, *args):
+        if self.hands.autoplaying.is_set():
+            self.say("auto-play is playing the table: press a to stop it first", "error")
+            return
+        self.hands.do(job, *args)
+
+    def _menu_key(self, ch, char):
+        names = configs.NAMES
+        index, typed = self.menu
+        if ch in (curses.KEY_UP,):
+            self.menu = [(index - 1) % len(names), ""]
+        elif ch in (curses.KEY_DOWN,):
+            self.menu = [(index + 1) % len(names), ""]
+        elif ch in (10, 13, curses.KEY_ENTER):
+            self.menu = None
+            self.hands.do(self.hands.configure, names[index])
+            self.say("sending configuration %s..." % names[index], "normal")
+        elif ch == 27 or char in ("q", "c"):
+            self.menu = None
+            self.say("no configuration chosen", "normal")
+        elif char.upper() in "ABCD" and char:
+            self.menu = [next(i for i, n in enumerate(names) if n[0] == char.upper()),
+                         char.upper()]
+        elif char in "125" and char and typed:
+            name = typed + char
+            if name in names:
+                self.menu = [names.index(name), ""]
