@@ -7,18 +7,22 @@ import sys
 
 from . import (
     __version__,
+    cmd_config,
     cmd_hand,
     cmd_meters,
+    cmd_monitor,
     cmd_mystery,
     cmd_par,
+    cmd_payment,
     cmd_paytables,
     cmd_rig,
     cmd_settle,
     cmd_sim,
+    cmd_status,
 )
 
 COMMANDS = (cmd_hand, cmd_settle, cmd_par, cmd_paytables, cmd_mystery, cmd_sim, cmd_rig,
-            cmd_meters)
+            cmd_meters, cmd_status, cmd_config, cmd_payment, cmd_monitor)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing
