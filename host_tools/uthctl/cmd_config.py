@@ -41,7 +41,7 @@ def run(args):
     with open_link(args) as link:
         status, meters, why_not = read_table(link)
         if meters is None:
-            raise Refusal("no configuration to show: %s" % why_not)
+            raise Refusal("cannot read the configuration: %s" % why_not)
         if name is None:
             return _show(args, status, meters)
         return _change(args, link, status, meters, name)

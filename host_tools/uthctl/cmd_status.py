@@ -54,7 +54,10 @@ def format_status(status, meters, why_not=None):
     config = (meters or status).get("config")
     lines = ["state          %s" % STATES.get(status["state"], status["state"]),
              "fault          %s" % (status.get("fault") or "none")]
-    lines += labelled("configuration", config_lines(config_details(config)))
+    if meters is None and "config" not in status:  # a fault: the store gave no meter
+        lines.append("configuration  unknown (no meter record read)")
+    else:
+        lines += labelled("configuration", config_lines(config_details(config)))
     if status.get("exposed") or (meters or {}).get("exposed"):
         lines += EXPOSED_LINES
     if meters is None:

@@ -122,8 +122,31 @@ def test_status_shows_the_firmware_version_when_the_board_sends_it():
     assert "firmware       version 1.4.0, build 3f2a9c1" in lines
     assert "stale chips    seats 3" in lines
     assert "meters         unavailable: the board refused meters: store fault" in lines
+    faulted = {"state": "fault", "fault": "store: no readable meter record",
+               "payment": "table_inventory", "locked_in": [], "stale_chips": []}
+    lines = format_status(faulted, None, "the board refused meters: store fault").splitlines()
+    assert lines[:3] == ["state          FAULT (the table plays nothing until a technician "
+                         "clears it)", "fault          store: no readable meter record",
+                         "configuration  unknown (no meter record read)"]
     del status["version"], status["build"]
     assert "firmware       not reported by this firmware" in format_status(status, None, "-")
+
+
+def test_status_of_a_faulted_board_names_the_fault(tmp_path, capsys):
+    from uthctl.vboard import VirtualBoard
+
+    junk = tmp_path / "junk.img"
+    junk.write_bytes(b"not a littlefs image\n" * 1000)
+    with VirtualBoard(flash=junk) as vb:
+        assert vb.wait_started()["state"] == "fault"
+        assert uthctl(["status", "--port", vb.serial_path]) == 0
+        text = capsys.readouterr().out
+        assert uthctl(["config", "--port", vb.serial_path]) == 2
+        refused = capsys.readouterr().err
+    assert text.startswith("state          FAULT")
+    assert "does not mount" in text and "configuration  unknown" in text
+    assert refused.startswith("uthctl: error: cannot read the configuration: the board refused "
+                              "meters: fault: ")
 
 
 # ---- config: show ----
