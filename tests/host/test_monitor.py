@@ -186,12 +186,15 @@ def test_monitor_reopens_a_port_that_vanished(table):
     assert table.cable.sent == b""
 
 
-def test_monitor_polls_the_table_only_when_asked(table):
+def test_monitor_polls_the_table_only_when_asked(table, capsys):
     table.rig.chip(4, True)
     table.rig.wait_for(lambda s: lit(s["bet_lights"]) == [4], what="bet light 4")
     table.rig.press_lock()
     monitor = table.monitor("--json", "--poll", "0.3")
     polls = monitor.out.wait_for(lambda line: '"poll"' in line, 10, "a poll")
+    # The port is the monitor's: another command on it is refused, not raced.
+    assert uthctl(["status", "--port", table.cable.path]) == 2
+    assert "another program holds it" in capsys.readouterr().err
     assert monitor.interrupt() == 0
     polled, _ = _host_time(polls[0])
     assert polled["status"]["state"] == "locked" and polled["status"]["locked_in"] == [4]
