@@ -128,6 +128,8 @@ def test_status_shows_the_firmware_version_when_the_board_sends_it():
     assert lines[:3] == ["state          FAULT (the table plays nothing until a technician "
                          "clears it)", "fault          store: no readable meter record",
                          "configuration  unknown (no meter record read)"]
+    exposed = format_status(dict(status, exposed=True), None, "-")
+    assert "EXPOSED        this cycle's hit value was written to flash" in exposed
     del status["version"], status["build"]
     assert "firmware       not reported by this firmware" in format_status(status, None, "-")
 
