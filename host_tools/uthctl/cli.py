@@ -6,9 +6,23 @@ import json
 import sys
 
 from . import __version__
-from .commands import hand, meters, mystery, par, paytables, rig, settle, sim
+from .commands import (
+    config,
+    hand,
+    meters,
+    monitor,
+    mystery,
+    par,
+    payment,
+    paytables,
+    rig,
+    settle,
+    sim,
+    status,
+)
 
-COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters)
+COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, payment,
+            monitor)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing

@@ -90,6 +90,11 @@ BAD_ARGUMENTS = [
     ["rig", "--sim", "1", "lock", "--hold"],
     ["meters"],
     ["meters", "--port", "/dev/null", "--timeout"],
+    ["status"],
+    ["config", "A1", "--port"],
+    ["payment", "cash", "--port", "/dev/null"],
+    ["payment", "--port", "/dev/null"],
+    ["monitor", "--port", "/dev/null", "--poll", "0"],
 ]
 
 

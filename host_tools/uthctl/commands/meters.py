@@ -7,6 +7,7 @@ import time
 
 from mystery.configs import MICROS_PER_CENT
 
+from ..links import ports
 from ..links.hostlink import Link
 
 # A failed commit left this cycle's hit value on flash: the board refuses every
@@ -22,8 +23,7 @@ EXPOSED_LINES = (
 
 def add_parser(sub):
     parser = sub.add_parser("meters", help="read the Mystery meters over the host link")
-    parser.add_argument("--port", required=True, metavar="PORT",
-                        help="the board's serial port, or the virtual board's pty")
+    ports.add_port(parser)
     parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S",
                         help="seconds to wait for the reply (more than 0)")
     return parser
@@ -41,7 +41,7 @@ def seconds(text):
 
 
 def read_meters(port, timeout=5.0):
-    with Link(port, timeout=timeout) as link:
+    with Link(ports.resolve(port), timeout=timeout) as link:
         reply = link.command("meters")
     if not reply.get("ok"):
         raise ValueError("the board refused: %s" % reply.get("error", "no reason given"))

@@ -50,20 +50,27 @@ def repl_sign(line):
 
 
 class Link:
-    def __init__(self, port, timeout=DEFAULT_TIMEOUT, baudrate=115200):
+    def __init__(self, port, timeout=DEFAULT_TIMEOUT, baudrate=115200, end_line=True,
+                 exclusive=False):
         self.port = port
         self.timeout = timeout
         try:
             # pyserial flushes what the board sent before the port was opened.
-            self.serial = serial.Serial(port, baudrate, timeout=0.05)
+            # exclusive: a lock as mpremote takes, so a second program that
+            # asks for one (mpremote, uthctl monitor) is refused, not raced.
+            self.serial = serial.Serial(port, baudrate, timeout=0.05,
+                                        exclusive=exclusive or None)
         except serial.SerialException as error:
-            raise LinkError("cannot open %s: %s" % (port, error)) from None
+            busy = " (another program holds it: uthctl monitor? mpremote?)" \
+                if "exclusively lock" in str(error) else ""
+            raise LinkError("cannot open %s%s: %s" % (port, busy, error)) from None
         self.buffer = b""
         self.events = []
         self.other = []
         self.next_id = 1
         self.at_repl = None  # what showed the board at its REPL, until it answers again
-        self.write(b"\r\n")  # ends whatever partial line the board holds
+        if end_line:  # a listener that must send nothing passes False
+            self.write(b"\r\n")  # ends whatever partial line the board holds
 
     def close(self):
         self.serial.close()

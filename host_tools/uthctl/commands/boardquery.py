@@ -1,0 +1,77 @@
+# What the board commands (status, config, payment) share: the link to the
+# port given (or found with --port auto), a command whose refusal is an
+# error, and the figures of a Mystery configuration as the firmware has them.
+import datetime
+
+from mystery import configs
+
+from ..analysis import mystery_report
+from ..links import ports
+from ..links.hostlink import Link
+from .meters import seconds
+
+# The meter phases (firmware/mystery/meter.py) in which no cycle is under way.
+RESTING_PHASES = ("unconfigured", "awaiting_reset")
+
+
+def add_board_arguments(parser):
+    ports.add_port(parser)
+    parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S",
+                        help="seconds to wait for each reply (more than 0)")
+
+
+def open_link(args):
+    # Exclusive, as mpremote: a monitor on the same port is refused, not raced.
+    return Link(ports.resolve(args.port), timeout=args.timeout, exclusive=True)
+
+
+def ask(link, cmd, **fields):
+    # The board's reply to one command; ValueError with its reason if refused.
+    reply = link.command(cmd, **fields)
+    if not reply.get("ok"):
+        raise ValueError("the board refused %s: %s" % (cmd, reply.get("error", "no reason given")))
+    return {key: value for key, value in reply.items() if key not in ("ok", "reply", "id")}
+
+
+def read_table(link):
+    # The board's status and meters; meters None (with the reason) when it
+    # has none to give (a store fault).
+    status = ask(link, "status")
+    try:
+        meters, why_not = ask(link, "meters")["meters"], None
+    except ValueError as error:
+        meters, why_not = None, str(error)
+    return status, meters, why_not
+
+
+def at_reset(meters):
+    # As the firmware's Meter.at_reset: no cycle, or none of its rounds played.
+    return meters["phase"] in RESTING_PHASES or (
+        meters["phase"] == "running" and meters["round"] == meters.get("reset_round"))
+
+
+def config_details(name):
+    # A configuration's figures, with its section and dates; None for none.
+    if name is None:
+        return None
+    details = mystery_report.config_dict(configs.get(name))
+    details.update(section=configs.SECTION, effective=configs.EFFECTIVE,
+                   expires=configs.EXPIRES,
+                   expired=configs.EXPIRES <= datetime.date.today().isoformat())
+    return details
+
+
+def config_lines(details):
+    # Two lines: the figures, then the regulation and its dates.
+    if details is None:
+        return ["none (the table plays no round until one is chosen in service mode)"]
+    return [mystery_report.config_line(details),
+            "58 Pa. Code %s, effective %s, expires %s%s"
+            % (details["section"], details["effective"], details["expires"],
+               "  EXPIRED" if details["expired"] else "")]
+
+
+def labelled(label, lines):
+    # A label in a 15-column margin, its continuation lines indented under it.
+    return ["%-15s%s" % ("" if n else label, line) for n, line in enumerate(lines)]
+

@@ -1,0 +1,93 @@
+# How `uthctl monitor` words the board's events (docs/host-link.md) and the
+# table as `status` and `meters` show it: one readable line each.
+import json
+
+from .meters import MICROS_PER_CENT, money
+
+
+def _cents(cents):
+    return money(cents * MICROS_PER_CENT)
+
+
+def _record(event):
+    return " (log record %d)" % event["seq"] if "seq" in event else ""
+
+
+def _started(e):
+    return "controller started: %s" % e.get("state")
+
+
+def _config(e):
+    return "configuration %s -> %s%s" % (e.get("was") or "none", e.get("config"), _record(e))
+
+
+def _reset(e):
+    return "reset: cycle %s of %s starts at %s, commitment %s%s" % (
+        e.get("cycle"), e.get("config"), money(e["meter"]), str(e.get("commitment"))[:16] + "…",
+        _record(e))
+
+
+def _locked(e):
+    return "round %s locked, meter %s%s" % (e.get("round"), money(e["meter"]), _record(e))
+
+
+def _contribution(e):
+    return "  seat %s: %s wager contributes %s" % (e.get("seat"), _cents(e["wager"]),
+                                                   money(e["amount"]))
+
+
+def _hit(e):
+    return "HIT seat %s: %s (cycle %s, round %s; hit value %s revealed)%s" % (
+        e.get("seat"), money(e["award"]), e.get("cycle"), e.get("round"),
+        money(e["hit_value"]), _record(e))
+
+
+def _validated(e):
+    return "hit validated: seat %s, %s (cycle %s)%s" % (e.get("seat"), money(e["award"]),
+                                                        e.get("cycle"), _record(e))
+
+
+def _paid(e):
+    return "paid: seat %s, %s by %s%s" % (e.get("seat"), money(e["award"]),
+                                          str(e.get("payment")).replace("_", " "), _record(e))
+
+
+def _redraw(e):
+    return "redraw: cycle %s's exposed hit value replaced%s" % (e.get("cycle"), _record(e))
+
+
+def _reason(label):
+    return lambda e: "%s: %s" % (label, e.get("reason"))
+
+
+WORDS = {"started": _started, "config": _config, "reset": _reset, "locked": _locked,
+         "contribution": _contribution, "hit": _hit, "validated": _validated, "paid": _paid,
+         "redraw": _redraw, "fault": _reason("FAULT"), "store_warning": _reason("store warning"),
+         "refused": _reason("refused")}
+
+
+def event_line(event):
+    # A known event in words; any other (or one missing a field) as received.
+    words = WORDS.get(event.get("ev"))
+    try:
+        return words(event) if words else json.dumps(event)
+    except (KeyError, TypeError, ValueError):
+        return json.dumps(event)
+
+
+def _seats(seats):
+    return ",".join(str(seat) for seat in seats) if seats else "none"
+
+
+def table_line(status, meters):
+    # The polled view: state, seats, meter and display.
+    line = "table: %s, locked in %s, stale chips %s, display %s" % (
+        status.get("state"), _seats(status.get("locked_in")), _seats(status.get("stale_chips")),
+        status.get("display"))
+    if meters is not None:
+        line += ", meter %s (%s, cycle %s, round %s)" % (
+            money(meters["meter"]), meters.get("config"), meters.get("cycle"),
+            meters.get("round"))
+    if status.get("fault"):
+        line += ", FAULT: %s" % status["fault"]
+    return line

@@ -1,0 +1,82 @@
+# uthctl status --port PORT: what a running table is doing, in one look:
+# its state, configuration, meter, fault and firmware, from the board's
+# `status` and `meters` replies over the host link.
+import json
+
+from .boardquery import (
+    add_board_arguments,
+    config_details,
+    config_lines,
+    labelled,
+    open_link,
+    read_table,
+)
+from .meters import EXPOSED_LINES, MICROS_PER_CENT, money
+
+STATES = {
+    "betting": "betting (chips may be placed; LOCK locks the round)",
+    "locked": "locked (the round is in play)",
+    "hit_pending": "hit pending (a floorperson validates it with the key)",
+    "service": "service mode (key held)",
+    "fault": "FAULT (the table plays nothing until a technician clears it)",
+    "unconfigured": "not configured (choose a configuration in service mode)",
+}
+
+
+def add_parser(sub):
+    parser = sub.add_parser("status", help="the table's state, configuration, meter, fault "
+                            "and firmware, over the host link")
+    add_board_arguments(parser)
+    return parser
+
+
+def run(args):
+    with open_link(args) as link:
+        status, meters, why_not = read_table(link)
+    if args.json:
+        print(json.dumps({"status": status, "meters": meters, "meters_error": why_not,
+                          "config": config_details((meters or status).get("config"))}))
+    else:
+        print(format_status(status, meters, why_not))
+
+
+def _seats(seats):
+    return "seats " + ", ".join(str(seat) for seat in seats) if seats else "none"
+
+
+def _firmware(status):
+    if "version" not in status and "build" not in status:
+        return "not reported by this firmware"
+    return "version %s, build %s" % (status.get("version", "?"), status.get("build", "?"))
+
+
+def format_status(status, meters, why_not=None):
+    config = (meters or status).get("config")
+    lines = ["state          %s" % STATES.get(status["state"], status["state"]),
+             "fault          %s" % (status.get("fault") or "none")]
+    if meters is None and "config" not in status:  # a fault: the store gave no meter
+        lines.append("configuration  unknown (no meter record read)")
+    else:
+        lines += labelled("configuration", config_lines(config_details(config)))
+    if status.get("exposed") or (meters or {}).get("exposed"):
+        lines += EXPOSED_LINES
+    if meters is None:
+        lines.append("meters         unavailable: %s" % why_not)
+    else:
+        lines += _meter_lines(meters)
+    lines += ["payment        %s" % status["payment"].replace("_", " "),
+              "locked in      %s" % _seats(status.get("locked_in")),
+              "stale chips    %s" % _seats(status.get("stale_chips")),
+              "firmware       %s" % _firmware(status)]
+    return "\n".join(lines)
+
+
+def _meter_lines(m):
+    lines = ["phase          %s   cycle %d   round %d" % (m["phase"], m["cycle"], m["round"]),
+             "meter          %s   (display %s)"
+             % (money(m["meter"]), money(m["display_cents"] * MICROS_PER_CENT)),
+             "hits           %d" % m["hits"]]
+    if m.get("pending"):
+        seat, award = m["pending"][:2]
+        lines.append("pending hit    seat %d, %s: validate with the key" % (seat, money(award)))
+    return lines

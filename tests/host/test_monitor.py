@@ -1,0 +1,204 @@
+# uthctl monitor against a running board, through a cable (cable.py) that
+# keeps every byte the monitor sends: the events of rounds played on the rig
+# appear as they come, it lives through a reset, a power cycle and a cable
+# pulled, it sends nothing unless --poll asks, and Ctrl-C ends it with exit 0.
+# A $1 chip at 2% (A1, 653b.1(c)(4)) adds 2 cents to the $100 meter.
+import contextlib
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from cable import Cable
+
+from uthctl.boards.max7219_model import reading
+from uthctl.cli import main as uthctl
+from uthctl.links.rig import lit
+
+UTHCTL = Path(sys.executable).parent / "uthctl"
+PER_SEAT = 2 * 10_000  # micro-dollars
+A1_MINIMUM = 100 * 1_000_000
+
+pytestmark = pytest.mark.usefixtures("micropython")
+
+
+class Output:
+    # A child's output stream, read as it comes into a list of lines.
+    def __init__(self, stream):
+        self.lines = []
+        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _read(self, stream):
+        for line in stream:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for(self, predicate, timeout, what, count=1):
+        # The lines that match, once there are `count` of them.
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = [line for line in list(self.lines) if predicate(line)]
+            if len(found) >= count:
+                return found
+            time.sleep(0.05)
+        raise AssertionError("no line with %s within %.0f s; got %r" % (what, timeout,
+                                                                        self.lines))
+
+
+class Monitor:
+    def __init__(self, port, *extra):
+        self.process = subprocess.Popen([str(UTHCTL), "monitor", "--port", port, *extra],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        text=True)
+        self.out, self.err = Output(self.process.stdout), Output(self.process.stderr)
+
+    def interrupt(self):
+        # Ctrl-C, as a terminal sends it: the exit status.
+        self.process.send_signal(signal.SIGINT)
+        code = self.process.wait(20)
+        self.out.thread.join(5)
+        self.err.thread.join(5)
+        return code
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+
+@pytest.fixture
+def table(tmp_path, target, capsys):
+    with contextlib.ExitStack() as stack:
+        vb = target.board(tmp_path / "flash.img")
+        stack.callback(vb.stop)
+        rig = stack.enter_context(target.rig(vb.rig_address))
+        with target.link(vb.serial_path) as link:
+            link.wait_ready(20.0)
+        rig.key(True)  # service mode: the configuration
+        rig.wait_for(lambda s: reading(s["display"]) == reading("SErvICE"), what="service")
+        timeout = "%g" % target.wait(5.0)
+        assert uthctl(["config", "A1", "--yes", "--port", vb.serial_path, "--timeout",
+                       timeout]) == 0
+        rig.key(False)
+        rig.wait_for(lambda s: reading(s["display"]) not in (None, reading("SErvICE")),
+                     what="play")
+        cable = Cable(vb.serial_path, tmp_path)
+        stack.callback(cable.close)
+        table = Table(vb, rig, cable, target)
+        stack.callback(table.stop_monitors)
+        capsys.readouterr()
+        yield table
+
+
+class Table:
+    def __init__(self, vb, rig, cable, target):
+        self.vb, self.rig, self.cable, self.target = vb, rig, cable, target
+        self.monitors = []
+
+    def monitor(self, *extra):
+        monitor = Monitor(self.cable.path, *extra)
+        self.monitors.append(monitor)
+        monitor.err.wait_for(lambda line: "listening on" in line, self.wait(20), "listening")
+        return monitor
+
+    def stop_monitors(self):
+        for monitor in self.monitors:
+            monitor.stop()
+
+    def wait(self, seconds):
+        return self.target.wait(seconds)
+
+    def play_round(self, seats):
+        for seat in seats:
+            self.rig.chip(seat, True)
+        self.rig.wait_for(lambda s: lit(s["bet_lights"]) == sorted(seats), what="bet lights")
+        self.rig.press_lock()
+        for seat in seats:
+            self.rig.chip(seat, False)
+        self.rig.wait_for(lambda s: lit(s["bet_lights"]) == [], what="the round's end")
+
+
+def _host_time(line):
+    # The event as the board sent it, and the host's time the monitor added.
+    body, _, stamp = line.rpartition(', "host_time": "')
+    assert stamp.endswith('"}') and stamp[:-2].endswith("Z"), line
+    return json.loads(body + "}"), stamp[:-2]
+
+
+@pytest.mark.pico_quick
+def test_monitor_prints_each_event_as_received_and_sends_nothing(table):
+    monitor = table.monitor("--json")
+    table.play_round((1, 2))
+    lines = monitor.out.wait_for(lambda line: '"contribution"' in line and '"seat": 2' in line,
+                                 table.wait(10), "seat 2's contribution")
+    assert monitor.interrupt() == 0
+    events = [_host_time(line)[0] for line in monitor.out.lines]
+    assert [event["ev"] for event in events] == ["locked", "contribution", "contribution"]
+    assert events[0]["round"] == 1 and events[0]["meter"] == A1_MINIMUM + 2 * PER_SEAT
+    assert [(e["seat"], e["wager"], e["amount"]) for e in events[1:]] == [
+        (1, 100, PER_SEAT), (2, 100, PER_SEAT)]
+    assert lines and table.cable.sent == b""  # not a byte: no command, no Ctrl-C
+    assert not any("Traceback" in line for line in monitor.err.lines)
+
+
+def test_monitor_lives_through_a_reset_and_a_power_cycle(table):
+    monitor = table.monitor()
+    table.play_round((3,))
+    monitor.out.wait_for(lambda line: "round 1 locked, meter $100.02" in line, 10, "round 1")
+    table.rig.reset()
+    monitor.err.wait_for(lambda line: "controller started" in line, 20, "the restart noted")
+    table.play_round((3,))
+    monitor.out.wait_for(lambda line: "round 2 locked, meter $100.04" in line, 10, "round 2")
+    table.rig.power(False)
+    table.rig.power(True)
+    monitor.err.wait_for(lambda line: "controller started" in line, 20, "the power-on noted",
+                         count=2)
+    table.play_round((4, 5))
+    monitor.out.wait_for(lambda line: "seat 5: $1.00 wager contributes $0.02" in line, 10,
+                         "round 3's contributions")
+    assert monitor.interrupt() == 0
+    out = monitor.out.lines
+    assert sum("controller started: betting" in line for line in out) == 2
+    assert sum("the board's controller started" in line for line in monitor.err.lines) == 2
+    assert any("round 3 locked, meter $100.08" in line for line in out)
+    assert table.cable.sent == b""
+
+
+def test_monitor_reopens_a_port_that_vanished(table):
+    monitor = table.monitor()
+    table.play_round((1,))
+    monitor.out.wait_for(lambda line: "round 1 locked" in line, 10, "round 1")
+    table.cable.pull()
+    monitor.err.wait_for(lambda line: "link lost" in line, 10, "the loss")
+    table.play_round((2,))  # unplugged: its events are lost
+    table.cable.plug()
+    monitor.err.wait_for(lambda line: "link back" in line, 10, "the reconnection")
+    table.play_round((6,))
+    monitor.out.wait_for(lambda line: "round 3 locked, meter $100.06" in line, 10, "round 3")
+    assert monitor.interrupt() == 0
+    assert not any("round 2 locked" in line for line in monitor.out.lines)
+    lost = [line for line in monitor.err.lines if "link lost" in line]
+    assert len(lost) == 1 and table.cable.path in lost[0] and "every 0.5 s" in lost[0]
+    assert table.cable.sent == b""
+
+
+def test_monitor_polls_the_table_only_when_asked(table, capsys):
+    table.rig.chip(4, True)
+    table.rig.wait_for(lambda s: lit(s["bet_lights"]) == [4], what="bet light 4")
+    table.rig.press_lock()
+    monitor = table.monitor("--json", "--poll", "0.3")
+    polls = monitor.out.wait_for(lambda line: '"poll"' in line, 10, "a poll")
+    # The port is the monitor's: another command on it is refused, not raced.
+    assert uthctl(["status", "--port", table.cable.path]) == 2
+    assert "another program holds it" in capsys.readouterr().err
+    assert monitor.interrupt() == 0
+    polled, _ = _host_time(polls[0])
+    assert polled["status"]["state"] == "locked" and polled["status"]["locked_in"] == [4]
+    assert polled["meters"]["meter"] == A1_MINIMUM + PER_SEAT
+    sent = [json.loads(line) for line in table.cable.sent.decode().splitlines()]
+    assert sent and {command["cmd"] for command in sent} == {"status", "meters"}
+    assert b"\x03" not in table.cable.sent
