@@ -7,7 +7,9 @@ import sys
 
 from . import (
     __version__,
+    cmd_audit,
     cmd_hand,
+    cmd_log,
     cmd_meters,
     cmd_mystery,
     cmd_par,
@@ -18,7 +20,7 @@ from . import (
 )
 
 COMMANDS = (cmd_hand, cmd_settle, cmd_par, cmd_paytables, cmd_mystery, cmd_sim, cmd_rig,
-            cmd_meters)
+            cmd_meters, cmd_log, cmd_audit)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing
