@@ -11,7 +11,7 @@ BUILD ?= build
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup test test-cpython test-micropython test-pico lint build deploy bench clean sim
+.PHONY: setup test test-cpython test-micropython test-pico test-slow lint build deploy bench clean sim
 
 setup: $(STAMP) $(PICO_STAMP)
 
@@ -37,7 +37,11 @@ test: lint test-cpython test-micropython
 # them on the virtual board, the pico_quick ones on the emulated Pico (which
 # skip, saying why, where node or the image is missing).
 test-cpython: setup
-	$(BIN)/python -m pytest --target both -m "not pico or pico_quick"
+	$(BIN)/python -m pytest --target both -m "(not pico or pico_quick) and not slow"
+
+# The long virtual-board runs `make test` leaves out (minutes).
+test-slow: setup
+	$(BIN)/python -m pytest -m slow tests/host
 
 # Every test that runs on the emulated Pico: each board scenario, the
 # emulator's own tests, the power-cut proof at every flash operation, and the

@@ -10,7 +10,7 @@
 # the board's meters exactly. A log whose oldest records the board dropped
 # starts from the first record that states the meter: its changes are
 # checked from there, and the totals only as far as the board's meters add up.
-from mystery import configs
+from mystery import configs, hitvalue
 
 from . import mystery_sim
 
@@ -26,6 +26,7 @@ class Ledger:
         self.round = None
         self.pending = None  # the hit record awaiting validation
         self.round_before = None  # (meter before, contributions) of the last round
+        self.commitments = {}  # cycle -> the commitment in force
         self.problems = []
         self.series = []  # (seq, meter) wherever the meter is known
         self.hit_marks = []  # (seq, round, seat, award)
@@ -60,7 +61,19 @@ class Ledger:
         if type(withdrawn) is int:  # an untouched cycle closed by the change
             self.seeded -= withdrawn
             self.meter = None if self.meter is None else self.meter - withdrawn
+            self._revealed(record)
         self.config = _config(record.get("config"))
+
+    def _revealed(self, record):
+        # A closed cycle's hit value and salt must open the commitment in force.
+        published = self.commitments.get(record.get("cycle"))
+        value, salt = record.get("hit_value"), record.get("salt")
+        if published is None:
+            return  # its reset was dropped from the log
+        if type(value) is not int or not isinstance(salt, str) or \
+                hitvalue.commitment(value, salt) != published:
+            self.problem(record, "the hit value and salt revealed for cycle %s do not match "
+                         "its commitment" % record.get("cycle"))
 
     def reset(self, record):
         config = _config(record.get("config"))
@@ -68,6 +81,7 @@ class Ledger:
             self.problem(record, "unknown configuration %r" % record.get("config"))
             return
         self.config, self.cycle = config, record.get("cycle")
+        self.commitments[self.cycle] = record.get("commitment")
         self.seeded += config.minimum
         self._stated(record, None if self.meter is None else self.meter + config.minimum)
 
@@ -120,6 +134,7 @@ class Ledger:
 
     def redraw(self, record):
         # No money moves: the meter it states is the meter carried.
+        self.commitments[record.get("cycle")] = record.get("commitment")
         self._stated(record, self.meter)
 
 

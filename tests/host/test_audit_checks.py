@@ -6,8 +6,10 @@
 import copy
 import io
 import json
+import random
 
 from mystery import chain
+from mystery.meter import Meter
 from mystery.record import public_meters
 from uthctl import audit_report, cmd_audit, logexport, mystery_sim
 
@@ -197,3 +199,30 @@ def test_plot_writes_a_png(tmp_path):
     audit_report.plot(result, str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert result["hit_marks"] and len(result["series"]) == len(records)
+
+
+def _linked(events):
+    records, prev = [], chain.GENESIS
+    for seq, event in enumerate(events, 1):
+        records.append(chain.link(event, seq, prev))
+        prev = records[-1]["hash"]
+    return records
+
+
+def test_a_cycle_closed_by_a_configuration_change_reveals_its_committed_value():
+    # Configured A1 and reset, then changed to B1 before any round: the A1
+    # cycle's seed is withdrawn and its hit value and salt revealed.
+    meter, device = Meter(), random.Random(3)
+    events = meter.configure("A1", True) + meter.reset(device.randbytes)
+    events += meter.configure("B1", True) + meter.reset(device.randbytes)
+    records = _linked(events)
+    assert records[2]["withdrawn"] == 100 * 1_000_000  # A1's $100 minimum
+    meters = dict(public_meters(meter), log_seq=4, log_hash=records[-1]["hash"])
+    result = audit_of(records, meters)
+    assert result["ok"], result["failures"]
+    forged = copy.deepcopy(records)
+    forged[2]["hit_value"] += 10_000
+    forged = relinked(forged)
+    result = audit_of(forged, with_head(meters, forged))
+    assert "accounts: record 3: the hit value and salt revealed for cycle 1 do not match its " \
+           "commitment" in result["failures"]
