@@ -9,7 +9,7 @@ import datetime
 import json
 import re
 
-from . import audit_report, ledger, logexport, mystery_sim
+from . import audit_report, ledger, logexport, logread, mystery_sim
 from .cmd_meters import seconds
 from .link import Link
 
@@ -69,7 +69,7 @@ def read_logs(paths):
             raise ValueError("cannot read --log %s: %s" % (path, error.strerror or error)) \
                 from None
         try:
-            records += logexport.logread.read_log(lines)
+            records += logread.read_log(lines)
         except ValueError as error:
             failures.append("%s: %s%s" % (path, error, _after_record(lines, str(error))))
     return records, failures

@@ -86,9 +86,10 @@ class Ledger:
         self._stated(record, None if self.meter is None else self.meter + config.minimum)
 
     def round_record(self, record):
-        contributions = record.get("contributions")
-        if not isinstance(contributions, list):
-            self.problem(record, "a round without its contributions")
+        contributions = triples(record.get("contributions"))
+        if contributions is None:
+            self.problem(record, "a round without its contributions ([seat, wager, amount], "
+                         "whole numbers)")
             return
         added = 0
         for seat, wager, amount in contributions:
@@ -105,6 +106,9 @@ class Ledger:
         self._stated(record, None if before is None else before + added)
 
     def hit(self, record):
+        if not all(type(record.get(name)) is int for name in ("seat", "award", "round")):
+            self.problem(record, "a hit without its seat, award and round")
+            return
         self.pending = record
         self.hit_marks.append((record["seq"], record.get("round"), record.get("seat"),
                                record.get("award")))
@@ -136,6 +140,15 @@ class Ledger:
         # No money moves: the meter it states is the meter carried.
         self.commitments[record.get("cycle")] = record.get("commitment")
         self._stated(record, self.meter)
+
+
+def triples(contributions):
+    # A round's [seat, wager in cents, amount in micro-dollars] lists, or None.
+    if not isinstance(contributions, list) or not all(
+            isinstance(entry, list) and len(entry) == 3 and all(type(n) is int for n in entry)
+            for entry in contributions):
+        return None
+    return contributions
 
 
 _STEPS = {"config": Ledger.config_record, "reset": Ledger.reset, "round": Ledger.round_record,

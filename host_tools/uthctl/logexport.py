@@ -16,6 +16,7 @@ from pathlib import Path
 from mystery import chain
 
 from . import logread
+from .ledger import triples
 from .link import LinkError
 
 CSV_COLUMNS = ("seq", "ev", "time_utc", "cycle", "round", "seat", "config", "payment",
@@ -176,7 +177,7 @@ def _replace(path, text):
 
 
 def csv_row(record):
-    contributions = record.get("contributions") or []
+    contributions = triples(record.get("contributions")) or []
     contributed = sum(amount for _, _, amount in contributions) if contributions else None
     when = record.get("time")
     return (record["seq"], record["ev"],

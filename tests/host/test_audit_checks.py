@@ -226,3 +226,19 @@ def test_a_cycle_closed_by_a_configuration_change_reveals_its_committed_value():
     result = audit_of(forged, with_head(meters, forged))
     assert "accounts: record 3: the hit value and salt revealed for cycle 1 do not match its " \
            "commitment" in result["failures"]
+
+
+def test_malformed_records_are_named_not_a_crash():
+    records, meters = simulated(rounds=3000)
+    forged = copy.deepcopy(records)
+    round_record = next(r for r in forged[10:] if r["ev"] == "round")
+    round_record["contributions"] = [[1, 100]]
+    hit = next(r for r in forged if r["ev"] == "hit")
+    del hit["award"]
+    forged = relinked(forged)
+    result = audit_of(forged, with_head(meters, forged))
+    assert not result["ok"]
+    assert any(f.startswith("accounts: record %d: a round without its contributions"
+                            % round_record["seq"]) for f in result["failures"])
+    assert "accounts: record %d: a hit without its seat, award and round" % hit["seq"] \
+        in result["failures"]
