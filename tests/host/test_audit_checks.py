@@ -242,3 +242,13 @@ def test_malformed_records_are_named_not_a_crash():
                             % round_record["seq"]) for f in result["failures"])
     assert "accounts: record %d: a hit without its seat, award and round" % hit["seq"] \
         in result["failures"]
+
+
+def test_the_firmware_version_is_shown_when_the_board_sends_it():
+    records, meters = simulated(rounds=50)
+    plain = audit_report.text(audit_of(records, meters))
+    assert "firmware       version not reported by this board" in plain
+    status = dict(STATUS, version="0.9.1", build="3f2a9c1")
+    result = cmd_audit.audit(status, meters, records, [], "test")
+    assert result["firmware"] == {"version": "0.9.1", "build": "3f2a9c1"}
+    assert "firmware       version 0.9.1, build 3f2a9c1" in audit_report.text(result)
