@@ -11,7 +11,7 @@ BUILD ?= build
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup check test test-cpython test-micropython test-pico lint build deploy bench clean sim
+.PHONY: setup check test test-cpython test-micropython test-pico test-long lint build deploy bench clean sim
 
 setup: $(STAMP) $(PICO_STAMP)
 
@@ -43,7 +43,11 @@ check: lint
 # them on the virtual board, the pico_quick ones on the emulated Pico (which
 # skip, saying why, where node or the image is missing).
 test-cpython: setup
-	$(BIN)/python -m pytest --target both -m "not pico or pico_quick"
+	$(BIN)/python -m pytest --target both -m "(not pico or pico_quick) and not long_run"
+
+# The long virtual-board runs `make test` leaves out (minutes).
+test-long: setup
+	$(BIN)/python -m pytest -m long_run tests/host
 
 # Every test that runs on the emulated Pico: each board scenario, the
 # emulator's own tests, the power-cut proof at every flash operation, and the

@@ -7,8 +7,10 @@ import sys
 
 from . import __version__
 from .commands import (
+    audit,
     config,
     hand,
+    log,
     meters,
     monitor,
     mystery,
@@ -22,7 +24,7 @@ from .commands import (
 )
 
 COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, payment,
-            monitor)
+            monitor, log, audit)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing

@@ -1,0 +1,210 @@
+# What `uthctl audit` shows: the report a floor supervisor files (text), the
+# rule tables with their sections and dates, the last hits matched to their
+# log records, and the chart of the meter over the log.
+import os
+import time
+
+from mystery import configs
+from uth import paytables
+
+from ..commands.meters import format_meters
+from . import log_verify, mystery_report
+
+HITS_SHOWN = 10
+
+
+# ---- what the report holds ----
+
+def config_rules(name):
+    # The configuration in force with its 653b.1(c)(4) figures, or None.
+    try:
+        config = configs.get(name)
+    except (ValueError, TypeError):
+        return None
+    figures = mystery_report.config_dict(config)
+    return dict(figures, line=mystery_report.config_line(figures), section=configs.SECTION,
+                effective=configs.EFFECTIVE, expires=configs.EXPIRES)
+
+
+def rule_tables(today):
+    # Every table the firmware carries, grouped where section and dates agree:
+    # the Mystery configurations, then each wager's paytables.
+    groups = [{"rules": "Mystery %s-%s" % (configs.NAMES[0], configs.NAMES[-1]),
+               "section": configs.SECTION,
+               "effective": configs.EFFECTIVE, "expires": configs.EXPIRES}]
+    for wager in sorted(paytables.TABLES):
+        by_source = {}
+        for letter in sorted(paytables.TABLES[wager]):
+            section, dates, _ = paytables.TABLES[wager][letter]
+            by_source.setdefault((section, dates), []).append(letter)
+        for (section, (effective, expires)), letters in by_source.items():
+            groups.append({"rules": "%s %s" % (wager, ", ".join(letters)), "section": section,
+                           "effective": effective, "expires": expires})
+    for group in groups:
+        group["expired"] = group["expires"] is not None and group["expires"] <= today
+    return {"today": today, "tables": groups}
+
+
+def hits(meters, records):
+    # The board's last hits, newest first, each with its log record when the
+    # log still holds it (the revealed hit value, checked by the log's audit).
+    logged = {record.get("cycle"): record for record in records if record.get("ev") == "hit"}
+    shown = []
+    for seat, award, cycle, round_number, payment, when in \
+            reversed(meters.get("last_hits", [])[-HITS_SHOWN:]):
+        record = logged.get(cycle)
+        shown.append({"cycle": cycle, "round": round_number, "seat": seat, "award": award,
+                      "payment": payment, "time": when,
+                      "log_seq": record["seq"] if record else None,
+                      "hit_value": record.get("hit_value") if record else None})
+    return shown
+
+
+# ---- the text ----
+
+def text(r):
+    sections = [_heading(r), _block("Meters", format_meters(r["meters"]).splitlines()),
+                _block("Last hits", _hit_lines(r["hits"])), _block("Log", _log_lines(r)),
+                _block("Accounting", _account_lines(r)),
+                _block("Rule tables carried by this firmware (today %s)"
+                       % r["rule_tables"]["today"], _table_lines(r["rule_tables"])),
+                _verdict(r)]
+    return "\n\n".join(sections)
+
+
+def _block(title, lines):
+    return "\n".join([title] + ["  " + line for line in lines])
+
+
+def _heading(r):
+    firmware = r["firmware"]
+    version = ", ".join("%s %s" % (key, firmware[key]) for key in ("version", "build")
+                        if firmware.get(key))
+    config = r["config"]
+    lines = ["Mystery audit of %s, %s" % (r["source"], r["date"]),
+             "firmware       %s" % (version or "version not reported by this board"),
+             "table          state %s, payment %s%s" % (
+                 r["status"]["state"], r["status"]["payment"],
+                 ", FAULT %s" % r["status"]["fault"] if r["status"]["fault"] else "")]
+    if config is None:
+        lines.append("configuration  none")
+    else:
+        lines += ["configuration  %s" % config["line"],
+                  "               58 Pa. Code %s, effective %s, expires %s%s"
+                  % (config["section"], config["effective"], config["expires"],
+                     "  EXPIRED" if config["expires"] <= r["rule_tables"]["today"] else "")]
+    return "\n".join(lines)
+
+
+def _hit_lines(shown):
+    if not shown:
+        return ["none recorded"]
+    lines = []
+    for hit in shown:
+        when = "" if hit["time"] is None else ", " + time.strftime(
+            "%Y-%m-%d %H:%M:%S", time.gmtime(hit["time"])) + " board time"
+        line = "cycle %d, round %d: seat %d, %s (%s%s)" % (
+            hit["cycle"], hit["round"], hit["seat"], mystery_report.dollars(hit["award"]),
+            hit["payment"], when)
+        if hit["log_seq"] is not None:
+            line += "; hit value %s revealed in record %d" % (
+                mystery_report.dollars(hit["hit_value"]), hit["log_seq"])
+        else:
+            line += "; its record is no longer in the log"
+        lines.append(line)
+    return lines
+
+
+def _log_lines(r):
+    log = r["log"]
+    if not log["records"]:
+        return ["no records"]
+    lines = ["records %d-%d (%d), from %s" % (log["first_seq"], log["last_seq"],
+                                              log["records"], r["source"]),
+             "the meter's log head: record %d, hash %s" % tuple(log["head"])]
+    if log["dropped"]:
+        lines.append("records 1-%d were dropped by the board's bounded log: the hits, resets "
+                     "and rounds in them cannot be checked here, and the totals since the "
+                     "board was new cannot be recomputed from the log" % log["dropped"])
+    verify = log["verify"]
+    if verify is not None:
+        lines.append(log_verify.format_verify(verify))
+    return lines
+
+
+def _account_lines(r):
+    i = r["accounts"]["identity"]
+    lines = []
+    if all(type(value) is int for value in i.values()):
+        holds = i["seeded"] + i["contributed"] == i["paid"] + i["meter"]
+        lines.append("on the meters: seeded %s + contributed %s = paid %s + meter %s: %s"
+                     % tuple([mystery_report.dollars(i[name]) for name in
+                              ("seeded", "contributed", "paid", "meter")]
+                             + ["holds" if holds else "BROKEN"]))
+    mine = r["accounts"]["recomputed"]
+    if mine is not None:
+        lines.append("recomputed from the log and compared with the meters: %s"
+                     % r["accounts"]["compared"])
+        if not mine["from_genesis"]:
+            lines.append("over the records kept: seeded %s, contributed %s, paid %s, %d hits "
+                         "validated" % (mystery_report.dollars(mine["seeded"]),
+                                        mystery_report.dollars(mine["contributed"]),
+                                        mystery_report.dollars(mine["paid"]), mine["hits"]))
+    return lines
+
+
+def _table_lines(tables):
+    lines = []
+    for group in tables["tables"]:
+        dates = "effective %s, expires %s" % (group["effective"], group["expires"]) \
+            if group["expires"] else "dates not in the firmware's reference text"
+        lines.append("%-32s 58 Pa. Code %-13s %s%s" % (group["rules"], group["section"], dates,
+                                                       "  EXPIRED" if group["expired"] else ""))
+    return lines
+
+
+def _verdict(r):
+    if r["ok"]:
+        return "AUDIT PASSED: the chain, every revealed commitment and the accounts verify"
+    return "\n".join(["AUDIT FAILED: %d problem%s" % (len(r["failures"]),
+                                                      "" if len(r["failures"]) == 1 else "s")]
+                     + ["  - " + failure for failure in r["failures"]])
+
+
+# ---- the chart ----
+
+def check_plot_path(path):
+    # Before the board is asked anything: a path that cannot be written is refused.
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path) or not os.path.isdir(folder):
+        raise ValueError("--plot %s: not a file in an existing folder" % path)
+
+
+def plot(r, path):
+    # The meter in dollars over the log's records; each hit marked at its record.
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    figure, axes = pyplot.subplots(figsize=(9, 4.8), dpi=100)
+    if r["series"]:
+        axes.step([seq for seq, _ in r["series"]], [m / 1e6 for _, m in r["series"]],
+                  where="post", color="#4c72b0", label="meter")
+    marks = [(seq, award / 1e6) for seq, _, _, award in r["hit_marks"] if type(award) is int]
+    if marks:
+        axes.scatter([seq for seq, _ in marks], [award for _, award in marks],
+                     color="#c44e52", zorder=3, label="hits (award)")
+    axes.set_xlabel("log record")
+    axes.set_ylabel("meter ($)")
+    axes.set_title("Mystery meter, records %s-%s: %s" % (
+        r["log"]["first_seq"], r["log"]["last_seq"], "verified" if r["ok"] else "FAILED"))
+    axes.legend(loc="upper left")
+    figure.tight_layout()
+    try:
+        figure.savefig(path, format="png")
+    except OSError as error:
+        raise ValueError("--plot %s: cannot write it (%s)" % (path, error.strerror or error)) \
+            from None
+    finally:
+        pyplot.close(figure)
