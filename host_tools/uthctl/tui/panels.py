@@ -5,10 +5,11 @@ import time
 
 from mystery import configs
 from mystery.meter import UNCONFIGURED
+from mystery.money import dollars as money
+from mystery.money import dollars_brief
 from table.controller import BETTING, FAULT, HIT_PENDING, LOCKED, NOT_CONFIGURED, SERVICE
 
 from ..boards.virtual import SEATS
-from ..commands.meters import money
 from ..links.hostlink import reset_command
 from .events import STATE_NAMES
 from .hands import REOPEN_HOLD_S
@@ -250,9 +251,10 @@ class Panels:
         for i, name in enumerate(names):
             cfg = configs.get(name)
             rate = cfg.rate_bp / 100
-            line = "%s %-3s $%d chip  %4s%%  meter $%d - $%d" % (
-                ">" if i == index else " ", name, cfg.min_wager_cents // 100,
-                ("%g" % rate), cfg.minimum // 1_000_000, cfg.maximum // 1_000_000)
+            line = "%s %-3s %s chip  %4s%%  meter %s - %s" % (
+                ">" if i == index else " ", name,
+                dollars_brief(cfg.min_wager_cents * configs.MICROS_PER_CENT), ("%g" % rate),
+                dollars_brief(cfg.minimum), dollars_brief(cfg.maximum))
             c.put(row + 1 + i, col + 2, line.ljust(width - 4), "select" if i == index
                   else "normal")
         c.put(row + height - 2, col + 2, "arrows or a name (A1), Enter sends, Esc cancels",
