@@ -11,6 +11,8 @@
 # commit exposed it and the value is replaced).
 from micropython import const
 
+from uth.seats import MAX_SEAT
+
 from . import configs, hitvalue
 from .configs import MICROS_PER_CENT
 
@@ -21,7 +23,6 @@ PENDING = "pending"
 PHASES = (UNCONFIGURED, AWAITING_RESET, RUNNING, PENDING)
 PAYMENTS = ("table_inventory", "jackpot_slip")
 LAST_HITS = const(25)
-MAX_SEAT = const(7)
 
 
 # Why play stops on a cycle whose value an unfinished operation wrote out.

@@ -23,7 +23,9 @@
 from micropython import const
 
 from mystery import configs
+from mystery.configs import MICROS_PER_CENT
 from mystery.meter import AWAITING_RESET, PAYMENTS, PENDING, UNCONFIGURED, Refused
+from mystery.money import cents_text
 
 from . import meter_text
 from .inputs import FALL, RISE, Debounced
@@ -273,8 +275,8 @@ class Table:
             return meter_text.UNCONFIGURED
         cents = self.bonus.meter.display()
         if self.state == HIT_PENDING or meter_turn:
-            return meter_text.money(cents)
-        maximum = configs.get(self.bonus.meter.config).maximum // 10_000
+            return cents_text(cents)
+        maximum = configs.get(self.bonus.meter.config).maximum // MICROS_PER_CENT
         return meter_text.must_hit_by(maximum)
 
 

@@ -1,9 +1,7 @@
 # What the LED meter shows, as text for an 8-digit seven-segment display: a
 # '.' lights the decimal point of the digit before it and takes no digit.
-
-
-def money(cents):
-    return "%d.%02d" % (cents // 100, cents % 100)
+# An amount reads as mystery.money.cents_text() writes it: 1234.56.
+from mystery.money import cents_text
 
 
 def must_hit_by(maximum_cents):
@@ -11,7 +9,7 @@ def must_hit_by(maximum_cents):
     # the signage beside it reads "MUST HIT BY", the display the amount. The
     # maxima are whole dollars, so "bY 1000" fits eight digits where cents would not.
     if maximum_cents % 100:
-        return "bY " + money(maximum_cents)
+        return "bY " + cents_text(maximum_cents)
     return "bY %d" % (maximum_cents // 100)
 
 

@@ -3,6 +3,7 @@
 # non-negative cents. Any fault raises ValueError saying where and what.
 from . import paytables
 from .cards import card_name, parse_card
+from .seats import MAX_SEAT
 
 DEFAULT_SETTINGS = {"bad_beat_mode": "two_way", "bad_beat_on_fold": "action"}
 BAD_BEAT_MODES = ("two_way", "player_loses")  # rules.md, "Bad Beat"
@@ -12,7 +13,6 @@ _SETTING_CHOICES = {
 }
 _ROUND_KEYS = ("round", "paytables", "settings", "dealer", "board", "seats")
 _SEAT_KEYS = ("seat", "cards", "folded", "wagers")
-_MAX_SEAT = 7
 
 
 class Seat:
@@ -108,8 +108,8 @@ def _wagers(data, tables, where):
 def _seat(data, tables, board, owners, numbers):
     _check_keys(data, _SEAT_KEYS, "a seat")
     number = data.get("seat")
-    if type(number) is not int or not 1 <= number <= _MAX_SEAT:
-        raise _fault("seat number must be 1 to %d, not %r", _MAX_SEAT, number)
+    if type(number) is not int or not 1 <= number <= MAX_SEAT:
+        raise _fault("seat number must be 1 to %d, not %r", MAX_SEAT, number)
     if number in numbers:
         raise _fault("seat %d is listed twice", number)
     numbers.append(number)

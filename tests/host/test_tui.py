@@ -25,8 +25,8 @@ import pyte  # a VT100 screen in Python (requirements-dev.txt)
 import pytest
 from independent_draws import seeded_draws
 
+from mystery.money import dollars
 from uthctl.boards.virtual import find_micropython
-from uthctl.commands.meters import money as dollars
 from uthctl.tui.events import describe
 from uthctl.tui.hands import Hands
 from uthctl.tui.led import led_rows

@@ -29,7 +29,7 @@ from targets import SimTarget
 from uthctl.boards.max7219_model import reading
 from uthctl.cli import main as uthctl
 from uthctl.links.hostlink import Link
-from uthctl.links.rig import lit
+from uthctl.links.rig import Rig, RigError, lit
 
 A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100
@@ -459,6 +459,9 @@ def test_vboard_headless_cli_and_rig_cli(tmp_path, capsys):
         assert uthctl(["rig", "--sim", addresses["rig"], "state"]) == 0
         assert "chips          2" in capsys.readouterr().out
         assert uthctl(["rig", "--sim", addresses["rig"], "chip", "7", "on"]) == 2
+        # Seven seats make a table; this board wires six and names the pin it lacks.
+        with Rig(addresses["rig"]) as rig, pytest.raises(RigError, match="unknown input 'bet7'"):
+            rig.chip(7)
         assert uthctl(["rig", "--sim", addresses["rig"], "lock", "--hold", "50"]) == 0
         assert uthctl(["rig", "--sim", addresses["rig"], "power", "off"]) == 0
         assert uthctl(["rig", "--sim", addresses["rig"], "state", "--json"]) == 0

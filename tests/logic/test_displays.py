@@ -5,6 +5,7 @@
 import sys
 
 import fakes
+from mystery.money import cents_text
 from table import meter_text, sevenseg
 from table.max7219 import Max7219
 from table.tm1637 import Tm1637
@@ -59,12 +60,12 @@ def test_render_never_cuts_an_amount_and_refuses_unknown_characters():
 
 def test_every_meter_text_renders_on_eight_and_six_digits():
     for text in (meter_text.SERVICE, meter_text.FAULT, meter_text.UNCONFIGURED,
-                 meter_text.money(0), meter_text.must_hit_by(200_00),
+                 cents_text(0), meter_text.must_hit_by(200_00),
                  meter_text.must_hit_by(1000_00)):
         _rendered(text, 8)
         _rendered(text, 6)
-    _rendered(meter_text.money(999_999_99), 8)  # $999,999.99 on the MAX7219
-    _rendered(meter_text.money(9_999_99), 6)  # $9,999.99 on a 6-digit TM1637
+    _rendered(cents_text(999_999_99), 8)  # $999,999.99 on the MAX7219
+    _rendered(cents_text(9_999_99), 6)  # $9,999.99 on a 6-digit TM1637
 
 
 def test_tm1637_order_reverses_the_segments_and_keeps_the_point():

@@ -5,6 +5,8 @@ import os
 import time
 
 from mystery import configs
+from mystery.configs import MICROS_PER_DOLLAR
+from mystery.money import dollars
 from uth import paytables
 
 from ..commands.meters import format_meters
@@ -104,11 +106,11 @@ def _hit_lines(shown):
         when = "" if hit["time"] is None else ", " + time.strftime(
             "%Y-%m-%d %H:%M:%S", time.gmtime(hit["time"])) + " board time"
         line = "cycle %d, round %d: seat %d, %s (%s%s)" % (
-            hit["cycle"], hit["round"], hit["seat"], mystery_report.dollars(hit["award"]),
+            hit["cycle"], hit["round"], hit["seat"], dollars(hit["award"]),
             hit["payment"], when)
         if hit["log_seq"] is not None:
             line += "; hit value %s revealed in record %d" % (
-                mystery_report.dollars(hit["hit_value"]), hit["log_seq"])
+                dollars(hit["hit_value"]), hit["log_seq"])
         else:
             line += "; its record is no longer in the log"
         lines.append(line)
@@ -138,7 +140,7 @@ def _account_lines(r):
     if all(type(value) is int for value in i.values()):
         holds = i["seeded"] + i["contributed"] == i["paid"] + i["meter"]
         lines.append("on the meters: seeded %s + contributed %s = paid %s + meter %s: %s"
-                     % tuple([mystery_report.dollars(i[name]) for name in
+                     % tuple([dollars(i[name]) for name in
                               ("seeded", "contributed", "paid", "meter")]
                              + ["holds" if holds else "BROKEN"]))
     mine = r["accounts"]["recomputed"]
@@ -147,9 +149,9 @@ def _account_lines(r):
                      % r["accounts"]["compared"])
         if not mine["from_genesis"]:
             lines.append("over the records kept: seeded %s, contributed %s, paid %s, %d hits "
-                         "validated" % (mystery_report.dollars(mine["seeded"]),
-                                        mystery_report.dollars(mine["contributed"]),
-                                        mystery_report.dollars(mine["paid"]), mine["hits"]))
+                         "validated" % (dollars(mine["seeded"]),
+                                        dollars(mine["contributed"]),
+                                        dollars(mine["paid"]), mine["hits"]))
     return lines
 
 
@@ -189,9 +191,11 @@ def plot(r, path):
 
     figure, axes = pyplot.subplots(figsize=(9, 4.8), dpi=100)
     if r["series"]:
-        axes.step([seq for seq, _ in r["series"]], [m / 1e6 for _, m in r["series"]],
+        axes.step([seq for seq, _ in r["series"]],
+                  [m / MICROS_PER_DOLLAR for _, m in r["series"]],
                   where="post", color="#4c72b0", label="meter")
-    marks = [(seq, award / 1e6) for seq, _, _, award in r["hit_marks"] if type(award) is int]
+    marks = [(seq, award / MICROS_PER_DOLLAR) for seq, _, _, award in r["hit_marks"]
+             if type(award) is int]
     if marks:
         axes.scatter([seq for seq, _ in marks], [award for _, award in marks],
                      color="#c44e52", zorder=3, label="hits (award)")

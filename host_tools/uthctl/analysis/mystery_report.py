@@ -8,6 +8,7 @@
 import math
 
 from mystery.configs import MICROS_PER_CENT, MICROS_PER_DOLLAR
+from mystery.money import dollars, dollars_brief, dollars_to_cent
 from mystery.record import public_meters
 
 from .mystery_sim import WAGER_MODEL_TEXT
@@ -85,24 +86,15 @@ def report(sim):
     }
 
 
-def dollars(micros):
-    # Whole cents as $1,234.56; a fraction of a cent (1.5% of $1) to the micro-dollar.
-    sign = "-" if micros < 0 else ""
-    whole, rest = divmod(abs(micros), MICROS_PER_DOLLAR)
-    if rest % MICROS_PER_CENT == 0:
-        return "%s$%s.%02d" % (sign, format(whole, ","), rest // MICROS_PER_CENT)
-    return "%s$%s.%06d" % (sign, format(whole, ","), rest)
-
-
-def dollars_approx(micros):
-    # A mean or a difference, to the cent.
-    return "%s$%s" % ("-" if micros < 0 else "", format(abs(micros) / MICROS_PER_DOLLAR, ",.2f"))
+def _mean_dollars(micros):
+    # A mean or a difference of means (a float of micro-dollars), to the cent.
+    return dollars_to_cent(round(micros))
 
 
 def config_line(c):
-    return "%s: $%d minimum progressive wager, %s-%s, %s%%" % (
-        c["name"], c["min_wager_cents"] // 100, dollars(c["minimum"]), dollars(c["maximum"]),
-        _percent(c["rate_bp"]))
+    return "%s: %s minimum progressive wager, %s-%s, %s%%" % (
+        c["name"], dollars_brief(c["min_wager_cents"] * MICROS_PER_CENT),
+        dollars(c["minimum"]), dollars(c["maximum"]), _percent(c["rate_bp"]))
 
 
 def _percent(rate_bp):
@@ -131,13 +123,13 @@ def _award_lines(rep):
     if not a["count"]:
         return ["awards: no hit"]
     return ["awards: %d, min %s, mean %s, max %s; %s [%s, %s]" % (
-                a["count"], dollars(a["min"]), dollars_approx(a["mean"]), dollars(a["max"]),
+                a["count"], dollars(a["min"]), _mean_dollars(a["mean"]), dollars(a["max"]),
                 "all within" if a["within_range"] else "NOT all within",
                 dollars(c["minimum"]), dollars(c["maximum"])),
             "mean award %s vs expected (minimum + maximum) / 2 = %s: "
             "difference %s, %.2f standard errors" % (
-                dollars_approx(a["mean"]), dollars_approx(a["expected_mean"]),
-                dollars_approx(a["mean"] - a["expected_mean"]), a["z"])]
+                _mean_dollars(a["mean"]), _mean_dollars(a["expected_mean"]),
+                _mean_dollars(a["mean"] - a["expected_mean"]), a["z"])]
 
 
 def _uniformity_line(u):
@@ -197,7 +189,7 @@ def plot_awards(rep, path):
     axes.set_xlim(low, high)
     axes.set_ylim(bottom=0)
     axes.set_xlabel("award ($)")
-    axes.set_ylabel("hits per $%g bin" % ((high - low) / bins))
+    axes.set_ylabel("hits per %s bin" % dollars_brief((c["maximum"] - c["minimum"]) // bins))
     axes.set_title("Must-Hit-By Mystery %s: %s rounds x %d seats, seed %d"
                    % (c["name"], format(rep["rounds"], ","), rep["seats"], rep["seed"]))
     # Below the axes, so it never hides a bar.

@@ -50,13 +50,14 @@ from pathlib import Path
 from . import pico_image
 from .flash import prepare_folder, state_folder
 from .max7219_model import Max7219
+from .seats import pico_seats
 from .supervisor import Supervisor, spawn_with_parent_death, write_some
 
 FS_SIZE = 1408 * 1024
 EXIT_CUT = 3
 EXIT_REBOOT = 75
 CUT_MODES = ("before", "partial")
-SEATS = 6
+SEATS = pico_seats()  # boards/rp2040_pico/board.py wires them
 
 
 def default_pico_flash():

@@ -6,8 +6,8 @@
 #   {"op": "set", "pin": "bet3", "level": 1}  -> {"ok": true, "applied": BOOL}
 #       answered once the board has applied it; "applied": false when it
 #       cannot (the board is off, say): the level is kept for the next one
-#   {"op": "state"} -> {"ok": true, "bet_lights": [6 x 0/1], "jackpot_lights":
-#       [6 x 0/1], "display": TEXT or null, "inputs": {pin: level}, "board",
+#   {"op": "state"} -> {"ok": true, "bet_lights": [0/1 a wired seat], "jackpot_lights":
+#       [0/1 a wired seat], "display": TEXT or null, "inputs": {pin: level}, "board",
 #       "powered": BOOL, "boots": N, "repl": "friendly" or "raw", "pid"}
 #   {"op": "power", "on": BOOL}, {"op": "reset"} (off, then on), {"op": "ping"}
 #   anything else -> {"ok": false, "error": TEXT}

@@ -38,6 +38,7 @@ from pathlib import Path
 
 from . import REPO
 from .flash import prepare_folder, state_folder
+from .seats import sim_seats
 from .supervisor import (
     RAW_BANNER,
     Supervisor,
@@ -46,7 +47,7 @@ from .supervisor import (
     write_some,
 )
 
-SEATS = 6
+SEATS = sim_seats()  # boards/sim/board.py wires them
 INPUTS = tuple("bet%d" % n for n in range(1, SEATS + 1)) + tuple(
     "uth%d" % n for n in range(1, SEATS + 1)) + ("lock", "key")
 # A virtual table starts with every seat's UTH wager in place, so a progressive

@@ -7,6 +7,7 @@ import json
 import sys
 
 from mystery import configs
+from mystery.money import dollars
 
 from .boardquery import (
     add_board_arguments,
@@ -18,7 +19,6 @@ from .boardquery import (
     open_link,
     read_table,
 )
-from .meters import money
 
 
 class Refusal(ValueError):
@@ -66,7 +66,7 @@ def _show(args, status, meters):
         return 0
     lines = labelled("configuration", config_lines(details))
     lines.append("phase          %s   cycle %d   round %d   meter %s"
-                 % (meters["phase"], meters["cycle"], meters["round"], money(meters["meter"])))
+                 % (meters["phase"], meters["cycle"], meters["round"], dollars(meters["meter"])))
     lines.append("change         %s" % ("possible now: uthctl config NAME" if ready
                                         else _why_not(status, meters)))
     print("\n".join(lines))
@@ -91,7 +91,7 @@ def _cycle_words(meters):
         return "a hit is pending"
     played = meters["round"] - meters.get("reset_round", 0)
     return "cycle %d has played %d round%s since its reset, meter %s" % (
-        meters["cycle"], played, "" if played == 1 else "s", money(meters["meter"]))
+        meters["cycle"], played, "" if played == 1 else "s", dollars(meters["meter"]))
 
 
 def plan(meters, name):
@@ -111,7 +111,7 @@ def _plan_lines(change):
     lines += labelled("  from", config_lines(old)[:1])
     lines += labelled("  to", config_lines(change["to"]))
     lines.append("  meter        %s -> %s, a new cycle with a new hit value"
-                 % (money(change["meter"]), money(change["meter_after"])))
+                 % (dollars(change["meter"]), dollars(change["meter_after"])))
     return lines
 
 
@@ -146,5 +146,5 @@ def _change(args, link, status, meters, name):
         if args.yes:
             print("\n".join(_plan_lines(change)))
         print("changed: %s in force, cycle %d, meter %s"
-              % (after["config"], after["cycle"], money(after["meter"])))
+              % (after["config"], after["cycle"], dollars(after["meter"])))
     return 0

@@ -6,6 +6,7 @@ import math
 import time
 
 from mystery.configs import MICROS_PER_CENT
+from mystery.money import dollars
 
 from ..links import ports
 from ..links.hostlink import Link
@@ -60,32 +61,26 @@ def _at(when):
     return ", " + time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(when)) + " board time"
 
 
-def money(micros):
-    # Dollars and cents; a fraction of a cent (1.5% of $1) shows its digits.
-    dollars, rest = divmod(micros, 1_000_000)
-    return "$%s.%s" % ("{:,}".format(dollars), ("%06d" % rest).rstrip("0").ljust(2, "0"))
-
-
 def format_meters(m):
     lines = [
         "configuration  %s" % (m.get("config") or "none"),
         "phase          %s" % m["phase"],
         *(EXPOSED_LINES if m.get("exposed") else ()),
         "cycle          %d   round %d" % (m["cycle"], m["round"]),
-        "meter          %s" % money(m["meter"]),
-        "contributed    %s" % money(m["contributed"]),
-        "seeded         %s" % money(m["seeded"]),
-        "paid           %s" % money(m["paid"]),
+        "meter          %s" % dollars(m["meter"]),
+        "contributed    %s" % dollars(m["contributed"]),
+        "seeded         %s" % dollars(m["seeded"]),
+        "paid           %s" % dollars(m["paid"]),
         "hits           %d" % m["hits"],
-        "display        %s" % money(m["display_cents"] * MICROS_PER_CENT),
+        "display        %s" % dollars(m["display_cents"] * MICROS_PER_CENT),
     ]
     if m.get("pending"):
         seat, award, cycle, round_number, when = m["pending"]
         lines.append("pending hit    seat %d, %s (cycle %d, round %d%s)"
-                     % (seat, money(award), cycle, round_number, _at(when)))
+                     % (seat, dollars(award), cycle, round_number, _at(when)))
     for seat, award, cycle, round_number, payment, when in m.get("last_hits", [])[-5:]:
         lines.append("hit            seat %d, %s (cycle %d, round %d, %s%s)"
-                     % (seat, money(award), cycle, round_number, payment, _at(when)))
+                     % (seat, dollars(award), cycle, round_number, payment, _at(when)))
     if m.get("commitment"):
         lines.append("commitment     %s" % m["commitment"])
     if "log_seq" in m:

@@ -2,11 +2,12 @@
 # table as `status` and `meters` show it: one readable line each.
 import json
 
-from .meters import MICROS_PER_CENT, money
+from mystery.configs import MICROS_PER_CENT
+from mystery.money import dollars
 
 
 def _cents(cents):
-    return money(cents * MICROS_PER_CENT)
+    return dollars(cents * MICROS_PER_CENT)
 
 
 def _record(event):
@@ -23,32 +24,32 @@ def _config(e):
 
 def _reset(e):
     return "reset: cycle %s of %s starts at %s, commitment %s%s" % (
-        e.get("cycle"), e.get("config"), money(e["meter"]), str(e.get("commitment"))[:16] + "…",
+        e.get("cycle"), e.get("config"), dollars(e["meter"]), str(e.get("commitment"))[:16] + "…",
         _record(e))
 
 
 def _locked(e):
-    return "round %s locked, meter %s%s" % (e.get("round"), money(e["meter"]), _record(e))
+    return "round %s locked, meter %s%s" % (e.get("round"), dollars(e["meter"]), _record(e))
 
 
 def _contribution(e):
     return "  seat %s: %s wager contributes %s" % (e.get("seat"), _cents(e["wager"]),
-                                                   money(e["amount"]))
+                                                   dollars(e["amount"]))
 
 
 def _hit(e):
     return "HIT seat %s: %s (cycle %s, round %s; hit value %s revealed)%s" % (
-        e.get("seat"), money(e["award"]), e.get("cycle"), e.get("round"),
-        money(e["hit_value"]), _record(e))
+        e.get("seat"), dollars(e["award"]), e.get("cycle"), e.get("round"),
+        dollars(e["hit_value"]), _record(e))
 
 
 def _validated(e):
-    return "hit validated: seat %s, %s (cycle %s)%s" % (e.get("seat"), money(e["award"]),
+    return "hit validated: seat %s, %s (cycle %s)%s" % (e.get("seat"), dollars(e["award"]),
                                                         e.get("cycle"), _record(e))
 
 
 def _paid(e):
-    return "paid: seat %s, %s by %s%s" % (e.get("seat"), money(e["award"]),
+    return "paid: seat %s, %s by %s%s" % (e.get("seat"), dollars(e["award"]),
                                           str(e.get("payment")).replace("_", " "), _record(e))
 
 
@@ -86,7 +87,7 @@ def table_line(status, meters):
         status.get("display"))
     if meters is not None:
         line += ", meter %s (%s, cycle %s, round %s)" % (
-            money(meters["meter"]), meters.get("config"), meters.get("cycle"),
+            dollars(meters["meter"]), meters.get("config"), meters.get("cycle"),
             meters.get("round"))
     if status.get("fault"):
         line += ", FAULT: %s" % status["fault"]

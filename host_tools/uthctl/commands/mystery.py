@@ -9,9 +9,10 @@ import sys
 import textwrap
 
 from mystery import configs
-from mystery.meter import MAX_SEAT
+from uth.seats import MAX_SEAT
 
 from ..analysis import log_verify, logread, mystery_report, mystery_sim
+from ..boards.seats import sim_seats
 from .progress import Progress
 
 _SIMULATE_HELP = """\
@@ -46,8 +47,9 @@ def add_parser(sub):
                           help="configuration (default B2)")
     simulate.add_argument("--rounds", type=int, default=100_000,
                           help="rounds to play (default 100,000)")
-    simulate.add_argument("--seats", type=int, default=6,
-                          help="seats 1..N play (N <= %d, default 6)" % MAX_SEAT)
+    simulate.add_argument("--seats", type=int, default=sim_seats(),
+                          help="seats 1..N play (N <= %d; default %d, as many as the "
+                               "virtual table wires)" % (MAX_SEAT, sim_seats()))
     simulate.add_argument("--seed", type=int, default=1, help="seed (default 1)")
     simulate.add_argument("--plot", metavar="FILE.png", help="histogram of awards")
     simulate.add_argument("--log", metavar="FILE", help="write the event log as JSON lines, "

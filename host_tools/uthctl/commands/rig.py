@@ -9,7 +9,8 @@
 import argparse
 import json
 
-from ..links.rig import PRESS_MS, SEATS, Rig, lit
+from ..boards.virtual import SEATS
+from ..links.rig import PRESS_MS, Rig, lit
 
 
 def add_parser(sub):
@@ -72,8 +73,8 @@ def _act(rig, args):
 
 def format_state(state):
     inputs = state["inputs"]
-    chips = [n for n in range(1, 7) if inputs.get("bet%d" % n)]
-    uth = [n for n in range(1, 7) if inputs.get("uth%d" % n)]
+    chips = _placed(inputs, "bet")
+    uth = _placed(inputs, "uth")
     # The rig sees the board's pin connection, not its controller: a board
     # stopped at the REPL stays wired. Its serial port tells (uthctl meters).
     board = ("pins wired" if state["board"] else "not wired") if state["powered"] else "off"
@@ -87,6 +88,12 @@ def format_state(state):
         "board          %s, boots %d, REPL mode %s" % (board, state["boots"], state["repl"]),
         "controller     not seen by the rig: uthctl meters --port PTY asks it",
     ])
+
+
+def _placed(inputs, prefix):
+    # The seats whose sensor reads placed, from the pins the board reported.
+    return sorted(int(pin[len(prefix):]) for pin, level in inputs.items()
+                  if pin.startswith(prefix) and pin[len(prefix):].isdigit() and level)
 
 
 def _seats(numbers):

@@ -2,6 +2,8 @@
 import json
 import sys
 
+from mystery.configs import MICROS_PER_CENT
+from mystery.money import dollars
 from uth.settle import settle
 
 
@@ -20,9 +22,9 @@ def _read(path):
         raise ValueError("%s is not JSON: %s" % (where, error)) from None
 
 
-def _money(cents):
-    sign = "-" if cents < 0 else "+"
-    return "%s$%d.%02d" % (sign, abs(cents) // 100, abs(cents) % 100)
+def _net(cents):
+    # A win or a push with its "+", so it reads against a loss's "-".
+    return ("+" if cents >= 0 else "") + dollars(cents * MICROS_PER_CENT)
 
 
 def _print_table(result):
@@ -31,7 +33,7 @@ def _print_table(result):
         for wager, outcome in seat["results"].items():
             odds = "%d to 1" % outcome["odds"] if outcome["odds"] is not None else "loses"
             category = (outcome["category"] or "-").replace("_", " ")
-            print("  %-15s %-16s %-10s %s" % (wager, category, odds, _money(outcome["net"])))
+            print("  %-15s %-16s %-10s %s" % (wager, category, odds, _net(outcome["net"])))
 
 
 def run(args):

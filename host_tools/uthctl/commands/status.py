@@ -3,6 +3,8 @@
 # `status` and `meters` replies over the host link.
 import json
 
+from mystery.money import dollars
+
 from .boardquery import (
     add_board_arguments,
     config_details,
@@ -11,7 +13,7 @@ from .boardquery import (
     open_link,
     read_table,
 )
-from .meters import EXPOSED_LINES, MICROS_PER_CENT, money
+from .meters import EXPOSED_LINES, MICROS_PER_CENT
 
 STATES = {
     "betting": "betting (chips may be placed; LOCK locks the round)",
@@ -74,9 +76,9 @@ def format_status(status, meters, why_not=None):
 def _meter_lines(m):
     lines = ["phase          %s   cycle %d   round %d" % (m["phase"], m["cycle"], m["round"]),
              "meter          %s   (display %s)"
-             % (money(m["meter"]), money(m["display_cents"] * MICROS_PER_CENT)),
+             % (dollars(m["meter"]), dollars(m["display_cents"] * MICROS_PER_CENT)),
              "hits           %d" % m["hits"]]
     if m.get("pending"):
         seat, award = m["pending"][:2]
-        lines.append("pending hit    seat %d, %s: validate with the key" % (seat, money(award)))
+        lines.append("pending hit    seat %d, %s: validate with the key" % (seat, dollars(award)))
     return lines

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from mystery import chain
+from mystery.money import decimal
 
 from ..analysis import logread
 from ..analysis.ledger import triples
@@ -194,9 +195,5 @@ def _blank(value):
 
 
 def usd(micros):
-    # Exact dollars for a spreadsheet: 100.12, or 0.015 for a fraction of a cent.
-    if type(micros) is not int:
-        return ""
-    sign = "-" if micros < 0 else ""
-    whole, rest = divmod(abs(micros), 1_000_000)
-    return "%s%d.%s" % (sign, whole, ("%06d" % rest).rstrip("0").ljust(2, "0"))
+    # Exact dollars for a spreadsheet (100.12, 0.015), or blank for none.
+    return decimal(micros) if type(micros) is int else ""

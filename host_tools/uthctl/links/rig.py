@@ -7,7 +7,8 @@ import json
 import socket
 import time
 
-SEATS = 6
+from uth.seats import MAX_SEAT
+
 PRESS_MS = 100  # long enough for the 30 ms debounce, short of LOCK's 2 s hold
 
 
@@ -117,9 +118,10 @@ class Rig:
 
 
 def _seat(seat):
+    # A seat of the game's table; a board that does not wire it refuses its pin.
     seat = int(seat)
-    if not 1 <= seat <= SEATS:
-        raise ValueError("seat must be 1 to %d" % SEATS)
+    if not 1 <= seat <= MAX_SEAT:
+        raise ValueError("seat must be 1 to %d" % MAX_SEAT)
     return seat
 
 

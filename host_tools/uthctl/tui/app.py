@@ -24,8 +24,9 @@ import locale
 import os
 import signal
 
+from mystery.money import dollars as money
+
 from ..boards.virtual import VirtualBoard
-from ..commands.meters import money
 from ..links.hostlink import Link
 from .hands import Hands, TableRig
 from .hostlink import COMMAND_TIMEOUT, HostLink

@@ -1,9 +1,8 @@
 # How the board's events and states read on the screen: one line an event.
 import json
 
+from mystery.money import dollars as money
 from table.controller import BETTING, FAULT, HIT_PENDING, LOCKED, NOT_CONFIGURED, SERVICE
-
-from ..commands.meters import money
 
 STATE_NAMES = {BETTING: "BETTING", LOCKED: "LOCKED", HIT_PENDING: "HIT PENDING",
                SERVICE: "SERVICE", NOT_CONFIGURED: "UNCONFIGURED", FAULT: "FAULT"}

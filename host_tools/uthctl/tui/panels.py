@@ -5,10 +5,11 @@ import time
 
 from mystery import configs
 from mystery.meter import UNCONFIGURED
+from mystery.money import dollars as money
+from mystery.money import dollars_brief
 from table.controller import BETTING, FAULT, HIT_PENDING, LOCKED, NOT_CONFIGURED, SERVICE
 
 from ..boards.virtual import SEATS
-from ..commands.meters import money
 from ..links.hostlink import reset_command
 from .events import STATE_NAMES
 from .hands import REOPEN_HOLD_S
@@ -16,8 +17,12 @@ from .hostlink import COMMAND_TIMEOUT
 from .led import led_rows
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-HELP = ("1-6 chip  !-^ or u,1-6 UTH wager  0 all chips off  l LOCK  L hold LOCK %g s"
-        % REOPEN_HOLD_S,
+# A key a seat: its digit for the chip; shifted on a US keyboard, or `u` then
+# the digit on any keyboard, for the UTH wager.
+SEAT_KEYS = "1234567"[:SEATS]
+UTH_KEYS = "!@#$%^&"[:SEATS]
+HELP = ("1-%d chip  !-%s or u,1-%d UTH wager  0 all chips off  l LOCK  L hold LOCK %g s"
+        % (SEATS, UTH_KEYS[-1], SEATS, REOPEN_HOLD_S),
         "k turn key  s hold key  c config  p payment  a auto-play  r reset board  q quit")
 # A failed commit left the cycle's hit value on flash: no round until redrawn.
 EXPOSED_HEADLINE = "hit value EXPOSED: hold key (s), then d redraws"
@@ -224,10 +229,11 @@ class Panels:
                         "warn")
             return ("service mode: release the key (s) to play", "warn")
         if state == LOCKED:
-            return ("round %s locked: take the chips (1-6, 0 all) or hold LOCK (L) to reopen"
-                    % status.get("round"), "normal")
+            return ("round %s locked: take the chips (1-%d, 0 all) or hold LOCK (L) to reopen"
+                    % (status.get("round"), SEATS), "normal")
         if state == BETTING:
-            return ("place chips (1-6), press LOCK (l); a auto-plays rounds until a hit",
+            return ("place chips (1-%d), press LOCK (l); a auto-plays rounds until a hit"
+                    % SEATS,
                     "normal")
         return ("waiting for the board's controller...", "dim")
 
@@ -250,9 +256,10 @@ class Panels:
         for i, name in enumerate(names):
             cfg = configs.get(name)
             rate = cfg.rate_bp / 100
-            line = "%s %-3s $%d chip  %4s%%  meter $%d - $%d" % (
-                ">" if i == index else " ", name, cfg.min_wager_cents // 100,
-                ("%g" % rate), cfg.minimum // 1_000_000, cfg.maximum // 1_000_000)
+            line = "%s %-3s %s chip  %4s%%  meter %s - %s" % (
+                ">" if i == index else " ", name,
+                dollars_brief(cfg.min_wager_cents * configs.MICROS_PER_CENT), ("%g" % rate),
+                dollars_brief(cfg.minimum), dollars_brief(cfg.maximum))
             c.put(row + 1 + i, col + 2, line.ljust(width - 4), "select" if i == index
                   else "normal")
         c.put(row + height - 2, col + 2, "arrows or a name (A1), Enter sends, Esc cancels",

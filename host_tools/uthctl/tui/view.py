@@ -9,9 +9,8 @@ from mystery import configs
 from table.controller import FAULT, SERVICE
 
 from .events import describe, event_style
-from .panels import Panels
+from .panels import SEAT_KEYS, SEATS, UTH_KEYS, Panels
 
-UTH_KEYS = "!@#$%^"  # shift 1-6 on a US keyboard; `u` then 1-6 on any keyboard
 # A line the board printed that names an error ("OSError: flash image ...").
 _ERROR_LINE = re.compile(r"^[A-Za-z_.]*(Error|Exception|Interrupt): ")
 
@@ -86,7 +85,7 @@ class TableView(Panels):
             return True
         if self.uth_prefix:
             self.uth_prefix = False
-            if char in "123456" and char:
+            if char in SEAT_KEYS and char:
                 self._pins(self.hands.toggle_uth, int(char))
             else:
                 self.say("UTH wager: no seat chosen", "normal")
@@ -101,13 +100,13 @@ class TableView(Panels):
                 self.hands.auto_stop.clear()
                 self.hands.autoplaying.set()
                 self.hands.do(self.hands.autoplay)
-        elif char in "123456" and char:
+        elif char in SEAT_KEYS and char:
             self._pins(self.hands.toggle_chip, int(char))
         elif char in UTH_KEYS and char:
             self._pins(self.hands.toggle_uth, UTH_KEYS.index(char) + 1)
         elif char == "u":
             self.uth_prefix = True
-            self.say("UTH wager at which seat (1-6)?", "head")
+            self.say("UTH wager at which seat (1-%d)?" % SEATS, "head")
         elif char == "0":
             self._pins(self.hands.clear_chips)
         elif char == "l":
