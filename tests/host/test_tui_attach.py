@@ -201,3 +201,52 @@ def test_tui_attached_to_the_emulated_pico_shows_its_state(pico_images, tmp_path
         assert time.monotonic() - started < 30
         with Link(pico.serial_path) as link:  # still running its controller
             assert link.command("status")["state"] == NOT_CONFIGURED
+
+
+class _Port:
+    # A Link's face to HostLink: a port that fails after `lasts` reads, or never.
+    def __init__(self, name, lasts=None):
+        self.port = name
+        self.lasts = lasts
+        self.other = []
+        self.sent = []
+        self.closed = False
+        self.at_repl = None
+
+    def read_message(self, timeout):
+        if self.lasts is not None:
+            if self.lasts <= 0:
+                raise OSError("device disconnected")
+            self.lasts -= 1
+        time.sleep(min(timeout, 0.01))
+        return None
+
+    def repl_evidence(self, since=0.0):
+        return None
+
+    def send(self, message):
+        if self.closed:
+            raise OSError("port closed")
+        self.sent.append(message["cmd"])
+
+    def close(self):
+        self.closed = True
+
+
+def test_tui_host_link_reopens_a_port_that_vanished():
+    from uthctl.tui.hostlink import HostLink
+
+    first, second = _Port("/dev/ttyACM0", lasts=3), _Port("/dev/ttyACM0")
+    opened = []
+    host = HostLink(first, poll_s=0.05, reopen=lambda: opened.append(second) or second)
+    host.start()
+    try:
+        deadline = time.monotonic() + 5
+        while not second.sent and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        host.stop()
+        host.join(2)
+    assert first.closed and opened == [second] and host.link is second
+    assert ("note", "host link: /dev/ttyACM0 reopened") in host.inbox
+    assert second.sent[:2] == ["status", "meters"]  # polled again on the new port
