@@ -15,6 +15,13 @@
 # official MicroPython image on an emulated RP2040, the same JSON line and
 # rig; its flash holds only what `make deploy BOARD=rp2040_pico PORT=PTY`
 # copied there (a new flash boots to the REPL, "state": "repl").
+#
+# --port PORT starts no board: the interactive table attaches to one already
+# running there (a real board's device, the virtual board's or the emulated
+# Pico's pty, or `auto`), taking the port as mpremote does, exclusively, and
+# never sending Ctrl-C. It shows what the board reports and offers the host
+# link's commands; --rig ADDRESS (a virtual board's or an emulated Pico's rig)
+# adds the lights, the chips, LOCK, the key, and reset and power.
 import json
 import signal
 import sys
@@ -29,6 +36,13 @@ BOARDS = ("sim", "rp2040_pico")
 
 def add_parser(sub):
     parser = sub.add_parser("sim", help="run the virtual table (firmware on the unix port)")
+    parser.add_argument("--port", metavar="PORT",
+                        help="attach the interactive table to a board already running at PORT "
+                        "(its serial device, a virtual board's or emulated Pico's pty, or "
+                        "'auto'); starts no board")
+    parser.add_argument("--rig", metavar="ADDRESS",
+                        help="with --port: the board's rig (HOST:PORT of a virtual board's or "
+                        "emulated Pico's rig), for the lights, chips, LOCK, key, reset, power")
     parser.add_argument("--board", choices=BOARDS, default="sim",
                         help="sim: the firmware on the unix port (default); rp2040_pico: "
                         "the official MicroPython image on an emulated RP2040 (node)")
@@ -51,6 +65,10 @@ def add_parser(sub):
 
 
 def run(args):
+    if args.port is not None:
+        return run_attached(args)
+    if args.rig is not None:
+        raise ValueError("--rig is for --port: the table this command starts has its own rig")
     if args.board == "rp2040_pico":
         for flag, given in (("--bare", args.bare), ("--micropython", args.micropython),
                             ("--test-seed", args.test_seed is not None)):
@@ -76,6 +94,23 @@ def run_interactive(args):
     if args.board == "rp2040_pico":
         return tui.run(board=_pico(args))
     return tui.run(flash=args.flash, micropython=args.micropython, seed=args.test_seed)
+
+
+def run_attached(args):
+    # Another program's board: nothing here may start or configure it.
+    for flag, given in (("--headless", args.headless), ("--bare", args.bare),
+                        ("--flash", args.flash), ("--micropython", args.micropython),
+                        ("--test-seed", args.test_seed is not None),
+                        ("--board", args.board != "sim")):
+        if given:
+            raise ValueError("%s starts a board; --port attaches to one already running"
+                             % flag)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise ValueError("the interactive table needs a terminal; for scripts: "
+                         "uthctl monitor --port PORT")
+    from ..tui import app as tui
+
+    return tui.run_attached(args.port, args.rig)
 
 
 def _pico(args):

@@ -27,7 +27,9 @@ import signal
 from mystery.money import dollars as money
 
 from ..boards.virtual import VirtualBoard
+from ..links import ports
 from ..links.hostlink import Link
+from .attach import NO_RIG, AttachedBoard, open_rig
 from .hands import Hands, TableRig
 from .hostlink import COMMAND_TIMEOUT, HostLink
 from .screen import screen_loop
@@ -49,10 +51,21 @@ def run(flash=None, micropython=None, seed=None, board=None):
     # PicoBoard); by default a VirtualBoard on `flash`. The board's
     # meters stay on its flash image for the next run. SIGTERM and SIGHUP
     # end it as q does, so the board's interpreter never outlives it.
+    return _guarded(lambda: _run(flash, micropython, seed, board))
+
+
+def run_attached(port, rig_address=None):
+    # The interactive table on a board already running at `port` (its
+    # device, found with --port auto or given); lights, chips, LOCK, the
+    # key, reset and power only through a rig at `rig_address`.
+    return _guarded(lambda: _run_attached(port, rig_address))
+
+
+def _guarded(body):
     handlers = {signum: signal.signal(signum, _quit) for signum in (signal.SIGTERM,
                                                                      signal.SIGHUP)}
     try:
-        return _run(flash, micropython, seed, board)
+        return body()
     except _Quit:
         return 0  # before the screen was up; the board is stopped all the same
     finally:
@@ -60,11 +73,16 @@ def run(flash=None, micropython=None, seed=None, board=None):
             signal.signal(signum, handler)
 
 
-def _run(flash, micropython, seed, board=None):
+def _terminal():
+    # Whether the terminal draws box lines (UTF-8), and whether in colour.
     locale.setlocale(locale.LC_ALL, "")
     fancy = locale.getpreferredencoding(False).lower().replace("-", "") == "utf8"
-    colour = not os.environ.get("NO_COLOR")
     os.environ.setdefault("ESCDELAY", "25")
+    return fancy, not os.environ.get("NO_COLOR")
+
+
+def _run(flash, micropython, seed, board=None):
+    fancy, colour = _terminal()
     faults = io.StringIO()
     if board is None:
         board = VirtualBoard(flash=flash, micropython=micropython, seed=seed, stderr=faults)
@@ -76,37 +94,17 @@ def _run(flash, micropython, seed, board=None):
         link = Link(board.serial_path, timeout=COMMAND_TIMEOUT)
         closing.append(link.close)
         board.power(True)  # after the port is open, so "started" is seen
-        host = HostLink(link)
         hands_rig, view_rig = TableRig(board.rig_address), TableRig(board.rig_address)
         closing += [hands_rig.close, view_rig.close]
-        hands = Hands(hands_rig, host, None)
-        view = TableView(board, host, hands, view_rig, seed=seed, fancy=fancy)
-        view.note("%s: serial %s, rig %s" % (getattr(board, "title", "virtual board"),
-                                               board.serial_path, board.rig_address), "dim")
-        view.note("flash %s" % board.flash, "dim")
+        notes = [("%s: serial %s, rig %s" % (getattr(board, "title", "virtual board"),
+                                             board.serial_path, board.rig_address), "dim"),
+                 ("flash %s" % board.flash, "dim")]
         if seed is not None:
-            view.note("TEST SEED %d: the hit values are predictable; never for play" % seed,
-                      "seed")
-        host.start()
-        hands.start()
-        closing.insert(0, host.stop)
-        closing.insert(0, hands.stop)
-        try:
-            curses.wrapper(screen_loop, view, colour)
-        except (KeyboardInterrupt, _Quit):
-            pass  # Ctrl-C, a closed terminal or SIGTERM quit as q does
-        finally:
-            hands.stop()
-            hands.join(3.0)
-            host.stop()
-            host.join(2.0)
-        meters = host.meters
+            notes.append(("TEST SEED %d: the hit values are predictable; never for play"
+                          % seed, "seed"))
+        meters = _play(board, HostLink(link), hands_rig, view_rig, notes, seed, fancy, colour)
     finally:
-        for close in closing:
-            try:
-                close()
-            except OSError:
-                pass
+        _close_all(closing)
         board.stop()
     if meters and meters.get("config"):
         summary = "uthctl sim: meter %s (%s, cycle %d, round %d) kept in %s" % (
@@ -119,3 +117,57 @@ def _run(flash, micropython, seed, board=None):
     except OSError:
         pass  # the terminal is gone (SIGHUP)
     return 0
+
+
+def _run_attached(port, rig_address):
+    fancy, colour = _terminal()
+    device = ports.resolve(port)
+    closing = []
+    try:
+        # Exclusive, as mpremote: a second program on the port is refused.
+        # Opening sends a line end only; never Ctrl-C, which would stop
+        # the controller.
+        link = Link(device, timeout=COMMAND_TIMEOUT, exclusive=True)
+        closing.append(link.close)
+        hands_rig = view_rig = None
+        if rig_address is not None:
+            hands_rig, view_rig = open_rig(rig_address), open_rig(rig_address)
+            closing += [hands_rig.close, view_rig.close]
+        board = AttachedBoard(device, rig_address, hands_rig)
+        notes = [("attached to %s, rig %s" % (device, rig_address or NO_RIG), "dim")]
+        host = HostLink(link, reopen=lambda: Link(device, timeout=COMMAND_TIMEOUT,
+                                                  end_line=False, exclusive=True))
+        _play(board, host, hands_rig, view_rig, notes, None, fancy, colour)
+    finally:
+        _close_all(closing)
+    print("uthctl sim: left the board at %s running" % device)
+    return 0
+
+
+def _play(board, host, hands_rig, view_rig, notes, seed, fancy, colour):
+    # The screen until the person quits; the board's last meters.
+    hands = Hands(hands_rig, host, None)
+    view = TableView(board, host, hands, view_rig, seed=seed, fancy=fancy)
+    for text, style in notes:
+        view.note(text, style)
+    host.start()
+    hands.start()
+    try:
+        curses.wrapper(screen_loop, view, colour)
+    except (KeyboardInterrupt, _Quit):
+        pass  # Ctrl-C, a closed terminal or SIGTERM quit as q does
+    finally:
+        hands.stop()
+        hands.join(3.0)
+        host.stop()
+        host.join(2.0)
+        host.close()
+    return host.meters
+
+
+def _close_all(closing):
+    for close in closing:
+        try:
+            close()
+        except OSError:
+            pass

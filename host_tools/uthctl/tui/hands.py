@@ -29,16 +29,22 @@ class TableRig(Rig):
     # timer). TCP_QUICKACK is Linux's; elsewhere answers are just slower.
     def __init__(self, address, timeout=5.0):
         super().__init__(address, timeout)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if getattr(self, "sock", None) is not None:
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def _line(self):
-        if _QUICKACK is not None and b"\n" not in self.buffer:
+        if _QUICKACK is not None and getattr(self, "sock", None) is not None and \
+                b"\n" not in self.buffer:
             self.sock.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
         return super()._line()
 
     def set_many(self, levels):
         # Several pins at once: all requests sent, then every answer read
         # (each comes once the board applied its level).
+        if getattr(self, "sock", None) is None:  # a rig on another transport: one by one
+            for pin, level in levels:
+                self.set(pin, level)
+            return
         self.sock.sendall(b"".join(json.dumps({"op": "set", "pin": pin, "level": level})
                                    .encode() + b"\n" for pin, level in levels))
         for _ in levels:
@@ -124,6 +130,15 @@ class Hands(threading.Thread):
         board.reset()
         self.host.resume()
         self.say("board reset (a power cycle): the controller starts again", "head")
+
+    def toggle_power(self, board):
+        # Power off is a cut at any instant, as a pulled plug; on boots it.
+        on = not self.rig.state().get("powered", True)
+        board.power(on)
+        if on:
+            self.host.resume()
+        self.say("board powered %s" % ("on: the controller starts" if on else
+                                       "off (o powers it on)"), "head")
 
     # ---- commands ----
 

@@ -9,17 +9,22 @@ from ..links.hostlink import LinkError
 
 POLL_S = 0.5  # status and meters over the host link
 COMMAND_TIMEOUT = 3.0
+RETRY_S = 0.5  # a failed port is tried again this often
 
 
 class HostLink(threading.Thread):
     # Owns the serial port's reading: events and board lines go to `inbox`,
     # replies to whoever waits for them; status and meters are asked twice a
     # second (and soon after any action), the latest kept in .status/.meters.
-    def __init__(self, link, poll_s=POLL_S):
+    def __init__(self, link, poll_s=POLL_S, reopen=None):
         super().__init__(name="uthctl-link", daemon=True)
         self.link = link
+        # reopen() -> a new Link: for a port that vanished (a real board's USB
+        # goes at a reset); without it a failed port is retried as it is.
+        self.reopen = reopen
+        self._lost = False
         self.poll_s = poll_s
-        self.inbox = deque(maxlen=2000)  # ("event", dict) or ("line", text)
+        self.inbox = deque(maxlen=2000)  # ("event", dict), ("line" or "note", text)
         self.status = None
         self.meters = None
         self.failure = None
@@ -36,6 +41,9 @@ class HostLink(threading.Thread):
 
     def stop(self):
         self._stopping.set()
+
+    def close(self):
+        self.link.close()
 
     def resume(self):
         # After a reset: poll again at once (a board still at its REPL shows it again).
@@ -72,13 +80,25 @@ class HostLink(threading.Thread):
     def run(self):
         while not self._stopping.is_set():
             try:
+                if self._lost:
+                    self._reopen()
                 self._step()
                 self.failure = None
             except (OSError, ValueError) as error:
                 if self._stopping.is_set():
                     return
                 self.failure = str(error)
-                time.sleep(0.2)
+                self._lost = self.reopen is not None and isinstance(error, OSError)
+                time.sleep(RETRY_S)
+
+    def _reopen(self):
+        # The port again, as it may come back under the same name.
+        self.link.close()
+        with self._write_lock:
+            self.link = self.reopen()
+        self._lost = False
+        self.inbox.append(("note", "host link: %s reopened" % self.link.port))
+        self.resume()
 
     def _step(self):
         now = time.monotonic()

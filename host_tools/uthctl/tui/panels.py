@@ -23,9 +23,21 @@ SEAT_KEYS = "1234567"[:SEATS]
 UTH_KEYS = "!@#$%^&"[:SEATS]
 HELP = ("1-%d chip  !-%s or u,1-%d UTH wager  0 all chips off  l LOCK  L hold LOCK %g s"
         % (SEATS, UTH_KEYS[-1], SEATS, REOPEN_HOLD_S),
-        "k turn key  s hold key  c config  p payment  a auto-play  r reset board  q quit")
+        "k turn key  s hold key  c config  p payment  a auto  r reset  o power  q quit")
+# Attached with no rig: only the host link's commands.
+HELP_NO_RIG = ("no rig given (--rig ADDRESS): no chips, LOCK, key, reset or power keys",
+               "c config  d redraw  p payment  q quit   (the table's own key: service mode)")
 # A failed commit left the cycle's hit value on flash: no round until redrawn.
 EXPOSED_HEADLINE = "hit value EXPOSED: hold key (s), then d redraws"
+
+# What to do next at a board attached without a rig: its own key and chips.
+NO_RIG_HINTS = {
+    NOT_CONFIGURED: "turn the table's key for service mode, then choose a configuration (c)",
+    SERVICE: "service mode: c chooses a configuration, d redraws, p sets the payment",
+    BETTING: "betting: the table's chips and LOCK play; its events show below",
+    LOCKED: "a round is locked: the table's dealer ends it; its events show below",
+    HIT_PENDING: "a hit is pending: the table's key validates it (p: how it is paid)",
+}
 
 
 class Panels:
@@ -44,8 +56,9 @@ class Panels:
         self._inputs(canvas, 8, 54)
         self._hint(canvas, 15)
         self._events(canvas, 17, h - 3)
-        canvas.put(h - 2, 0, HELP[0], "help")
-        canvas.put(h - 1, 0, HELP[1], "help")
+        help_lines = HELP if self.rig is not None else HELP_NO_RIG
+        canvas.put(h - 2, 0, help_lines[0], "help")
+        canvas.put(h - 1, 0, help_lines[1], "help")
         if self.menu is not None:
             self._menu(canvas)
 
@@ -54,7 +67,11 @@ class Panels:
         # controller and a fault stay here, whatever scrolls past below.
         state = self.state()
         if self.host.at_repl:
-            return "AT THE REPL", "error", self.board_error or "controller stopped; r resets"
+            return "AT THE REPL", "error", self.board_error or (
+                "controller stopped; r resets" if self.rig is not None else
+                "controller stopped")
+        if self.powered() is False:
+            return "OFF", "error", "the board is powered off; o powers it on"
         if state == FAULT or self.fault:
             return "FAULT", "error", self.fault
         text = STATE_NAMES.get(state, state) if state else "starting..."
@@ -69,7 +86,7 @@ class Panels:
 
     def _title(self, c):
         text, style, detail = self.headline()
-        c.put(0, 0, "uthctl sim", "head")
+        c.put(0, 0, "uthctl sim", "head")  # attached or not: the same table
         c.put(0, 12, "state ", "normal")
         c.put(0, 18, text, style)
         label = " TEST SEED %d " % self.seed if self.seed is not None else ""
@@ -92,10 +109,10 @@ class Panels:
             c.put(row + height - 1, col + width - len(bottom) - 4, " %s " % bottom, "bold")
 
     def _led(self, c, row, col):
-        pins = self.pins
-        text = pins.get("display") if pins else None
+        text = self.display()
         shown = '"%s"' % text if text is not None else "dark"
-        self._box(c, row, col, 52, 7, "LED meter", "display %s" % shown)
+        title = "LED meter" if self.rig is not None else "LED meter (as status reports it)"
+        self._box(c, row, col, 52, 7, title, "display %s" % shown)
         if text is None:
             return
         try:
@@ -130,6 +147,9 @@ class Panels:
 
     def _seats(self, c, row, col):
         on, off, star = ("●", "○", "★") if self.fancy else ("[x]", "[ ]", "<*>")
+        if self.rig is None:
+            self._seats_from_status(c, row, col, on)
+            return
         c.put(row, col, "seat  prog.chip UTH wager  bet light  jackpot", "head")
         pins = self.pins or {}
         inputs = pins.get("inputs", {})
@@ -151,8 +171,24 @@ class Panels:
             c.put(r, col + 38, "%s JACKPOT" % star if jackpot else "%s off" % off,
                   "jackpot" if jackpot else "dim")
 
+    def _seats_from_status(self, c, row, col, on):
+        # No rig, no lights: what status says of the seats.
+        status = self.host.status or {}
+        c.put(row, col, "lights: no rig given (--rig ADDRESS)", "warn")
+        for n, (name, seats) in enumerate((("in round", status.get("locked_in")),
+                                           ("stale chips", status.get("stale_chips")))):
+            c.put(row + 2 + n, col, "%-12s %s" % (name, " ".join(map(str, seats or [])) or "-"))
+        c.put(row + 5, col, "%s seats from the board's status" % on, "dim")
+
     def _inputs(self, c, row, col):
         on, off = ("●", "○") if self.fancy else ("[x]", "[ ]")
+        if self.rig is None:
+            status = self.host.status or {}
+            payment = status.get("payment")
+            c.put(row, col, "LOCK, key: no rig", "dim")
+            c.put(row + 2, col, "payment  %s" % (payment.replace("_", " ") if payment else "?"))
+            c.put(row + 5, col, "board    attached", "normal")
+            return
         pins = self.pins or {}
         inputs = pins.get("inputs", {})
         status = self.host.status or {}
@@ -172,7 +208,9 @@ class Panels:
             c.put(row + 3, col, "auto     off (a)", "normal")
         locked = status.get("locked_in") or []
         c.put(row + 4, col, "in round %s" % (" ".join(map(str, locked)) or "-"), "normal")
-        if self.board.alive() and pins.get("board"):
+        if self.attached and "boots" not in pins:
+            board = "attached"
+        elif self.board.alive() and pins.get("board"):
             board = "running, boots %d" % pins["boots"]
         elif self.board.alive() and pins.get("powered"):
             board = "starting"
@@ -189,14 +227,18 @@ class Panels:
     def hint(self):
         # What to do next: the one line a person reads first.
         if not self.board.alive():
-            return ("the virtual board stopped: %s; q quits" % self.board.failure, "error")
+            return ("the %s stopped: %s; q quits" % (getattr(self.board, "title", "board"),
+                                                     self.board.failure), "error")
         if self.rig_error:
             return ("rig: %s" % self.rig_error, "error")
         if self.host.failure:
             return ("host link: %s" % self.host.failure, "error")
+        if self.powered() is False:
+            return ("the board is powered off: o powers it on", "error")
         if self.host.at_repl:
-            return ("controller stopped at the REPL: r resets (%s)"
-                    % reset_command(self.board.serial_path), "error")
+            return ("controller stopped at the REPL: %s(%s)"
+                    % ("r resets " if self.rig is not None else "",
+                       reset_command(self.board.serial_path)), "error")
         answered = self.host.answered_at
         if answered is not None and time.monotonic() - answered > 2 * COMMAND_TIMEOUT:
             return ("the board's controller has not answered for %d s (is it at the REPL?)"
@@ -214,6 +256,9 @@ class Panels:
                         "then s", "error")
             return ("hit value exposed: rounds refused until redrawn; hold the key (s), then d",
                     "error")
+        if self.rig is None and state in NO_RIG_HINTS:
+            return (NO_RIG_HINTS[state], "warn" if state in (NOT_CONFIGURED, SERVICE)
+                    else "normal")
         if auto is not None:
             return ("auto-play: round %d, the meter climbs until a hit (a stops)"
                     % auto["rounds"], "warn")

@@ -11,6 +11,10 @@ from table.controller import FAULT, SERVICE
 from .events import describe, event_style
 from .panels import SEAT_KEYS, SEATS, UTH_KEYS, Panels
 
+# The keys that move the table's pins or its power: a rig's, refused without one.
+RIG_KEYS = SEAT_KEYS + UTH_KEYS + "u0lLksaro"
+NO_RIG_KEY = ("no rig given: chips, LOCK, the key, auto-play, reset and power need "
+              "--rig ADDRESS (c, d, p and q work)")
 # A line the board printed that names an error ("OSError: flash image ...").
 _ERROR_LINE = re.compile(r"^[A-Za-z_.]*(Error|Exception|Interrupt): ")
 
@@ -20,7 +24,8 @@ class TableView(Panels):
         self.board = board
         self.host = host
         self.hands = hands
-        self.rig = rig  # the main thread's own rig connection: pin state
+        self.rig = rig  # the main thread's own rig connection: pin state; None: no rig
+        self.attached = getattr(board, "attached", False)  # a board this program did not start
         self.seed = seed
         self.fancy = fancy
         self.pins = None
@@ -56,6 +61,8 @@ class TableView(Panels):
                     self._status_at_fault = self.host.status
                 elif item.get("ev") == "started":
                     self.board_error = None  # a new boot
+            elif kind == "note":
+                self.note(item, "head")
             else:
                 self.note("board: " + item, "dim")
                 if _ERROR_LINE.match(item):
@@ -65,6 +72,8 @@ class TableView(Panels):
             self.fault = status.get("fault") or self.fault or "no reason given"
         elif status and status is not self._status_at_fault:
             self.fault = None  # a status newer than the fault: the board recovered
+        if self.rig is None:
+            return
         try:
             self.pins = self.rig.state()
             self.rig_error = None
@@ -74,6 +83,17 @@ class TableView(Panels):
     def state(self):
         status = self.host.status
         return status.get("state") if status else None
+
+    def display(self):
+        # The LED meter's text: the rig reads the display's lines; without
+        # one, the board's status says what it shows.
+        if self.rig is not None:
+            return self.pins.get("display") if self.pins else None
+        return (self.host.status or {}).get("display")
+
+    def powered(self):
+        # False when the rig says the board is off; None when unknown.
+        return self.pins.get("powered") if self.pins else None
 
     # ---- keys ----
 
@@ -92,6 +112,9 @@ class TableView(Panels):
             return True
         if char == "q":
             return False
+        if char in RIG_KEYS and char and self.rig is None:
+            self.say(NO_RIG_KEY, "error")
+            return True
         if char == "a":
             if self.hands.autoplaying.is_set():
                 self.hands.auto_stop.set()
@@ -123,8 +146,8 @@ class TableView(Panels):
                 current = (self.host.meters or {}).get("config")
                 self.menu = [names.index(current) if current in names else 0, ""]
             else:
-                self.say("configuration changes only in service mode: hold the key (s) "
-                         "first", "error")
+                self.say("configuration changes only in service mode: %s first"
+                         % self.service_how(), "error")
         elif char == "p":
             self.hands.do(self.hands.toggle_payment)
         elif char == "d":
@@ -132,12 +155,18 @@ class TableView(Panels):
                 self.hands.do(self.hands.redraw)
                 self.say("asking the board to redraw the hit value...", "normal")
             else:
-                self.say("a redraw only in service mode: hold the key (s) first", "error")
+                self.say("a redraw only in service mode: %s first" % self.service_how(),
+                         "error")
         elif char == "r":
             self._pins(self.hands.reset_board, self.board)
+        elif char == "o":
+            self._pins(self.hands.toggle_power, self.board)
         elif ch != -1 and ch != curses.KEY_RESIZE:
             self.say("keys are on the bottom lines; q quits", "normal")
         return True
+
+    def service_how(self):
+        return "hold the key (s)" if self.rig is not None else "turn the table's key"
 
     def _pins(self, job, *args):
         if self.hands.autoplaying.is_set():
