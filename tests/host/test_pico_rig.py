@@ -7,10 +7,12 @@
 #   the GPIO is the controller's own for that signal (the wires run straight
 #   across, README: The rig Pico), read from the controller's pin map;
 # - a level on each light's rig GPIO shows in the rig's `state`, and a
-#   released wire reads unlit (the rig's pull-down);
+#   released wire reads unlit (the emulator reads a pad with no pull low
+#   too: the pull-down itself is test_rig_board.py's);
 # - power and reset move the load switch's and RUN's GPIOs.
 # About 20 s: one deploy of two small modules, then requests of a few ms.
 import json
+import time
 
 import pytest
 from rig_pico_target import BOOT_WAIT, POWER_GPIO, RUN_GPIO, deploy_rig
@@ -58,6 +60,18 @@ def level(pins, gpio):
     return reply["level"], reply["output"]
 
 
+def drive(pins, gpio, to):
+    # The outside drives a pad (None: lets it go to its pull), then waits
+    # until the pad reads so: on a loaded host the emulator may answer
+    # "applied": false, having lagged past the supervisor's wait, and apply
+    # the level a moment later.
+    pins.request(op="gpio", pin=gpio, level=to)
+    deadline = time.monotonic() + TIMEOUT
+    while level(pins, gpio)[0] != (to or 0):
+        assert time.monotonic() < deadline, "GPIO%d never read %s" % (gpio, to)
+        time.sleep(0.01)
+
+
 def drive_levels(pins):
     return {name: level(pins, gpio) for name, gpio in INPUT_GPIOS.items()}
 
@@ -77,15 +91,15 @@ def test_set_of_each_input_drives_that_gpio_alone_high(rig, pins):
 def test_a_light_level_on_each_rig_input_shows_in_state(rig, pins):
     for kind in ("bet_lights", "jackpot_lights"):
         for seat, gpio in enumerate(WIRING[kind]):
-            pins.request(op="gpio", pin=gpio, level=1)  # the controller drives it high: lit
+            drive(pins, gpio, 1)  # the controller drives it high: lit
             state = rig.state()
             other = "jackpot_lights" if kind == "bet_lights" else "bet_lights"
             assert state[kind] == [int(n == seat) for n in range(6)], (kind, seat)
             assert state[other] == [0] * 6
             assert level(pins, gpio) == (1, False)  # the rig reads it, never drives it
-            pins.request(op="gpio", pin=gpio, level=0)
+            drive(pins, gpio, 0)
             assert rig.state()[kind] == [0] * 6
-            pins.request(op="gpio", pin=gpio, level=None)  # the wire off: its pull-down
+            drive(pins, gpio, None)  # the wire off: not pulled up
             assert rig.state()[kind] == [0] * 6 and level(pins, gpio) == (0, False)
 
 
@@ -108,10 +122,10 @@ def test_uthctl_rig_port_takes_the_sim_verbs(board, pins, capsys):
     assert cli.main(["rig", "--port", board.serial_path, "chip", "3", "on", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["applied"] is True
     assert level(pins, INPUT_GPIOS["bet3"]) == (1, True)
-    pins.request(op="gpio", pin=WIRING["jackpot_lights"][5], level=1)
+    drive(pins, WIRING["jackpot_lights"][5], 1)
     assert cli.main(["rig", "--port", board.serial_path, "state"]) == 0
     text = capsys.readouterr().out
     assert "jackpot lights 6\n" in text and "chips          3\n" in text
     assert cli.main(["rig", "--port", board.serial_path, "chip", "3", "off"]) == 0
-    pins.request(op="gpio", pin=WIRING["jackpot_lights"][5], level=None)
+    drive(pins, WIRING["jackpot_lights"][5], None)
     assert level(pins, INPUT_GPIOS["bet3"]) == (0, True)
