@@ -4,8 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 MICROPYTHON := $(BIN)/micropython -X heapsize=192K
-# sim: the virtual board's build, to deploy onto a bare one (uthctl sim --bare).
-BOARDS := rp2040_pico:armv6m esp32_devkitc:xtensawin sim:x64
+# sim: the virtual board's build, to deploy onto a bare one (uthctl sim --bare);
+# rig_pico: the test rig's own firmware (boards/rig_pico), none of the controller's.
+BOARDS := rp2040_pico:armv6m esp32_devkitc:xtensawin sim:x64 rig_pico:armv6m
 BUILD ?= build
 # The emulated Pico's runner (host side): rp2040js from its lock file.
 PICO_EMU := host_tools/pico_emu

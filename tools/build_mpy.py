@@ -2,6 +2,8 @@
 #   python tools/build_mpy.py --out build rp2040_pico:armv6m esp32_devkitc:xtensawin
 # Each board's build also gets table/build_info: the project's version and the
 # build's hash (build_hash below), which the board reports in `status`.
+# A board folder with a main.py of its own (boards/rig_pico, the test rig) is
+# a program apart: its build is its own modules alone, none of the firmware's.
 # Exits non-zero naming every module that does not compile.
 import argparse
 import hashlib
@@ -57,7 +59,32 @@ def compile_module(source, target, arch, base=FIRMWARE):
     return done.returncode, (done.stdout + done.stderr).strip()
 
 
+def standalone(board, root=ROOT):
+    return (root / "boards" / board / "main.py").is_file()
+
+
+def standalone_modules(board, root=ROOT):
+    # Its modules, less main.py (copied as source) and the freezing manifest.
+    folder = root / "boards" / board
+    return sorted(path for path in folder.glob("*.py")
+                  if path.name not in ("main.py", "manifest.py"))
+
+
+def build_standalone(out, board, arch, root=ROOT):
+    failures = []
+    folder = root / "boards" / board
+    for source in standalone_modules(board, root):
+        target = out / board / "lib" / source.with_suffix(".mpy").name
+        code, message = compile_module(source, target, arch, folder)
+        if code:
+            failures.append("%s (%s): %s" % (source.relative_to(root), arch, message))
+    shutil.copy(folder / "main.py", out / board / "main.py")
+    return failures
+
+
 def build(out, board, arch, root=ROOT):
+    if standalone(board, root):
+        return build_standalone(out, board, arch, root)
     failures = []
     firmware = root / "firmware"
     for source in firmware_modules(firmware):
@@ -102,6 +129,10 @@ def main(argv=None):
     for spec in args.boards:
         board, arch = spec.split(":")
         failures += build(args.out, board, arch)
+        if standalone(board):
+            print("%s: %d modules of its own for %s" % (board, len(standalone_modules(board)),
+                                                        arch))
+            continue
         print("%s: %d modules for %s, version %s, build %s" % (
             board, len(firmware_modules()), arch, project_version(), build_hash(board)[:12]))
     for failure in failures:

@@ -19,6 +19,8 @@
 //                             before as on the wall clock; "applied SEQ" two
 //                             controller ticks (10 ms, emulated) after
 //        time                 -> "time SIM_NS CYCLES"
+//        gpio GPIO            -> "gpio GPIO LEVEL OUT": the pad's level (0|1) and
+//                             whether the chip drives it (1) or reads it (0)
 //        flashops             -> "flashops ERASES PROGRAMS"
 //   out: pin GPIO 0|1         a watched output changed (1 = driven high)
 //        level GPIO NS        a set's level reached the pin at emulated time NS
@@ -187,13 +189,15 @@ process.stdout.on('error', () => process.exit(1));
 
 // ---- GPIO: pad levels, watched outputs, the MAX7219's frames ------------------------------
 const outside = new Array(mcu.gpio.length).fill(null);
-function updatePad(n) {
+function padLevel(n) {
   const p = mcu.gpio[n];
-  let level;
-  if (p.outputEnable) level = p.outputValue;
-  else if (outside[n] !== null) level = outside[n];
-  else level = p.pullupEnabled && !p.pulldownEnabled;
-  if (level !== p.rawInputValue) p.setInputValue(level);   // only on change: it latches edges
+  if (p.outputEnable) return p.outputValue;
+  if (outside[n] !== null) return outside[n];
+  return p.pullupEnabled && !p.pulldownEnabled;
+}
+function updatePad(n) {
+  const level = padLevel(n);
+  if (level !== mcu.gpio[n].rawInputValue) mcu.gpio[n].setInputValue(level);   // only on change: it latches edges
 }
 mcu.gpio.forEach((p, n) => p.addListener(() => updatePad(n)));
 // Inputs held low from the first instruction (chips, a held key, before power-on).
@@ -251,6 +255,8 @@ function command([cmd, a1, a2, a3]) {
     scheduleLevel(Number(a1), a2 === 'z' ? null : a2 === '1', a3);
   } else if (cmd === 'time') {
     tell(`time ${Math.round(clock.nanos)} ${mcu.core.cycles}`);
+  } else if (cmd === 'gpio' && mcu.gpio[Number(a1)]) {
+    tell(`gpio ${Number(a1)} ${padLevel(Number(a1)) ? 1 : 0} ${mcu.gpio[Number(a1)].outputEnable ? 1 : 0}`);
   } else if (cmd === 'flashops') {
     tell(`flashops ${ops.erase} ${ops.program}`);
   } else {

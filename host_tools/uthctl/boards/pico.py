@@ -32,6 +32,7 @@
 #       stops at its N-th flash operation (emulator.mjs says what each does)
 #   {"op": "time"} -> {"ok": true, "emulated_ns": N, "cycles": N}: the
 #       chip's clock since this power-on (125 MHz instruction cycles)
+#   {"op": "gpio", ...}: any GPIO read or driven by number (pico_gpio.py)
 #
 # The flash image is the littlefs region of the Pico's flash (1408 KiB),
 # written through at every erase and program, so killing the emulator is a
@@ -50,6 +51,7 @@ from pathlib import Path
 from . import pico_image
 from .flash import prepare_folder, state_folder
 from .max7219_model import Max7219
+from .pico_gpio import GpioOps
 from .seats import pico_seats
 from .supervisor import Supervisor, spawn_with_parent_death, write_some
 
@@ -72,9 +74,9 @@ def _erased_image(path):
         image.write(b"\xff" * FS_SIZE)
 
 
-class PicoBoard(Supervisor):
+class PicoBoard(GpioOps, Supervisor):
     title = "emulated Pico"  # how the interactive table names it
-    RIG_OPS = "state, set, power, reset, cut, time, ping"
+    RIG_OPS = "state, set, power, reset, cut, time, gpio, ping"
     _CALL_TIMEOUT = 15.0
     _START_TIMEOUT = 60.0
     _START_POLL = 0.05
@@ -139,7 +141,7 @@ class PicoBoard(Supervisor):
         self._bytes = {"erase": 0, "program": 0}
         self._inputs_ns = {}
         self._ended_by_cut = None
-        self._time_asked = []  # rig connections waiting for the chip's clock, in order
+        self._time_asked = []  # rig connections waiting on the chip (time, gpio), in order
 
     def _state(self):
         return {"ok": True, "bet_lights": list(self._lights["bet_lights"]),
@@ -348,6 +350,8 @@ class PicoBoard(Supervisor):
         elif kind == "time" and len(args) == 2 and self._time_asked:
             conn = self._time_asked.pop(0)
             self._reply(conn, {"ok": True, "emulated_ns": int(args[0]), "cycles": int(args[1])})
+        elif kind == "gpio" and len(args) == 3 and self._time_asked:
+            self._gpio_read(self._time_asked.pop(0), args)
         elif kind == "applied" and args and args[0].isdigit():
             self._applied(int(args[0]))
 
@@ -357,6 +361,8 @@ class PicoBoard(Supervisor):
         op = request.get("op")
         if op == "time":
             self._ask_time(conn)
+        elif op == "gpio":
+            self._gpio(conn, request)
         elif op == "cut":
             self._reply(conn, {"ok": True, "armed": self._arm_cut(request["at"],
                                                                   request.get("mode", "before"))})

@@ -1,4 +1,7 @@
-# uthctl rig --sim ADDRESS ...: a test rig's hands on the virtual table.
+# uthctl rig --sim ADDRESS ... | --port RIG_PORT ...: a test rig's hands on
+# a table: the rig port of a board the host runs (the virtual board, the
+# emulated Pico), or a rig Pico (boards/rig_pico) on its serial port, wired
+# to a real controller. The same verbs for both:
 #   chip SEAT on|off      the progressive wager's bet sensor
 #   uth SEAT on|off       the UTH wager's sensor (all placed at start)
 #   lock [--hold MS]      press and release the dealer's LOCK button
@@ -14,9 +17,12 @@ from ..links.rig import PRESS_MS, Rig, lit
 
 
 def add_parser(sub):
-    parser = sub.add_parser("rig", help="drive the virtual table's pins")
-    parser.add_argument("--sim", metavar="ADDRESS", required=True,
-                        help="the rig address `uthctl sim --headless` printed (HOST:PORT)")
+    parser = sub.add_parser("rig", help="drive a table's pins through a rig")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--sim", metavar="ADDRESS",
+                       help="the rig address `uthctl sim --headless` printed (HOST:PORT)")
+    where.add_argument("--port", metavar="RIG_PORT",
+                       help="a rig Pico's serial port (/dev/ttyACM1, say), wired to the board")
     actions = parser.add_subparsers(dest="action", required=True)
     for name, text in (("chip", "progressive bet sensor"), ("uth", "UTH wager sensor")):
         action = actions.add_parser(name, help="set one seat's " + text)
@@ -44,7 +50,8 @@ def _seat(text):
 def run(args):
     if getattr(args, "hold", 0) < 0:
         raise ValueError("--hold must be 0 ms or more")
-    with Rig(args.sim) as rig:
+    rig = Rig(args.sim) if args.sim else Rig(port=args.port)
+    with rig:
         reply = _act(rig, args)
     if args.action == "state":
         print(json.dumps(reply) if args.json else format_state(reply))
@@ -78,6 +85,10 @@ def format_state(state):
     # The rig sees the board's pin connection, not its controller: a board
     # stopped at the REPL stays wired. Its serial port tells (uthctl meters).
     board = ("pins wired" if state["board"] else "not wired") if state["powered"] else "off"
+    if state.get("rig") == "rig_pico":  # wires alone: it counts no boots, sees no REPL
+        board = "a rig Pico's wires, power %s" % ("on" if state["powered"] else "off")
+    else:
+        board += ", boots %d, REPL mode %s" % (state["boots"], state["repl"])
     return "\n".join([
         "display        %s" % (state["display"] if state["display"] is not None else "-"),
         "bet lights     %s" % _seats(lit(state["bet_lights"])),
@@ -85,7 +96,7 @@ def format_state(state):
         "chips          %s" % _seats(chips),
         "UTH wagers     %s" % _seats(uth),
         "lock %d  key %d" % (inputs.get("lock", 0), inputs.get("key", 0)),
-        "board          %s, boots %d, REPL mode %s" % (board, state["boots"], state["repl"]),
+        "board          %s" % board,
         "controller     not seen by the rig: uthctl meters --port PTY asks it",
     ])
 

@@ -1,42 +1,50 @@
-# A test rig's hands on the virtual table: a client of the supervisor's rig
-# port (boards/rig_port.py). It sets input pins (bet sensors, UTH wager sensors, the
-# LOCK button, the key switch) and reads the outputs (bet and jackpot lights,
-# the LED meter's text). Each set returns once the board has applied it, so
-# the controller's next tick sees the new level.
+# A test rig's hands on a table: it sets input pins (bet sensors, UTH wager
+# sensors, the LOCK button, the key switch) and reads the outputs (bet and
+# jackpot lights, the LED meter's text where the rig can see it). Each set
+# returns once the board has applied it, so the controller's next tick sees
+# the new level. One interface, three rigs, by the transport
+# (rig_transport.py): the rig port of the virtual board or the emulated Pico
+# (boards/rig_port.py, a socket) and a rig Pico on its serial port
+# (boards/rig_pico): Rig(address) or Rig(port=DEVICE); open_rig() takes either.
 import json
-import socket
 import time
 
 from uth.seats import MAX_SEAT
 
+from .rig_transport import RigError, SerialTransport, SocketTransport, is_address, parse_address
+
 PRESS_MS = 100  # long enough for the 30 ms debounce, short of LOCK's 2 s hold
 
-
-class RigError(OSError):
-    pass
+__all__ = ["PRESS_MS", "Rig", "RigError", "lit", "open_rig", "parse_address"]
 
 
-def parse_address(text):
-    host, _, port = str(text).rpartition(":")
-    if not port.isdigit():
-        raise ValueError("rig address must be HOST:PORT or PORT, not %r" % text)
-    return host or "127.0.0.1", int(port)
+def open_rig(where, timeout=5.0):
+    # A rig at a board's rig address (HOST:PORT) or on a rig Pico's serial port.
+    return Rig(where, timeout) if is_address(where) else Rig(port=where, timeout=timeout)
 
 
 class Rig:
-    def __init__(self, address, timeout=5.0):
-        self.address = parse_address(address)
+    def __init__(self, address=None, timeout=5.0, port=None):
+        if (address is None) == (port is None):
+            raise ValueError("a rig is at an address (a board's rig port) or on a serial port")
         self.timeout = timeout
-        try:
-            self.sock = socket.create_connection(self.address, timeout=timeout)
-            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        except OSError as error:
-            raise RigError("no virtual board rig at %s:%d (%s)"
-                           % (self.address + (error.strerror or error,))) from None
-        self.buffer = b""
+        if port is None:
+            self.transport = SocketTransport(address, timeout)
+            self.address = self.transport.address
+        else:
+            self.transport = SerialTransport(port, timeout)
+            self.address = None
+
+    @property
+    def sock(self):
+        return self.transport.sock  # None on a serial port
+
+    @property
+    def buffer(self):
+        return self.transport.buffer
 
     def close(self):
-        self.sock.close()
+        self.transport.close()
 
     def __enter__(self):
         return self
@@ -47,23 +55,14 @@ class Rig:
     # ---- the protocol ----
 
     def request(self, **request):
-        self.sock.sendall(json.dumps(request).encode() + b"\n")
+        self.transport.send(json.dumps(request).encode() + b"\n")
         reply = json.loads(self._line())
         if not reply.get("ok"):
             raise RigError("rig: %s" % reply.get("error", "refused"))
         return reply
 
     def _line(self):
-        while b"\n" not in self.buffer:
-            try:
-                data = self.sock.recv(4096)
-            except socket.timeout:
-                raise RigError("rig: no answer within %.1f s" % self.timeout) from None
-            if not data:
-                raise RigError("rig: the supervisor closed the connection")
-            self.buffer += data
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return line
+        return self.transport.read_line()
 
     # ---- pins ----
 

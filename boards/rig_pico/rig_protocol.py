@@ -1,0 +1,127 @@
+# The rig Pico's side of the rig protocol: the same JSON lines the virtual
+# board's rig port answers (host_tools/uthctl/boards/rig_port.py), so one
+# host driver serves the virtual board, the emulated Pico and this rig.
+#   {"op": "set", "pin": "bet3", "level": 1} -> {"ok": true, "pin", "level",
+#       "applied": true} once the controller's next tick sees the level
+#   {"op": "state"} -> {"ok": true, "bet_lights": [6 x 0/1], "jackpot_lights":
+#       [6 x 0/1], "display": null (the rig does not read the MAX7219),
+#       "inputs": {pin: level}, "board": true, "powered": BOOL, "boots": null
+#       (the rig cannot see the controller boot), "repl": null, "rig": "rig_pico"}
+#   {"op": "power", "on": BOOL}, {"op": "reset"}, {"op": "ping"}
+#   anything else -> {"ok": false, "error": TEXT}
+# Pins come in (board.py names the GPIOs): anything with value() is a pin.
+# A drive pin high turns its transistor on, which pulls the controller's
+# input to ground: chip present, LOCK pressed, key turned, as the sensors do.
+import json
+
+from micropython import const
+
+INPUTS = ("bet1", "bet2", "bet3", "bet4", "bet5", "bet6", "lock", "key")
+OPS = "state, set, power, reset, ping"
+_SETTLE_MS = const(10)  # two of the controller's 5 ms ticks: its next one sees the level
+_RESET_MS = const(50)  # RUN held low this long resets an RP2040
+_POWER_GAP_MS = const(500)  # off this long, so the controller's supply drains
+
+
+class RigPins:
+    def __init__(self, drives, bet_lights, jackpot_lights, sleep_ms, run=None, power=None):
+        # drives: {input name: pin}; the lights: one pin a seat, high = lit;
+        # run: the controller's RUN through a transistor, power: its load switch.
+        self.drives = drives
+        self.bet_lights = bet_lights
+        self.jackpot_lights = jackpot_lights
+        self.sleep_ms = sleep_ms
+        self.run = run
+        self.power = power
+        for pin in drives.values():
+            pin.value(0)  # released: the controller's pull-ups read no chip, no press
+        if run is not None:
+            run.value(0)
+        if power is not None:
+            power.value(1)  # the controller on from the rig's start
+
+    def handle(self, line):
+        # One request line (bytes or text) -> its reply as a dict; None for a blank line.
+        if isinstance(line, bytes):
+            line = line.decode()
+        if not line.strip():
+            return None
+        try:
+            request = json.loads(line)
+            if not isinstance(request, dict):
+                raise ValueError("a request is a JSON object")
+            return self._request(request)
+        except (ValueError, TypeError, KeyError) as error:
+            return {"ok": False, "error": "%s: %s" % (type(error).__name__, error)}
+
+    def _request(self, request):
+        op = request.get("op")
+        if op == "state":
+            return self.state()
+        if op == "set":
+            return self.set(request["pin"], request["level"])
+        if op == "ping":
+            return {"ok": True, "reply": "pong", "rig": "rig_pico"}
+        if op == "power":
+            return self.switch(request["on"])
+        if op == "reset":
+            return self.reset()
+        raise ValueError("unknown op %r (%s)" % (op, OPS))
+
+    def set(self, name, level):
+        pin = self.drives.get(name)
+        if pin is None:
+            raise ValueError("unknown input %r (one of %s)" % (name, " ".join(INPUTS)))
+        if level not in (0, 1, True, False):
+            raise ValueError("level must be 0 or 1")
+        pin.value(1 if level else 0)
+        self.sleep_ms(_SETTLE_MS)
+        return {"ok": True, "pin": name, "level": 1 if level else 0, "applied": True}
+
+    def state(self):
+        return {"ok": True, "bet_lights": _levels(self.bet_lights),
+                "jackpot_lights": _levels(self.jackpot_lights), "display": None,
+                "inputs": {name: self.drives[name].value() for name in INPUTS},
+                "board": True, "powered": self._powered(), "boots": None, "repl": None,
+                "rig": "rig_pico"}
+
+    def _powered(self):
+        # Without a load switch the rig cannot cut the power: on, as far as it knows.
+        return True if self.power is None else bool(self.power.value())
+
+    def switch(self, on):
+        if self.power is None:
+            raise ValueError("this rig has no load switch wired (board.py)")
+        changed = self._powered() != bool(on)
+        self.power.value(1 if on else 0)
+        return {"ok": True, "changed": changed}
+
+    def reset(self):
+        # RUN pulled low and released when wired, else a power cycle.
+        if self.run is not None:
+            self.run.value(1)
+            self.sleep_ms(_RESET_MS)
+            self.run.value(0)
+            return {"ok": True, "changed": True}
+        if self.power is None:
+            raise ValueError("this rig has neither RUN nor a load switch wired (board.py)")
+        self.power.value(0)
+        self.sleep_ms(_POWER_GAP_MS)
+        self.power.value(1)
+        return {"ok": True, "changed": True}
+
+
+def _levels(pins):
+    return [1 if pin.value() else 0 for pin in pins]
+
+
+def serve(rig, read_line, write):
+    # Answers request lines until read_line returns None (a test's end of
+    # input; the board reads forever). Replies end in "\r\n" as a board's console.
+    while True:
+        line = read_line()
+        if line is None:
+            return
+        reply = rig.handle(line)
+        if reply is not None:
+            write(json.dumps(reply).encode() + b"\r\n")

@@ -1,0 +1,131 @@
+# The test rig's firmware (boards/rig_pico) on the emulated Pico: deployed by
+# `make deploy BOARD=rig_pico`, driven over its serial pty by the host's rig
+# client (links/rig.py) exactly as a real rig Pico on /dev/ttyACM1, its pins
+# checked from the emulator's side (the rig port's gpio op):
+# - `set` of each controller input drives that input's rig GPIO high, alone,
+#   which turns on the transistor that pulls the controller's pin to ground;
+#   the GPIO is the controller's own for that signal (the wires run straight
+#   across, README: The rig Pico), read from the controller's pin map;
+# - a level on each light's rig GPIO shows in the rig's `state`, and a
+#   released wire reads unlit (the emulator reads a pad with no pull low
+#   too: the pull-down itself is test_rig_board.py's);
+# - power and reset move the load switch's and RUN's GPIOs.
+# About 20 s: one deploy of two small modules, then requests of a few ms.
+import json
+import time
+
+import pytest
+from rig_pico_target import BOOT_WAIT, POWER_GPIO, RUN_GPIO, deploy_rig
+
+from uthctl import cli
+from uthctl.boards import pico_image
+from uthctl.links.rig import Rig, RigError
+
+WHY_NOT = pico_image.unavailable()
+pytestmark = [pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT),
+              pytest.mark.board, pytest.mark.pico, pytest.mark.pico_quick]
+
+if WHY_NOT is None:
+    from uthctl.boards.pico import PicoBoard
+
+WIRING = pico_image.wiring()  # the controller's GPIO for each signal
+INPUT_GPIOS = dict(WIRING["inputs"])
+TIMEOUT = 30.0  # the emulator on a loaded 2-core host
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    flash = tmp_path_factory.mktemp("rig-pico") / "flash.img"
+    with PicoBoard(flash=flash) as board:
+        assert board.wait_started(BOOT_WAIT)["state"] == "repl"  # a bare image
+        deploy_rig(board)
+        yield board
+
+
+@pytest.fixture
+def rig(board):
+    with Rig(port=board.serial_path, timeout=TIMEOUT) as rig:
+        yield rig
+
+
+@pytest.fixture
+def pins(board):
+    # The emulator's side of the rig's pins.
+    with Rig(board.rig_address, timeout=TIMEOUT) as pins:
+        yield pins
+
+
+def level(pins, gpio):
+    reply = pins.request(op="gpio", pin=gpio)
+    return reply["level"], reply["output"]
+
+
+def drive(pins, gpio, to):
+    # The outside drives a pad (None: lets it go to its pull), then waits
+    # until the pad reads so: on a loaded host the emulator may answer
+    # "applied": false, having lagged past the supervisor's wait, and apply
+    # the level a moment later.
+    pins.request(op="gpio", pin=gpio, level=to)
+    deadline = time.monotonic() + TIMEOUT
+    while level(pins, gpio)[0] != (to or 0):
+        assert time.monotonic() < deadline, "GPIO%d never read %s" % (gpio, to)
+        time.sleep(0.01)
+
+
+def drive_levels(pins):
+    return {name: level(pins, gpio) for name, gpio in INPUT_GPIOS.items()}
+
+
+def test_set_of_each_input_drives_that_gpio_alone_high(rig, pins):
+    released = {name: (0, True) for name in INPUT_GPIOS}  # driven low: transistor off
+    assert drive_levels(pins) == released
+    for name in INPUT_GPIOS:
+        reply = rig.set(name, 1)
+        assert (reply["pin"], reply["level"], reply["applied"]) == (name, 1, True)
+        assert drive_levels(pins) == dict(released, **{name: (1, True)}), name
+        assert rig.state()["inputs"] == {n: int(n == name) for n in INPUT_GPIOS}
+        rig.set(name, 0)
+        assert level(pins, INPUT_GPIOS[name]) == (0, True)
+
+
+def test_a_light_level_on_each_rig_input_shows_in_state(rig, pins):
+    for kind in ("bet_lights", "jackpot_lights"):
+        for seat, gpio in enumerate(WIRING[kind]):
+            drive(pins, gpio, 1)  # the controller drives it high: lit
+            state = rig.state()
+            other = "jackpot_lights" if kind == "bet_lights" else "bet_lights"
+            assert state[kind] == [int(n == seat) for n in range(6)], (kind, seat)
+            assert state[other] == [0] * 6
+            assert level(pins, gpio) == (1, False)  # the rig reads it, never drives it
+            drive(pins, gpio, 0)
+            assert rig.state()[kind] == [0] * 6
+            drive(pins, gpio, None)  # the wire off: not pulled up
+            assert rig.state()[kind] == [0] * 6 and level(pins, gpio) == (0, False)
+
+
+def test_power_and_reset_move_the_load_switch_and_run(rig, pins):
+    assert level(pins, POWER_GPIO) == (1, True) and level(pins, RUN_GPIO) == (0, True)
+    assert rig.power(False) == {"ok": True, "changed": True}
+    assert level(pins, POWER_GPIO) == (0, True) and rig.state()["powered"] is False
+    assert rig.power(True)["changed"] is True and level(pins, POWER_GPIO) == (1, True)
+    assert rig.reset() == {"ok": True, "changed": True}
+    assert level(pins, RUN_GPIO) == (0, True)  # released after its pulse
+
+
+def test_a_refused_request_is_a_rig_error_and_the_rig_answers_on(rig):
+    with pytest.raises(RigError, match="unknown input 'uth1'"):
+        rig.uth(1, True)
+    assert rig.request(op="ping")["reply"] == "pong"
+
+
+def test_uthctl_rig_port_takes_the_sim_verbs(board, pins, capsys):
+    assert cli.main(["rig", "--port", board.serial_path, "chip", "3", "on", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["applied"] is True
+    assert level(pins, INPUT_GPIOS["bet3"]) == (1, True)
+    drive(pins, WIRING["jackpot_lights"][5], 1)
+    assert cli.main(["rig", "--port", board.serial_path, "state"]) == 0
+    text = capsys.readouterr().out
+    assert "jackpot lights 6\n" in text and "chips          3\n" in text
+    assert cli.main(["rig", "--port", board.serial_path, "chip", "3", "off"]) == 0
+    drive(pins, WIRING["jackpot_lights"][5], None)
+    assert level(pins, INPUT_GPIOS["bet3"]) == (0, True)
