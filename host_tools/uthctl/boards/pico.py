@@ -53,7 +53,7 @@ from .flash import prepare_folder, state_folder
 from .max7219_model import Max7219
 from .pico_gpio import GpioOps
 from .seats import pico_seats
-from .supervisor import Supervisor, spawn_with_parent_death, write_some
+from .supervisor import Supervisor, kill_and_reap, spawn_with_parent_death, write_some
 
 FS_SIZE = 1408 * 1024
 EXIT_CUT = 3
@@ -211,12 +211,7 @@ class PicoBoard(GpioOps, Supervisor):
         proc, self._proc = self._proc, None
         if proc is None:
             return None
-        if proc.poll() is None:
-            proc.kill()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            pass
+        kill_and_reap(proc)
         for item in (proc.stdout, self._ctl):
             try:
                 self._selector.unregister(item)

@@ -42,6 +42,18 @@ def spawn_with_parent_death(command, **popen):
     return subprocess.Popen(wrapped + list(command), **popen)
 
 
+def kill_and_reap(proc):
+    # A board's process ended at once, as a power cut ends a board, and
+    # waited for so no zombie is left; one that will not die is left to its
+    # parent-death signal.
+    if proc.poll() is None:
+        proc.kill()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        pass
+
+
 def write_some(fd, data):
     # Writes what the descriptor takes now and gives back the rest; nothing
     # after an error other than a full buffer (the other end is gone).

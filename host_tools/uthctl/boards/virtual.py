@@ -42,6 +42,7 @@ from .seats import sim_seats
 from .supervisor import (
     RAW_BANNER,
     Supervisor,
+    kill_and_reap,
     listen,
     spawn_with_parent_death,
     write_some,
@@ -218,12 +219,7 @@ class VirtualBoard(Supervisor):
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        if proc.poll() is None:
-            proc.kill()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            pass
+        kill_and_reap(proc)
 
     def _power_on(self):
         if self._powered:
