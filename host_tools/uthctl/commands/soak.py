@@ -63,7 +63,7 @@ def run(args):
     if args.port:
         if args.board or not args.rig:
             raise ValueError("--port takes --rig and no --board")
-        figures = _play(args, args.port, args.rig, seed, 1.0)
+        figures = _play(args, args.port, args.rig, seed, 1.0, {"board": args.port})
     else:
         figures = _on_own_board(args, seed)
     print(json.dumps(figures) if args.json else text(figures))
@@ -85,13 +85,12 @@ def _on_own_board(args, seed):
         try:
             if board.wait_started(60.0 * stretch)["state"] is None:
                 raise OSError("the board did not come up")
-            figures = _play(args, board.serial_path, board.rig_address, seed, stretch)
+            about = {"board": args.board or "sim"}
+            if about["board"] == "sim":
+                about["clock_rate"] = args.clock_rate
+            return _play(args, board.serial_path, board.rig_address, seed, stretch, about)
         finally:
             board.stop()
-    figures["board"] = args.board or "sim"
-    if figures["board"] == "sim":
-        figures["clock_rate"] = args.clock_rate
-    return figures
 
 
 def _pico(args, flash):
@@ -121,7 +120,7 @@ def _pico(args, flash):
     return board
 
 
-def _play(args, port, rig_address, seed, stretch):
+def _play(args, port, rig_address, seed, stretch, about):
     progress = Progress("soak", unit="round")
     poll = 0.001 if stretch == 1.0 else 0.05
     try:
@@ -130,7 +129,7 @@ def _play(args, port, rig_address, seed, stretch):
             link.wait_ready(30.0 * stretch)
             return soak(link, rig, args.rounds, seed, args.out, config=args.config,
                         export_every=args.export_every, poll=poll, stretch=stretch,
-                        progress=lambda done: progress(done, args.rounds))
+                        progress=lambda done: progress(done, args.rounds), about=about)
     finally:
         progress.close()
 

@@ -39,7 +39,8 @@ class Exports:
 
 
 def soak(link, rig, rounds, seed, out_dir, config="A1", export_every=EXPORT_EVERY,
-         poll=0.001, stretch=1.0, progress=None):
+         poll=0.001, stretch=1.0, progress=None, about=None):
+    # about: what the figures say of the board (which, its clock)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     record = HostRecord()
@@ -62,10 +63,13 @@ def soak(link, rig, rounds, seed, out_dir, config="A1", export_every=EXPORT_EVER
     except (SoakError, OSError, ValueError) as error:
         record.differ("the soak stopped: %s" % error)
     seconds = time.monotonic() - began
-    return _finish(dealer, exports, record, dealer.rounds, hits, seconds, seed, out_dir)
+    figures = _finish(dealer, exports, record, dealer.rounds, hits, seconds, seed)
+    figures.update(about or {})
+    (out_dir / "soak.json").write_text(json.dumps(figures, indent=1) + "\n")
+    return figures
 
 
-def _finish(dealer, exports, record, rounds, hits, seconds, seed, out_dir):
+def _finish(dealer, exports, record, rounds, hits, seconds, seed):
     try:
         meters = exports.take(dealer)
         record.reconcile(meters, "at the end")
@@ -90,5 +94,4 @@ def _finish(dealer, exports, record, rounds, hits, seconds, seed, out_dir):
             "records": report["log"]["records"], "recomputed": report["accounts"]["recomputed"]},
         "differences": differences, "ok": not differences,
     }
-    (out_dir / "soak.json").write_text(json.dumps(figures, indent=1) + "\n")
     return figures
