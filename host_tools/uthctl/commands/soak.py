@@ -103,6 +103,9 @@ def _pico(args, flash):
     if not (build / "main.py").is_file():
         raise ValueError("--deploy %s: no main.py there; run make build" % build)
     board = PicoBoard(flash=flash).start()
+    if board.wait_started(120.0)["state"] != "repl":  # a new flash: MicroPython's REPL
+        board.stop()
+        raise OSError("the emulated Pico did not come up at its REPL")
     boots = board.state()["boots"]
     done = subprocess.run([str(Path(sys.executable).parent / "mpremote"), "connect",
                            board.serial_path, "cp", "-r", str(build / "lib"), ":", "+",
