@@ -52,6 +52,26 @@ def test_a_short_soak_on_the_virtual_board(tmp_path, capsys):
     assert json.loads((tmp_path / "soak.json").read_text()) == figures
 
 
+@pytest.mark.board
+def test_a_soak_names_a_seat_the_board_does_not_count(tmp_path):
+    # Seat 3's UTH-spot sensor reads no wager, so its progressive chip does
+    # not qualify (653b.1(c)(1)): the host, which placed it, says so.
+    from uthctl.boards.virtual import VirtualBoard
+    from uthctl.links.hostlink import Link
+    from uthctl.links.rig import Rig
+
+    with VirtualBoard(flash=tmp_path / "flash.img", clock_rate=30) as board:
+        board.wait_started(30.0)
+        with Link(board.serial_path, timeout=10.0) as link, Rig(board.rig_address) as rig:
+            link.wait_ready(30.0)
+            rig.uth(3, False)
+            figures = soak(link, rig, 12, 5, tmp_path / "out")
+    wrong = [text for text in figures["differences"] if "qualifying seats" in text]
+    assert not figures["ok"] and wrong and len(wrong) == len(figures["differences"])
+    assert all("3" in text.split("the host's record")[1] for text in wrong)
+    assert figures["audit"]["ok"]  # the board's own accounts still add up
+
+
 @pytest.mark.target("pico")
 def test_a_soak_on_the_target(target, tmp_path):
     seed, _ = seed_hitting_early()

@@ -9,6 +9,7 @@ import time
 from mystery.meter import PAYMENTS
 
 from ..links import logexport
+from ..links.rig import lit
 
 SEATS = tuple(range(1, 7))
 EVENT_WAIT = 10.0  # seconds for any one event or state; a board that takes longer is stuck
@@ -106,10 +107,11 @@ class Dealer:
             self.set("bet%d" % seat, 1)
         self.set("lock", 1)
         self.events_until("locked")
-        for _ in seats:
+        self.set("lock", 0)  # held only until the round locked: far short of its 2 s
+        # The bet lights show the seats locked in, one contribution event each.
+        for _ in lit(self.rig.state()["bet_lights"]):
             self.events_until("contribution")
         self.record.round_done()
-        self.set("lock", 0)  # held only until the round locked: far short of its 2 s
         for seat in seats:
             self.set("bet%d" % seat, 0)
         state = self.lights(_round_over, "the round to end")

@@ -99,6 +99,9 @@ class HostRecord:
             self.differ("a hit outside a round: %s" % event)
             return
         value, salt = event.get("hit_value"), event.get("salt")
+        if type(value) is not int or not isinstance(salt, str):
+            self.differ("a hit without its hit value and salt: %s" % event)
+            return
         self._same("hit's commitment", event.get("commitment"), self.commitment)
         if hitvalue.commitment(value, salt) != self.commitment:
             self.differ("the hit value and salt revealed do not open the reset's commitment")

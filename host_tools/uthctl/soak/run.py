@@ -15,6 +15,7 @@ from .dealer import Dealer, SoakError
 from .record import HostRecord
 
 EXPORT_EVERY = 100  # rounds; the board keeps 256 records, about one a round
+MAX_DIFFERENCES = 100  # a board this far off is not soaked further
 
 
 class Exports:
@@ -60,6 +61,9 @@ def soak(link, rig, rounds, seed, out_dir, config="A1", export_every=EXPORT_EVER
                 dealer.record.reconcile(exports.take(dealer), "at export %d" % (exports.count + 1))
             if progress is not None:
                 progress(number)
+            if len(record.differences) >= MAX_DIFFERENCES:
+                record.differ("the soak stopped after %d differences" % MAX_DIFFERENCES)
+                break
     except (SoakError, OSError, ValueError) as error:
         record.differ("the soak stopped: %s" % error)
     seconds = time.monotonic() - began
