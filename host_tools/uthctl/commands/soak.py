@@ -37,7 +37,8 @@ def add_parser(sub):
                         "--port is given)")
     parser.add_argument("--port", metavar="PORT", help="a running board's serial port")
     parser.add_argument("--rig", metavar="ADDRESS", help="with --port: its rig")
-    parser.add_argument("--rounds", type=int, default=1000, metavar="N")
+    parser.add_argument("--rounds", type=int, default=1000, metavar="N",
+                        help="rounds to play (default 1000)")
     parser.add_argument("--seed", type=int, metavar="S",
                         help="the seats' random choice (default: from the time)")
     parser.add_argument("--config", default="A1", help="a new board's Mystery configuration")
