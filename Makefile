@@ -12,7 +12,7 @@ BUILD ?= build
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup check test test-cpython test-micropython test-pico test-long lint build deploy bench clean sim
+.PHONY: setup check test test-cpython test-micropython test-pico test-long lint build deploy bench clean sim soak
 
 setup: $(STAMP) $(PICO_STAMP)
 
@@ -87,6 +87,20 @@ deploy: build
 
 bench: setup
 	$(BIN)/python bench/run.py
+
+# The soak: random rounds through the rig, the host's record reconciled with the
+# meters after every hit, the log exported as it goes and audited from record 1;
+# on the virtual board (its clock 30 times the host's), then on the emulated Pico
+# (SOAK_PICO_ROUNDS=0 leaves it out). Figures and logs go to $(SOAK_OUT)/<board>/.
+SOAK_ROUNDS ?= 100000
+SOAK_PICO_ROUNDS ?= 200
+SOAK_OUT ?= $(BUILD)/soak
+soak: build
+	$(BIN)/uthctl soak --board sim --rounds $(SOAK_ROUNDS) --out $(SOAK_OUT)/sim
+	@if [ "$(SOAK_PICO_ROUNDS)" -gt 0 ]; then \
+		$(BIN)/uthctl soak --board rp2040_pico --deploy $(BUILD)/rp2040_pico \
+			--rounds $(SOAK_PICO_ROUNDS) --out $(SOAK_OUT)/rp2040_pico; \
+	fi
 
 # The virtual table in this terminal (SIM_ARGS="--flash FILE" for another flash
 # image); BOARD=rp2040_pico for the emulated Pico (BOARD=sim: the virtual board).

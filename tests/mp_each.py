@@ -24,7 +24,8 @@ def test_files():
 
 def run_one(interpreter, file_name):
     """(passed, failed) of one module; a crash or a missing summary fails it."""
-    env = dict(os.environ, MICROPYPATH="firmware:" + LOGIC_DIR)
+    # .frozen: the interpreter's frozen modules (asyncio), as a board has them.
+    env = dict(os.environ, MICROPYPATH=".frozen:firmware:" + LOGIC_DIR)
     done = subprocess.run(interpreter + ["tests/mp_run.py", file_name], env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     found = SUMMARY.findall(done.stdout)

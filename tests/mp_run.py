@@ -1,6 +1,7 @@
 # Runs the logic tests on the MicroPython unix port: imports every
 # tests/logic/test_*.py and calls each test_* function, as pytest would.
-# Usage: MICROPYPATH=firmware:tests/logic micropython -X heapsize=192K tests/mp_run.py [filter]
+# Usage: MICROPYPATH=.frozen:firmware:tests/logic micropython -X heapsize=192K \
+#            tests/mp_run.py [filter]
 import gc
 import os
 import sys

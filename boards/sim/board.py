@@ -11,6 +11,8 @@
 #   serial  stdin/stdout, the pty the supervisor relays to the host
 #   random  os.urandom; UTH_SIM_SEED (TEST ONLY, never for play) swaps in a
 #           seeded generator so tests can predict hit values
+#   clock   the system's; UTH_SIM_RATE=N (a soak's) runs the controller's
+#           clock N times faster than the host's (fastclock.py)
 #
 # Wire protocol, board side: on connecting the board sends "hello" and its
 # present outputs; the supervisor answers with every input level and "ready"
@@ -34,10 +36,16 @@ from table.serial import UsbSerial
 SEATS = const(6)
 WIRE_ENV = "UTH_SIM_WIRE"
 SEED_ENV = "UTH_SIM_SEED"  # TEST ONLY: a deterministic random source
+RATE_ENV = "UTH_SIM_RATE"  # a soak's: the controller's clock this many times the host's
 
 _RETRY_MS = const(1000)
 _READY_MS = const(500)
 _MAX_OUT = const(4096)  # unsent bytes beyond this: drop the link, resend all
+# Linux's IPPROTO_TCP and TCP_NODELAY, which the unix port's socket module
+# does not name: the pin lines are tiny, and Nagle's delay would hold a
+# "sync" behind an unacknowledged line for a delayed ACK (about 40 ms).
+_IPPROTO_TCP = const(6)
+_TCP_NODELAY = const(1)
 
 
 # ---- pins ----
@@ -121,6 +129,7 @@ class Wires:
         except OSError:
             sock.close()
             return False
+        sock.setsockopt(_IPPROTO_TCP, _TCP_NODELAY, 1)
         sock.setblocking(False)
         self.sock = sock
         self.poller = select.poll()
@@ -241,6 +250,16 @@ def _random_source():
     return os.urandom
 
 
+def _clock():
+    # None: the system clock (table/app.py), as on every real board.
+    rate = os.getenv(RATE_ENV)
+    if not rate:
+        return None
+    from fastclock import FastClock
+
+    return FastClock(int(rate))
+
+
 # ---- the board ----
 
 
@@ -257,6 +276,7 @@ class Board:
         self.serial = UsbSerial(sys.stdin, sys.stdout)
         self.storage_root = "/meter"
         self.random_bytes = _random_source()
+        self.clock = _clock()
 
     def service(self):
         self.wires.service()

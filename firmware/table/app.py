@@ -1,6 +1,11 @@
 # Builds the controller from a board and runs it under asyncio: one task
 # ticks the table (debounced inputs, outputs), one serves the host link.
 # Ctrl-C on the serial link stops it and leaves the REPL, as on any board.
+#
+# Time comes from the board's clock: `board.clock` with ticks_ms() and an
+# awaitable sleep_ms(ms), when the board passes one (the virtual board's runs
+# N times faster for a soak, boards/sim/fastclock.py), else MicroPython's
+# time.ticks_ms and asyncio.sleep_ms, as every real board has it.
 import asyncio
 import time
 
@@ -23,29 +28,38 @@ def build(board):
     return table, link
 
 
-async def _table_task(table, board):
+def clock_of(board):
+    # (ticks_ms, sleep_ms): the board's own clock, else the system's.
+    clock = getattr(board, "clock", None)
+    if clock is None:
+        return time.ticks_ms, asyncio.sleep_ms
+    return clock.ticks_ms, clock.sleep_ms
+
+
+async def _table_task(table, board, ticks_ms, sleep_ms):
     while True:
         board.service()  # the virtual board swaps pin states with its rig here
-        table.tick(time.ticks_ms())
-        await asyncio.sleep_ms(_TICK_MS)
+        table.tick(ticks_ms())
+        await sleep_ms(_TICK_MS)
 
 
-async def _link_task(link, board):
+async def _link_task(link, board, ticks_ms, sleep_ms):
     while True:
-        link.poll(board.serial.read_available, time.ticks_ms())  # one bounded slice of work
-        await asyncio.sleep_ms(_TICK_MS)
+        link.poll(board.serial.read_available, ticks_ms())  # one bounded slice of work
+        await sleep_ms(_TICK_MS)
 
 
-async def _main(table, link, board):
-    asyncio.create_task(_table_task(table, board))
-    await _link_task(link, board)
+async def _main(table, link, board, clock):
+    asyncio.create_task(_table_task(table, board, *clock))
+    await _link_task(link, board, *clock)
 
 
 def run(board):
     table, link = build(board)
-    table.start(time.ticks_ms())
+    clock = clock_of(board)
+    table.start(clock[0]())
     link.send({"ev": "started", "state": table.state})
     try:
-        asyncio.run(_main(table, link, board))
+        asyncio.run(_main(table, link, board, clock))
     finally:
         asyncio.new_event_loop()  # a later run() on this interpreter starts clean

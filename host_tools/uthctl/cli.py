@@ -20,11 +20,12 @@ from .commands import (
     rig,
     settle,
     sim,
+    soak,
     status,
 )
 
 COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, payment,
-            monitor, log, audit)
+            monitor, log, audit, soak)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing

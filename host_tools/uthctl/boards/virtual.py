@@ -101,7 +101,7 @@ class VirtualBoard(Supervisor):
     title = "virtual board"  # how the interactive table names it
 
     def __init__(self, flash=None, micropython=None, heapsize=HEAPSIZE, seed=None, repo=REPO,
-                 stderr=None, lend_firmware=True):
+                 stderr=None, lend_firmware=True, clock_rate=None):
         self._given = Path(flash or default_flash())
         super().__init__(self._given.resolve(), stderr)
         self.micropython = micropython or find_micropython()
@@ -114,6 +114,9 @@ class VirtualBoard(Supervisor):
         # False: a bare board that runs only what is deployed to its flash
         # (/lib, /main.py), as a board with stock MicroPython and no frozen firmware.
         self.lend_firmware = lend_firmware
+        # For soaks only: the controller's clock this many times the host's
+        # (boards/sim/fastclock.py); None, the system clock as on a board.
+        self.clock_rate = clock_rate
         self.wire_address = None
 
     # ---- life cycle ----
@@ -194,6 +197,9 @@ class VirtualBoard(Supervisor):
         env.pop("UTH_SIM_SEED", None)
         if self.seed is not None:
             env["UTH_SIM_SEED"] = str(int(self.seed))
+        env.pop("UTH_SIM_RATE", None)
+        if self.clock_rate is not None:
+            env["UTH_SIM_RATE"] = str(int(self.clock_rate))
         return env
 
     def _spawn(self, run_main):
