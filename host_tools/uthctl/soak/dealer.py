@@ -11,7 +11,6 @@ from mystery.meter import PAYMENTS
 from ..links import logexport
 from ..links.rig import lit
 
-SEATS = tuple(range(1, 7))
 EVENT_WAIT = 10.0  # seconds for any one event or state; a board that takes longer is stuck
 
 
@@ -29,6 +28,7 @@ class Dealer:
         self.wait = EVENT_WAIT * stretch
         self.payments = itertools.cycle(PAYMENTS)
         self.rounds = 0
+        self.seats = None  # the seats the board wires, read from its rig at the first deal
 
     # ---- events ----
 
@@ -101,7 +101,9 @@ class Dealer:
 
     def play(self):
         # One round; True when it hit.
-        seats = sorted(self.rng.sample(SEATS, self.rng.randint(1, len(SEATS))))
+        if self.seats is None:
+            self.seats = tuple(range(1, len(self.rig.state()["bet_lights"]) + 1))
+        seats = sorted(self.rng.sample(self.seats, self.rng.randint(1, len(self.seats))))
         self.record.placed(seats)
         for seat in seats:
             self.set("bet%d" % seat, 1)
