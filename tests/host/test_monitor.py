@@ -10,7 +10,6 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from cable import Cable
@@ -19,7 +18,14 @@ from uthctl.boards.max7219_model import reading
 from uthctl.cli import main as uthctl
 from uthctl.links.rig import lit
 
-UTHCTL = Path(sys.executable).parent / "uthctl"
+# uthctl as a terminal starts it, Ctrl-C at its default and not blocked: a
+# test run started in the background by a non-interactive shell (a CI job)
+# passes its children SIGINT ignored, and Python then never turns one into
+# KeyboardInterrupt.
+AS_FROM_A_TERMINAL = [sys.executable, "-c", "import signal, sys; "
+                      "signal.signal(signal.SIGINT, signal.default_int_handler); "
+                      "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); "
+                      "from uthctl.cli import main; sys.exit(main(sys.argv[1:]))"]
 PER_SEAT = 2 * 10_000  # micro-dollars
 A1_MINIMUM = 100 * 1_000_000
 
@@ -51,7 +57,7 @@ class Output:
 
 class Monitor:
     def __init__(self, port, *extra):
-        self.process = subprocess.Popen([str(UTHCTL), "monitor", "--port", port, *extra],
+        self.process = subprocess.Popen([*AS_FROM_A_TERMINAL, "monitor", "--port", port, *extra],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                         text=True)
         self.out, self.err = Output(self.process.stdout), Output(self.process.stderr)
