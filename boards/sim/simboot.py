@@ -39,7 +39,7 @@ HOST_PREFIX = "/.host_"  # + the lent folder's name
 FLASH_ENV = "UTH_SIM_FLASH"
 RTC_ENV = "UTH_SIM_RTC"
 DEFAULT_FLASH = "uth_sim_flash.img"
-HARD_RESET_EXIT = const(75)  # the same number in uthctl/boards/virtual.py
+HARD_RESET_EXIT = const(75)  # the supervisor reads it from here (uthctl/boards/board_source.py)
 
 _IOCTL_BLOCK_COUNT = const(4)
 _IOCTL_BLOCK_SIZE = const(5)

@@ -15,8 +15,10 @@ import os
 import stat
 from pathlib import Path
 
+from .board_source import constant
+
 LITTLEFS_MAGIC = b"littlefs"
-FLASH_BLOCK = 4096  # boards/sim/simboot.py's BLOCK_SIZE
+FLASH_BLOCK = constant("BLOCK_SIZE")  # the virtual board's (boards/sim/simboot.py)
 
 
 class FlashInUse(OSError):

@@ -37,6 +37,7 @@ import tty
 from pathlib import Path
 
 from . import REPO
+from .board_source import constant
 from .flash import prepare_folder, state_folder
 from .seats import sim_seats
 from .supervisor import (
@@ -62,7 +63,7 @@ BOOT = "import simboot;simboot.boot()"
 MAIN = BOOT + ";import main"  # /main.py if one was copied there, else firmware/
 _RAW_SWALLOW = 3.0  # longest wait for the raw REPL banner after a raw soft reset
 _QUICK_EXIT = 0.5
-HARD_RESET_EXIT = 75  # machine.reset() on the virtual board (boards/sim/simboot.py)
+HARD_RESET_EXIT = constant("HARD_RESET_EXIT")  # machine.reset() (boards/sim/simboot.py)
 _BARE_LF = re.compile(rb"(?<!\r)\n")
 
 
