@@ -26,6 +26,7 @@ from mystery import configs
 from mystery.configs import MICROS_PER_CENT
 from mystery.meter import AWAITING_RESET, PAYMENTS, PENDING, UNCONFIGURED, Refused
 from mystery.money import cents_text
+from uth.seats import MAX_SEAT
 
 from . import meter_text
 from .inputs import FALL, RISE, Debounced
@@ -63,6 +64,7 @@ class Table:
         self.locked_in = []  # seats whose chips were locked this round
         self.stale_chips = []  # seats whose chip has been on its spot since start()
         self.shown = None
+        self.lit = (0, 0)  # the bet and jackpot lights last driven, a bit a seat
 
     # ---- start-up ----
 
@@ -228,7 +230,8 @@ class Table:
         meter = self.bonus.meter
         status = {"state": self.state, "display": self.shown, "fault": self.bonus.fault,
                   "payment": self.payment, "locked_in": self.locked_in,
-                  "stale_chips": list(self.stale_chips)}
+                  "stale_chips": list(self.stale_chips),
+                  "lights": {"bet": _seats_lit(self.lit[0]), "jackpot": _seats_lit(self.lit[1])}}
         if meter is not None and self.bonus.fault is None:
             # exposed: why LOCK is refused until a service-mode redraw.
             status.update(phase=meter.phase, config=meter.config, cycle=meter.cycle,
@@ -248,6 +251,7 @@ class Table:
         if self.state == HIT_PENDING:
             pending_seat = self.bonus.meter.pending[0]
         blink_on = self.blink.poll(now)
+        bet_lit = jackpot_lit = 0  # bit n-1: seat n's light, for status (no allocation a tick)
         for seat in self.seats:
             if self.state == BETTING:
                 lit = blink_on if seat.number in self.stale_chips else seat.bet.state
@@ -257,6 +261,11 @@ class Table:
                 lit = 0
             seat.bet_light.value(1 if lit else 0)
             seat.jackpot_light.value(1 if seat.number == pending_seat else 0)
+            if lit:
+                bet_lit |= 1 << (seat.number - 1)
+            if seat.number == pending_seat:
+                jackpot_lit |= 1 << (seat.number - 1)
+        self.lit = (bet_lit, jackpot_lit)
         text = self._display_text(now)
         if text != self.shown:
             self.shown = text
@@ -287,6 +296,11 @@ _HANDLERS = {
     SERVICE: Table._service,
     NOT_CONFIGURED: Table._not_configured,
 }
+
+
+def _seats_lit(bits):
+    # The seat numbers whose bit is set, as the lights were last driven.
+    return [n + 1 for n in range(MAX_SEAT) if bits >> n & 1]
 
 
 def _host_events(record):

@@ -204,6 +204,7 @@ def test_monitor_polls_the_table_only_when_asked(table, capsys):
     assert monitor.interrupt() == 0
     polled, _ = _host_time(polls[0])
     assert polled["status"]["state"] == "locked" and polled["status"]["locked_in"] == [4]
+    assert polled["status"]["lights"] == {"bet": [4], "jackpot": []}  # as the rig read them
     assert polled["meters"]["meter"] == A1_MINIMUM + PER_SEAT
     sent = [json.loads(line) for line in table.cable.sent.decode().splitlines()]
     assert sent and {command["cmd"] for command in sent} == {"status", "meters"}

@@ -49,3 +49,7 @@ def test_the_polled_table():
     meters = {"meter": 100040000, "config": "A1", "cycle": 1, "round": 1}
     assert table_line(status, meters) == ("table: locked, locked in 2,5, stale chips none, "
                                           "display 100.04, meter $100.04 (A1, cycle 1, round 1)")
+    status["lights"] = {"bet": [2, 5], "jackpot": []}
+    assert table_line(status, None) == ("table: locked, locked in 2,5, stale chips none, "
+                                        "display 100.04, bet lights 2,5, jackpot light none")
+

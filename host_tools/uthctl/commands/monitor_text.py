@@ -81,10 +81,14 @@ def _seats(seats):
 
 
 def table_line(status, meters):
-    # The polled view: state, seats, meter and display.
+    # The polled view: state, seats, lights, meter and display.
     line = "table: %s, locked in %s, stale chips %s, display %s" % (
         status.get("state"), _seats(status.get("locked_in")), _seats(status.get("stale_chips")),
         status.get("display"))
+    lights = status.get("lights")
+    if lights is not None:  # as the controller last drove them (older firmware: absent)
+        line += ", bet lights %s, jackpot light %s" % (_seats(lights.get("bet")),
+                                                        _seats(lights.get("jackpot")))
     if meters is not None:
         line += ", meter %s (%s, cycle %s, round %s)" % (
             dollars(meters["meter"]), meters.get("config"), meters.get("cycle"),
