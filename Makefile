@@ -12,7 +12,7 @@ BUILD ?= build
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup check test test-cpython test-micropython test-pico test-long lint build deploy bench clean sim soak
+.PHONY: setup check test test-cpython test-micropython test-pico test-long test-hil lint build deploy bench clean sim soak
 
 setup: $(STAMP) $(PICO_STAMP)
 
@@ -54,8 +54,18 @@ test-long: setup
 # emulator's own tests, the power-cut proof at every flash operation, and the
 # flash wear measured over 1,000 rounds on the real image (minutes).
 test-pico: setup
-	UTH_PICO_FULL=1 $(BIN)/python -m pytest --target pico -m pico tests/host
+	UTH_PICO_FULL=1 $(BIN)/python -m pytest --target pico -m pico tests/host tests/hil
 	$(BIN)/python -m pytest -m pico_slow tests/host/test_pico_flash_wear.py
+
+# The scenario suite on a test bench (tests/hil, README "The scenario suite on
+# real hardware"): a controller on PORT and a rig Pico on RIG, or without them
+# the emulated pair (two emulated Picos wired pin to pin) standing in.
+test-hil: setup
+ifdef RIG
+	$(BIN)/python -m pytest tests/hil --target real --port $(PORT) --rig $(RIG)
+else
+	$(BIN)/python -m pytest tests/hil --target pair
+endif
 
 # The same logic tests on the firmware's own interpreter, each module in a
 # process of its own with a board-sized heap.

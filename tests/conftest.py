@@ -5,12 +5,17 @@ from slow_logic import SLOW_MODULES
 import uthctl  # noqa: F401
 
 
-# The board the scenario tests drive (tests/host/conftest.py reads it),
-# defined here so that `pytest --target ...` is known from the root too.
+# The board the scenario tests drive (tests/host/conftest.py and
+# tests/hil/conftest.py read it), defined here so that `pytest --target ...`
+# is known from the root too.
 def pytest_addoption(parser):
-    parser.addoption("--target", choices=("sim", "pico", "both"), default="sim",
+    parser.addoption("--target", choices=("sim", "pico", "both", "real", "pair"), default="sim",
                      help="the board the scenario tests drive: sim (the virtual board, the "
-                     "default), pico (the emulated Pico) or both")
+                     "default), pico (the emulated Pico), both; for tests/hil also real (a "
+                     "controller on --port and a rig Pico on --rig) or pair (two emulated "
+                     "Picos wired pin to pin, standing in for real)")
+    parser.addoption("--port", help="--target real: the controller's serial device")
+    parser.addoption("--rig", help="--target real: the rig Pico's serial device")
 
 
 def pytest_collection_modifyitems(items):
@@ -19,3 +24,23 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if item.path.parent.name == "logic" and item.path.name in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+
+
+# Fixtures the board tests of tests/host and tests/hil share.
+@pytest.fixture(scope="module")
+def micropython():
+    # `make test` installs MicroPython: without it these tests fail, never skip.
+    from uthctl.boards.virtual import find_micropython
+
+    try:
+        return find_micropython()
+    except OSError as error:
+        pytest.fail(str(error), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def pico_images(tmp_path_factory):
+    # The deployed project's flash images, made once a session (tests/host/targets.py).
+    from targets import PicoImages
+
+    return PicoImages(tmp_path_factory.mktemp("pico-images"))

@@ -16,25 +16,27 @@
 import pytest
 import targets
 
-from uthctl.boards.virtual import find_micropython
-
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "target(name): a test about that board only")
-    config.addinivalue_line("markers", "pico: runs on the emulated Pico (set by conftest)")
     config.addinivalue_line("markers", "pico_quick: a scenario `make test` runs on the Pico too")
     config.addinivalue_line("markers", "pico_xfail(reason): a scenario known to fail on the "
                             "Pico, for that reason (strict: its passing is news)")
 
 
 def chosen_targets(config):
+    # real and pair are tests/hil's: the scenarios here need a board the host
+    # runs (its flash, its boots, the display decoded off its pins).
     chosen = config.getoption("target")
+    if chosen in ("real", "pair"):
+        return ()
     return targets.NAMES if chosen == "both" else (chosen,)
 
 
 def pytest_generate_tests(metafunc):
     if "target" in metafunc.fixturenames:
-        metafunc.parametrize("target", chosen_targets(metafunc.config), indirect=True)
+        chosen = chosen_targets(metafunc.config) or (metafunc.config.getoption("target"),)
+        metafunc.parametrize("target", chosen, indirect=True)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -44,11 +46,13 @@ def pytest_collection_modifyitems(config, items):
         if "target" in item.fixturenames:
             item.add_marker(pytest.mark.board)
         only = item.get_closest_marker("target")
-        if only is not None and only.args[0] not in chosen:
+        callspec = getattr(item, "callspec", None)
+        on = callspec.params.get("target") if callspec is not None else None
+        if (only is not None and only.args[0] not in chosen) or \
+                (on is not None and on not in targets.NAMES):
             dropped.append(item)
             continue
-        callspec = getattr(item, "callspec", None)
-        on_pico = (callspec is not None and callspec.params.get("target") == "pico") or \
+        on_pico = on == "pico" or \
             item.fspath.basename.startswith("test_pico_")
         if on_pico:
             item.add_marker(pytest.mark.pico)
@@ -68,11 +72,6 @@ def pytest_collection_modifyitems(config, items):
         items[:] = kept
 
 
-@pytest.fixture(scope="session")
-def pico_images(tmp_path_factory):
-    return targets.PicoImages(tmp_path_factory.mktemp("pico-images"))
-
-
 @pytest.fixture
 def target(request):
     if request.param == "sim":
@@ -84,15 +83,6 @@ def target(request):
     if why_not is not None:
         pytest.skip("emulated Pico: %s" % why_not)
     return targets.PicoTarget(request.getfixturevalue("pico_images"))
-
-
-@pytest.fixture(scope="module")
-def micropython():
-    # `make test` installs MicroPython: without it these tests fail, never skip.
-    try:
-        return find_micropython()
-    except OSError as error:
-        pytest.fail(str(error), pytrace=False)
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -27,8 +27,8 @@ RP2_EPOCH = 1609459200  # 2021-01-01 00:00:00 UTC
 
 class TargetRig(Rig):
     # A rig whose waits are the target's: default and given timeouts stretched.
-    def __init__(self, address, stretch):
-        super().__init__(address, timeout=5.0 * stretch)
+    def __init__(self, address, stretch, port=None):
+        super().__init__(address, timeout=5.0 * stretch, port=port)
         self.stretch = stretch
 
     def wait_for(self, predicate, timeout=5.0, interval=0.02, what="the rig state"):
