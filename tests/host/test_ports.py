@@ -80,10 +80,17 @@ def test_every_board_command_finds_the_board_with_auto(attached, capsys, tmp_pat
     with VirtualBoard(flash=tmp_path / "flash.img") as vb:
         vb.wait_started()
         attached += [SERIAL_0, port(vb.serial_path, 0x2E8A, 0x0005, "MicroPython", "Pico")]
-        for argv in (["status"], ["meters"], ["config"], ["payment", "jackpot_slip"]):
+        out = str(tmp_path / "log.jsonl")
+        for argv in (["status"], ["meters"], ["config"], ["payment", "jackpot_slip"],
+                     ["log", "export", "--out", out]):
             capsys.readouterr()
             assert uthctl([*argv, "--port", "auto", "--json"]) == 0, capsys.readouterr()
             assert "error" not in json.loads(capsys.readouterr().out)
         capsys.readouterr()
         assert uthctl(["status", "--port", "auto", "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["status"]["payment"] == "jackpot_slip"
+        # A new board's log is empty, which the audit reports as its one failure.
+        assert uthctl(["audit", "--port", "auto", "--json"]) == 1
+        report = json.loads(capsys.readouterr().out)
+        assert report["source"] == "the board at %s" % vb.serial_path
+        assert report["failures"] == ["log: the log holds no records"]

@@ -1,4 +1,4 @@
-# uthctl audit --port PORT [--log FILE ...] [--plot FILE.png]: the Mystery
+# uthctl audit --port PORT|auto [--log FILE ...] [--plot FILE.png]: the Mystery
 # meter's audit, for a floor supervisor to file. Takes the meters and the
 # status from the board and its event log (from the board, or from earlier
 # exports), then checks the hash chain, every revealed commitment, and the
@@ -10,7 +10,7 @@ import json
 import re
 
 from ..analysis import audit_report, ledger, log_verify, logread
-from ..links import logexport
+from ..links import logexport, ports
 from ..links.hostlink import Link
 from .meters import seconds
 
@@ -21,8 +21,7 @@ def add_parser(sub):
         description="Reads status, meters and the event log from the board (or the log from "
         "earlier exports, --log) and verifies the hash chain, every revealed commitment and "
         "seeded + contributed = paid + meter. Exit 0 when all verifies, 1 when not.")
-    parser.add_argument("--port", required=True, metavar="PORT",
-                        help="the board's serial port, or the virtual board's pty")
+    ports.add_port(parser)
     parser.add_argument("--log", action="append", metavar="FILE",
                         help="an exported log (uthctl log export) instead of the board's; "
                         "give each of a chain of exports, oldest first")
@@ -46,14 +45,15 @@ def run(args):
 
 
 def _gather(args):
-    with Link(args.port, timeout=args.timeout) as link:
+    device = ports.resolve(args.port)
+    with Link(device, timeout=args.timeout, exclusive=True) as link:
         status = link.command("status")
         if args.log:
             meters = logexport.read_meters(link)
         else:
             records, meters = logexport.export(link)
     if not args.log:
-        return status, meters, records, [], "the board at %s" % args.port
+        return status, meters, records, [], "the board at %s" % device
     records, failures = read_logs(args.log)
     return status, meters, records, failures, " + ".join(args.log)
 

@@ -1,4 +1,4 @@
-# uthctl log export --port PORT --out FILE [--csv] [--after FILE_OR_SEQ:HASH]:
+# uthctl log export --port PORT|auto --out FILE [--csv] [--after FILE_OR_SEQ:HASH]:
 # the board's event log, anchored to the meter's log head, as JSON lines
 # (and a CSV beside them); a later export continues from an earlier one and
 # checks that it joins on.
@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from ..links import logexport
+from ..links import logexport, ports
 from ..links.hostlink import Link
 from .meters import seconds
 from .mystery import _anchor
@@ -21,8 +21,7 @@ def add_parser(sub):
         description="Reads the meter's log head (`meters`), takes the board's records up to "
         "it (`log`) and checks the last is the head. With --after, takes only the records "
         "after an earlier export's last record and checks the first of them follows it.")
-    export.add_argument("--port", required=True, metavar="PORT",
-                        help="the board's serial port, or the virtual board's pty")
+    ports.add_port(export)
     export.add_argument("--out", required=True, metavar="FILE",
                         help="the JSON lines file to write (one record a line)")
     export.add_argument("--csv", action="store_true", help="also write FILE.csv beside it")
@@ -61,7 +60,7 @@ def _check_out(args):
 def run(args):
     csv_file = _check_out(args)
     after = _after(args.after)
-    with Link(args.port, timeout=args.timeout) as link:
+    with Link(ports.resolve(args.port), timeout=args.timeout, exclusive=True) as link:
         records, meters = logexport.export(link, after)
     result = {"out": args.out, "csv": None, "records": len(records),
               "first_seq": records[0]["seq"] if records else None,
