@@ -169,8 +169,16 @@ class RealBench(Bench):
     def fresh(self, seed=None):
         self.close()
         self.rig = TargetRig(None, self.stretch, port=self.rig_port)
+        self._release_inputs()
         self._prepare(seed)
         return self.restart()
+
+    def _release_inputs(self):
+        # No chip, press or turn left from the last test: the controller would
+        # start with them (a chip on its spot at start is a stale chip).
+        for name, level in self.rig.state()["inputs"].items():
+            if level:
+                self.rig.set(name, 0)
 
     def _prepare(self, seed):
         # mpremote stops the controller (Ctrl-C), erases the store and
@@ -202,6 +210,7 @@ class RealBench(Bench):
         self.close()
         self.rig = TargetRig(None, self.stretch, port=self.rig_port)
         try:
+            self._release_inputs()
             self._prepare(None)
             self.restart()
         finally:

@@ -9,6 +9,7 @@ import time
 
 from independent_draws import seeded_draws
 
+from uthctl.links.hostlink import LinkError
 from uthctl.links.rig import RigError, lit
 
 A1_MINIMUM_CENTS = 100 * 100
@@ -82,6 +83,17 @@ def play_round(bench, seats):
     bench.rig.wait_for(lambda s: lit(s["bet_lights"]) == [] or any(s["jackpot_lights"]),
                        what="the round to end")
     return locked, contributions
+
+
+def validate(bench):
+    # The floorperson turns the key on a pending hit: validated, paid, reset.
+    bench.rig.turn_key(bench.press_ms)
+    try:
+        return [bench.link.wait_event(name) for name in ("validated", "paid", "reset")]
+    except LinkError as error:
+        raise AssertionError("%s; the controller's status: %s; events kept: %s; the bench: %s"
+                             % (error, bench.link.command("status"), bench.link.events,
+                                bench.trouble() or "no trouble known")) from None
 
 
 def identity_holds(meters):

@@ -20,6 +20,7 @@ from steps import (
     play_round,
     seed_with_first_value,
     seed_without_hit,
+    validate,
     wait_state,
 )
 
@@ -125,10 +126,9 @@ def test_a_hit_lights_the_winning_seat_and_the_key_validates_it(bench):
     assert (status["state"], status["display"]) == ("hit_pending", money(award_cents))
     assert status["lights"]["jackpot"] == [hit_seat]
 
-    bench.rig.turn_key(bench.press_ms)  # the floorperson validates
-    assert bench.link.wait_event("validated")["award"] == award_cents * MICROS_PER_CENT
-    assert bench.link.wait_event("paid")["payment"] == "table_inventory"
-    reset = bench.link.wait_event("reset")
+    validated, paid, reset = validate(bench)
+    assert validated["award"] == award_cents * MICROS_PER_CENT
+    assert paid["payment"] == "table_inventory"
     assert (reset["cycle"], reset["commitment"]) == (2, commitment(next_value, next_salt))
     bench.rig.wait_for(lambda s: not any(s["jackpot_lights"]) and not any(s["bet_lights"]),
                        what="the jackpot light off and betting again")
@@ -179,8 +179,7 @@ def test_an_audit_over_the_controllers_port_verifies(bench, capsys):
     configure(bench)
     play_round(bench, seats)
     bench.link.wait_event("hit")
-    bench.rig.turn_key(bench.press_ms)
-    bench.link.wait_event("reset")
+    validate(bench)
     play_round(bench, seats[:2])
     bench.close_link()  # the port to uthctl, one program at a time
     capsys.readouterr()
