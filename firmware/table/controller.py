@@ -29,7 +29,7 @@ from mystery.money import cents_text
 
 from . import meter_text
 from .inputs import FALL, RISE, Debounced
-from .turns import Turns
+from .turns import Rotation, Turns
 
 BETTING = "betting"
 LOCKED = "locked"
@@ -44,7 +44,6 @@ OPEN_HOLD_MS = const(2000)  # LOCK held this long reopens betting by hand
 # settled. A shorter dropout is a sensor flicker, and the round stays locked
 # (else the next LOCK would charge the same chips again).
 _CLEAR_MS = const(250)
-_ALTERNATE_MS = const(3000)  # meter and "must hit by" take turns on the display
 _BLINK_MS = const(250)  # a chip from before the restart: its bet light blinks at 2 Hz
 _KEY_LOST_TO_LOCK = ("key turn ignored: LOCK was pressed in the same instant and locked the "
                      "round; turn the key again")
@@ -74,7 +73,7 @@ class Table:
         self.lock = Debounced(self.lock_pin, SETTLE_MS, now)
         self.key = Debounced(self.key_pin, SETTLE_MS, now)
         self.stale_chips = [seat.number for seat in self.seats if seat.bet.state]
-        self.alternation = Turns(_ALTERNATE_MS, now)
+        self.rotation = Rotation(meter_text.TURNS_MS, now)
         self.blink = Turns(_BLINK_MS, now)
         for event in self.bonus.boot():
             self.emit(event)
@@ -266,7 +265,7 @@ class Table:
                 self.emit({"ev": "display_error", "text": text, "reason": str(error)})
 
     def _display_text(self, now):
-        meter_turn = self.alternation.poll(now)  # polled every tick, shown or not
+        turn = self.rotation.poll(now)  # polled every tick, shown or not
         if self.state == FAULT:
             return meter_text.FAULT
         if self.state == SERVICE:
@@ -274,10 +273,10 @@ class Table:
         if self.state == NOT_CONFIGURED:
             return meter_text.UNCONFIGURED
         cents = self.bonus.meter.display()
-        if self.state == HIT_PENDING or meter_turn:
-            return cents_text(cents)
+        if self.state == HIT_PENDING:
+            return cents_text(cents)  # the award, steady until validated
         maximum = configs.get(self.bonus.meter.config).maximum // MICROS_PER_CENT
-        return meter_text.must_hit_by(maximum)
+        return meter_text.in_turn(turn, cents, maximum)
 
 
 _HANDLERS = {

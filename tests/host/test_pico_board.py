@@ -40,7 +40,7 @@ A1_CENTS_PER_SEAT = 100 * 2 // 100  # a $1 chip at 2%
 MICROS_PER_CENT = 10_000
 LINK_TIMEOUT = 30.0  # the emulator runs at about half the chip's speed, on a loaded host
 BOOT_WAIT = 60.0
-DISPLAY_WAIT = 12.0  # the meter and "bY 200.00" take turns every 3 s
+DISPLAY_WAIT = 12.0  # the meter shows 4 s, then "hit bY" and the maximum 3.5 s
 
 
 def first_seed_with_hit_in(low_cents, high_cents):

@@ -120,12 +120,40 @@ def test_a_hit_lights_the_seat_shows_the_award_and_waits_for_the_key(root):
     assert meters["seeded"] + meters["contributed"] == meters["paid"] + meters["meter"]
 
 
+def _shown(rig, ms):
+    # The display's changes over ms: [(text, ms it stayed)], the last cut off.
+    changes, shown, since = [], rig.display.text, 0
+    for step in range(1, ms // 5 + 1):
+        rig.run(5)
+        if rig.display.text != shown:
+            changes.append((shown, step * 5 - since))
+            shown, since = rig.display.text, step * 5
+    return changes
+
+
 @tmpdir.within
-def test_the_display_alternates_with_the_must_hit_by_amount(root):
-    rig = Rig(root)
+def test_the_display_says_hit_by_the_maximum_between_turns_of_the_meter(root):
+    # 653b.1(b): the meter 4 s, "hit bY" 1.5 s, then the maximum as the meter
+    # reads, 2 s: A1's $200.00, D5's $1,000.00, each meter at its minimum
+    # (653b.1(c)(4)).
+    for name, meter, maximum in (("A1", "100.00", "200.00"), ("D5", "250.00", "1000.00")):
+        rig = Rig(root)
+        rig.configure(name)
+        changes = _shown(rig, 30_000)[1:]  # from the first whole turn on
+        changes = changes[[text for text, _ in changes].index(meter):]
+        assert changes[:6] == [(meter, 4000), ("hit bY", 1500), (maximum, 2000)] * 2, changes
+
+
+@tmpdir.within
+def test_a_hit_shows_its_award_steadily_until_validated(root):
+    rig = Rig(root, random_bytes=scripted_hit(0))  # the first contribution hits
     rig.configure("A1")
-    rig.run(7000)
-    assert "bY 200" in rig.display.history and "100.00" in rig.display.history
+    rig.chip(1)
+    rig.press_lock()
+    assert rig.table.state == "hit_pending"
+    shown = len(rig.display.history)
+    rig.run(20_000)
+    assert rig.display.text == "100.02" and len(rig.display.history) == shown
 
 
 @tmpdir.within
