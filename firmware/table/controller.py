@@ -27,7 +27,7 @@ from mystery.configs import MICROS_PER_CENT
 from mystery.meter import AWAITING_RESET, PAYMENTS, PENDING, UNCONFIGURED, Refused
 from mystery.money import cents_text
 
-from . import meter_text
+from . import expiry, meter_text
 from .inputs import FALL, RISE, Debounced
 from .turns import Rotation, Turns
 
@@ -50,13 +50,14 @@ _KEY_LOST_TO_LOCK = ("key turn ignored: LOCK was pressed in the same instant and
 
 
 class Table:
-    def __init__(self, bonus, seats, lock_pin, key_pin, display, emit):
+    def __init__(self, bonus, seats, lock_pin, key_pin, display, emit, today=None):
         self.bonus = bonus
         self.seats = seats  # inputs.Seat with raw pins; wrapped at start()
         self.lock_pin = lock_pin
         self.key_pin = key_pin
         self.display = display
         self.emit = emit  # takes one event dict for the host link
+        self.today = today  # the board's date as "YYYY-MM-DD" (or None); None: no clock
         self.state = BETTING
         self.payment = "table_inventory"
         self.locked_in = []  # seats whose chips were locked this round
@@ -78,6 +79,7 @@ class Table:
         for event in self.bonus.boot():
             self.emit(event)
         self._resume()
+        self._warn_of_expiry()
         self._refresh(now)
 
     def _resume(self):
@@ -200,6 +202,7 @@ class Table:
             raise Refused("configuration changes only in service mode")
         records = self._host_operation(self.bonus.configure, name, True)
         self._operate(self.bonus.reset)
+        self._warn_of_expiry()
         return records
 
     def redraw(self):
@@ -233,7 +236,30 @@ class Table:
             status.update(phase=meter.phase, config=meter.config, cycle=meter.cycle,
                           round=meter.round, commitment=meter.commitment,
                           exposed=meter.exposed)
+        status["rules"] = self.rules()
         return status
+
+    # ---- the temporary sections the table's rules rest on ----
+
+    def rule_sections(self):
+        # The sections in force on this table: 653b.1 once a configuration is.
+        meter = self.bonus.meter
+        if self.bonus.fault is not None or meter is None or meter.config is None:
+            return []
+        return [configs.SECTION]
+
+    def rules(self):
+        # Their dates and, by the board's clock, whether they have expired.
+        return expiry.report(self.rule_sections(), self._date())
+
+    def _date(self):
+        return None if self.today is None else self.today()
+
+    def _warn_of_expiry(self):
+        # At boot and after a configuration: warned of, never refused.
+        event = expiry.warning_event(self.rule_sections(), self._date())
+        if event is not None:
+            self.emit(event)
 
     def set_payment(self, method):
         if method not in PAYMENTS:

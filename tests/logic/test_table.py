@@ -15,7 +15,11 @@ def test_a_new_board_waits_for_a_configuration_in_service_mode(root):
     rig.press_lock()
     assert rig.table.state == "unconfigured" and rig.events("locked") == []
     assert rig.command(cmd="config", mystery="A1")[-1]["ok"] is False  # not in service
-    assert rig.configure("A1") == {"ok": True, "reply": "config", "mystery": "A1"}
+    # A board with no clock gives 653b.1's dates and claims nothing of them.
+    rules = {"date": None, "clock": "none", "sections": [["653b.1", "2021-09-04", "2024-09-04"]],
+             "expired": None, "warning": None}
+    assert rig.configure("A1") == {"ok": True, "reply": "config", "mystery": "A1",
+                                   "rules": rules}
     assert rig.table.state == "betting" and rig.display.text == "100.00"
     assert [e["ev"] for e in rig.events()] == ["config", "reset"]
 
@@ -239,7 +243,9 @@ def test_an_unreadable_store_is_a_fault_that_refuses_play(root):
 def test_a_new_cycle_may_be_reconfigured_before_its_first_round(root):
     rig = Rig(root)
     rig.configure("A1")
-    assert rig.configure("B2") == {"ok": True, "reply": "config", "mystery": "B2"}
+    reply = rig.configure("B2")
+    assert (reply["ok"], reply["mystery"], reply["rules"]["sections"][0][0]) == (
+        True, "B2", "653b.1")
     config = rig.events("config")[-1]
     assert (config["was"], config["withdrawn"]) == ("A1", 100 * MILLION)
     meters = rig.table.bonus.meters()
