@@ -53,8 +53,8 @@ def test_settle_text_warns_first_and_settles(monkeypatch, capsys):
     _on(monkeypatch, "2026-03-23")
     assert main(["settle", str(EXAMPLE)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("WARNING") and "653b.5 expired 2026-03-23" in lines[0]
-    assert "seat 1" in lines
+    warning = " ".join(line.strip() for line in lines[:lines.index("seat 1")])
+    assert warning.startswith("WARNING") and "653b.5 expired 2026-03-23" in warning
     _on(monkeypatch, "2026-03-22")
     assert main(["settle", str(EXAMPLE)]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "seat 1"

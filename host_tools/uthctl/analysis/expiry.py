@@ -5,6 +5,7 @@
 # extended or adopted a section.
 import datetime
 import os
+import textwrap
 
 from mystery import configs
 from uth import sections
@@ -43,9 +44,17 @@ def mystery_report(config_name, date=None):
     return report([configs.SECTION] if config_name else [], date)
 
 
+def wrapped(text, width=84):
+    # A long line for people, in lines that fit beside a 15-column label.
+    return textwrap.wrap(text, width)
+
+
 def warning_lines(found):
     # "WARNING ..." lines for people from a report; none when nothing expired.
-    return [] if found["warning"] is None else ["WARNING        " + found["warning"]]
+    if found["warning"] is None:
+        return []
+    lines = wrapped(found["warning"])
+    return ["%-15s%s" % ("" if n else "WARNING", line) for n, line in enumerate(lines)]
 
 
 def board_lines(status):

@@ -70,7 +70,7 @@ def config_lines(details):
              % (details["section"], details["effective"], details["expires"],
                 "  EXPIRED" if details["expired"] else "")]
     if details.get("warning"):
-        lines.append("WARNING: " + details["warning"])
+        lines += expiry.wrapped("WARNING: " + details["warning"])
     return lines
 
 
