@@ -119,3 +119,16 @@ def test_the_tui_header_and_events(monkeypatch):
     assert describe(event) == "EXPIRY: 58 Pa. Code 653b.1 expired 2024-09-04 (…)"
     assert event_style(event) == "warn"
     assert event_line(event) == "EXPIRY warning: 58 Pa. Code 653b.1 expired 2024-09-04 (…)"
+
+
+@pytest.mark.parametrize("day, lapsed", [("2024-09-03", set()), ("2024-09-04", {"653b.1"}),
+                                         ("2026-03-23", {"653b.1", "653b.2", "653b.3",
+                                                         "653b.4", "653b.5"})])
+def test_paytables_and_configs_mark_what_has_expired(monkeypatch, capsys, day, lapsed):
+    _on(monkeypatch, day)
+    assert main(["paytables", "--json"]) == 0
+    tables = json.loads(capsys.readouterr().out)
+    marked = {t["section"].split("(")[0] for t in tables if t["expired"]}
+    assert marked == lapsed - {"653b.1"}  # 653b.1 carries no paytable
+    assert main(["mystery", "configs", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["expired"] is ("653b.1" in lapsed)
