@@ -250,14 +250,15 @@ class Table:
 
     def rules(self):
         # Their dates and, by the board's clock, whether they have expired.
-        return expiry.report(self.rule_sections(), self._date())
+        return expiry.report(self.rule_sections(), self.date())
 
-    def _date(self):
+    def date(self):
+        # The board's date, "YYYY-MM-DD", for judging expiry (uth/sections.py); None: no clock.
         return None if self.today is None else self.today()
 
     def _warn_of_expiry(self):
         # At boot and after a configuration: warned of, never refused.
-        event = expiry.warning_event(self.rule_sections(), self._date())
+        event = expiry.warning_event(self.rule_sections(), self.date())
         if event is not None:
             self.emit(event)
 
