@@ -30,30 +30,45 @@ def section_of(cite):
     return cite if at < 0 else cite[:at]
 
 
+# What a board asks again and again (once a round, say), answered without
+# slicing text anew: on a board every new string is heap, and heap is GC time.
+_cited = {}  # cite -> (effective, expires), as each cite is first asked
+_cited_section = {}  # cite -> its section
+_good_date = None  # the last date check_date passed
+
+
 def dates(cite):
     # (effective, expires) of the section a cite is in; (None, None) outside
     # Chapter 653b, whose dates the reference text does not give (653a).
     if not isinstance(cite, str):
         raise ValueError("a section is text such as \"653b.1\", not %r" % (cite,))
-    section = section_of(cite)
-    found = _DATES.get(section)
+    found = _cited.get(cite)
     if found is not None:
         return found
-    if section.startswith("653b"):
-        raise ValueError("unknown section %r (known: %s)" % (cite, ", ".join(SECTIONS)))
-    return None, None
+    section = section_of(cite)
+    found = _DATES.get(section)
+    if found is None:
+        if section.startswith("653b"):
+            raise ValueError("unknown section %r (known: %s)" % (cite, ", ".join(SECTIONS)))
+        found = (None, None)
+    if len(_cited) < 32:  # the firmware names a dozen cites; a caller's garbage is not kept
+        _cited[cite] = found
+        _cited_section[cite] = section
+    return found
 
 
 def check_date(date):
     # The date itself, if it is "YYYY-MM-DD"; else ValueError with the reason.
+    global _good_date
+    if isinstance(date, str) and date == _good_date:
+        return date
     ok = isinstance(date, str) and len(date) == 10 and date[4] == "-" and date[7] == "-"
-    if ok:
-        digits = date[:4] + date[5:7] + date[8:]
-        ok = all("0" <= c <= "9" for c in digits)
-    if ok:
-        ok = "01" <= date[5:7] <= "12" and "01" <= date[8:] <= "31"
-    if not ok:
+    ok = ok and len(date.encode()) == 10  # ASCII only: CPython's isdigit takes other digits
+    # isdigit() per part, no generator: a board may ask this once a round.
+    if not (ok and date[:4].isdigit() and date[5:7].isdigit() and date[8:].isdigit()
+            and "01" <= date[5:7] <= "12" and "01" <= date[8:] <= "31"):
         raise ValueError("a date is YYYY-MM-DD, not %r" % (date,))
+    _good_date = date
     return date
 
 
@@ -66,11 +81,14 @@ def expired(cite, date):
 
 def lapsed(cites, date):
     # The sections among cites expired as of date, each once, in order.
+    check_date(date)
     out = []
     for cite in cites:
-        section = section_of(cite)
-        if section not in out and expired(section, date):
-            out.append(section)
+        expires = dates(cite)[1]
+        if expires is not None and date >= expires:
+            section = _cited_section.get(cite) or section_of(cite)
+            if section not in out:
+                out.append(section)
     return out
 
 

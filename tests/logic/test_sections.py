@@ -66,7 +66,7 @@ def test_the_warning_names_sections_dates_and_the_day():
 
 def test_bad_dates_and_sections_are_refused():
     for bad in ("2024-9-4", "2024/09/04", "20240904xx", "2024-13-01", "2024-00-10",
-                "2024-01-32", "", None, 20240904):
+                "2024-01-32", "", None, 20240904, "\u0662\u0660\u0662\u0664-09-04"):
         assert "YYYY-MM-DD" in _refused(sections.expired, "653b.1", bad)
     assert "653b.9" in _refused(sections.dates, "653b.9")
     assert "known: 653b.1" in _refused(sections.expired, "653b.7(a)", "2024-01-01")
