@@ -36,9 +36,9 @@ def sign_lines(name, wager_cents=None):
         ("To qualify, place an Ultimate Texas Hold 'Em wager and %s." % wager,
          "653b.1(a), (c)(1), (c)(4)"),
         ("%s is added to the jackpot." % adds, "653b.1(c)(2), (c)(4)"),
-        ("The jackpot starts at %s. Before it starts, an electronic random number generator "
-         "picks an amount between %s and %s: the qualifying player whose contribution takes "
-         "the jackpot past that amount wins it." % (low, low, high), "653b.1(c)(3)"),
+        ("The jackpot starts at %s. When it starts, an electronic random number generator "
+         "picks a secret amount between %s and %s; the qualifying player whose contribution "
+         "takes the jackpot past that amount wins it." % (low, low, high), "653b.1(c)(3)"),
         ("The winner is paid 100% of the jackpot on the meter, once a floorperson has "
          "validated the win.", "653b.1(c)(5), (c)(7)"),
         ("The display shows the jackpot, then \"%s\" and \"%s\"."
