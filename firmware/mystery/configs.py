@@ -4,6 +4,8 @@
 # an exact contribution (1.5% of $1 = 100 x 150 = 15,000 micro-dollars).
 from micropython import const
 
+from uth import sections
+
 MICROS_PER_CENT = const(10_000)
 MICROS_PER_DOLLAR = const(1_000_000)
 
@@ -25,9 +27,8 @@ _TABLE = {
 NAMES = tuple(sorted(_TABLE))
 SECTION = "653b.1(c)(4)"
 # The regulation's source note: a temporary provision, so an operator can see
-# when the meter rests on one that has expired.
-EFFECTIVE = "2021-09-04"
-EXPIRES = "2024-09-04"
+# when the meter rests on one that has expired (uth/sections.py).
+EFFECTIVE, EXPIRES = sections.dates(SECTION)
 
 
 class Config:

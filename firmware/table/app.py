@@ -14,6 +14,7 @@ from micropython import const
 from mystery.bonus import MysteryBonus
 from mystery.store import Store
 
+from . import expiry
 from .controller import Table
 from .hostlink import HostLink
 
@@ -22,7 +23,8 @@ _TICK_MS = const(5)
 
 def build(board):
     bonus = MysteryBonus(Store(board.storage_root), board.random_bytes, time.time)
-    table = Table(bonus, board.seats, board.lock, board.key, board.display, None)
+    table = Table(bonus, board.seats, board.lock, board.key, board.display, None,
+                  today=lambda: expiry.board_date(time.localtime))
     link = HostLink(table, board.serial.write_line)
     table.emit = link.send
     return table, link

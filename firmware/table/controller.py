@@ -28,9 +28,9 @@ from mystery.meter import AWAITING_RESET, PAYMENTS, PENDING, UNCONFIGURED, Refus
 from mystery.money import cents_text
 from uth.seats import MAX_SEAT
 
-from . import meter_text
+from . import expiry, meter_text
 from .inputs import FALL, RISE, Debounced
-from .turns import Turns
+from .turns import Rotation, Turns
 
 BETTING = "betting"
 LOCKED = "locked"
@@ -45,20 +45,20 @@ OPEN_HOLD_MS = const(2000)  # LOCK held this long reopens betting by hand
 # settled. A shorter dropout is a sensor flicker, and the round stays locked
 # (else the next LOCK would charge the same chips again).
 _CLEAR_MS = const(250)
-_ALTERNATE_MS = const(3000)  # meter and "must hit by" take turns on the display
 _BLINK_MS = const(250)  # a chip from before the restart: its bet light blinks at 2 Hz
 _KEY_LOST_TO_LOCK = ("key turn ignored: LOCK was pressed in the same instant and locked the "
                      "round; turn the key again")
 
 
 class Table:
-    def __init__(self, bonus, seats, lock_pin, key_pin, display, emit):
+    def __init__(self, bonus, seats, lock_pin, key_pin, display, emit, today=None):
         self.bonus = bonus
         self.seats = seats  # inputs.Seat with raw pins; wrapped at start()
         self.lock_pin = lock_pin
         self.key_pin = key_pin
         self.display = display
         self.emit = emit  # takes one event dict for the host link
+        self.today = today  # the board's date as "YYYY-MM-DD" (or None); None: no clock
         self.state = BETTING
         self.payment = "table_inventory"
         self.locked_in = []  # seats whose chips were locked this round
@@ -76,11 +76,12 @@ class Table:
         self.lock = Debounced(self.lock_pin, SETTLE_MS, now)
         self.key = Debounced(self.key_pin, SETTLE_MS, now)
         self.stale_chips = [seat.number for seat in self.seats if seat.bet.state]
-        self.alternation = Turns(_ALTERNATE_MS, now)
+        self.rotation = Rotation(meter_text.TURNS_MS, now)
         self.blink = Turns(_BLINK_MS, now)
         for event in self.bonus.boot():
             self.emit(event)
         self._resume()
+        self._warn_of_expiry()
         self._refresh(now)
 
     def _resume(self):
@@ -203,6 +204,7 @@ class Table:
             raise Refused("configuration changes only in service mode")
         records = self._host_operation(self.bonus.configure, name, True)
         self._operate(self.bonus.reset)
+        self._warn_of_expiry()
         return records
 
     def redraw(self):
@@ -237,7 +239,31 @@ class Table:
             status.update(phase=meter.phase, config=meter.config, cycle=meter.cycle,
                           round=meter.round, commitment=meter.commitment,
                           exposed=meter.exposed)
+        status["rules"] = self.rules()
         return status
+
+    # ---- the temporary sections the table's rules rest on ----
+
+    def rule_sections(self):
+        # The sections in force on this table: 653b.1 once a configuration is.
+        meter = self.bonus.meter
+        if self.bonus.fault is not None or meter is None or meter.config is None:
+            return []
+        return [configs.SECTION]
+
+    def rules(self):
+        # Their dates and, by the board's clock, whether they have expired.
+        return expiry.report(self.rule_sections(), self.date())
+
+    def date(self):
+        # The board's date, "YYYY-MM-DD", for judging expiry (uth/sections.py); None: no clock.
+        return None if self.today is None else self.today()
+
+    def _warn_of_expiry(self):
+        # At boot and after a configuration: warned of, never refused.
+        event = expiry.warning_event(self.rule_sections(), self.date())
+        if event is not None:
+            self.emit(event)
 
     def set_payment(self, method):
         if method not in PAYMENTS:
@@ -275,7 +301,7 @@ class Table:
                 self.emit({"ev": "display_error", "text": text, "reason": str(error)})
 
     def _display_text(self, now):
-        meter_turn = self.alternation.poll(now)  # polled every tick, shown or not
+        turn = self.rotation.poll(now)  # polled every tick, shown or not
         if self.state == FAULT:
             return meter_text.FAULT
         if self.state == SERVICE:
@@ -283,10 +309,10 @@ class Table:
         if self.state == NOT_CONFIGURED:
             return meter_text.UNCONFIGURED
         cents = self.bonus.meter.display()
-        if self.state == HIT_PENDING or meter_turn:
-            return cents_text(cents)
+        if self.state == HIT_PENDING:
+            return cents_text(cents)  # the award, steady until validated
         maximum = configs.get(self.bonus.meter.config).maximum // MICROS_PER_CENT
-        return meter_text.must_hit_by(maximum)
+        return meter_text.in_turn(turn, cents, maximum)
 
 
 _HANDLERS = {

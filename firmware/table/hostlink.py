@@ -206,7 +206,8 @@ class HostLink:
         if not isinstance(name, str):
             raise ValueError("config needs \"mystery\": a configuration name such as \"B2\"")
         self.table.configure(name)
-        return {"ok": True, "reply": "config", "mystery": name}
+        # The sections now in force, their dates, and a warning when past them.
+        return {"ok": True, "reply": "config", "mystery": name, "rules": self.table.rules()}
 
     def _redraw(self, command):
         record = self.table.redraw()

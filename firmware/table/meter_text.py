@@ -3,14 +3,25 @@
 # An amount reads as mystery.money.cents_text() writes it: 1234.56.
 from mystery.money import cents_text
 
+# 653b.1(b): the display indicates the Must-Hit-By Mystery bonus. Seven
+# segments cannot draw "MUST" or "$", so the display says "hit bY" and then
+# the maximum as the meter reads (cents_text: 200.00, 1000.00), between two
+# turns of the meter: "hit bY" "200.00" reads "must hit by $200.00". The
+# signage beside it (README) says the rest in words.
+HIT_BY = "hit bY"
+# The meter, "hit bY", the maximum: how long each is shown, in ms. The meter
+# has the longest turn, as players watch it most; "hit bY" the shortest that
+# reads at a glance; the maximum long enough to be read after it.
+TURNS_MS = (4000, 1500, 2000)
 
-def must_hit_by(maximum_cents):
-    # 653b.1(b): the display tells players the Must-Hit-By bonus is offered;
-    # the signage beside it reads "MUST HIT BY", the display the amount. The
-    # maxima are whole dollars, so "bY 1000" fits eight digits where cents would not.
-    if maximum_cents % 100:
-        return "bY " + cents_text(maximum_cents)
-    return "bY %d" % (maximum_cents // 100)
+
+def in_turn(turn, meter_cents, maximum_cents):
+    # The text of turn 0, 1 or 2 of TURNS_MS while the table plays.
+    if turn == 0:
+        return cents_text(meter_cents)
+    if turn == 1:
+        return HIT_BY
+    return cents_text(maximum_cents)
 
 
 SERVICE = "SErvICE"

@@ -8,7 +8,7 @@
 #
 # render() lays text out right-aligned, a '.' lighting the point of the digit
 # before it. Text too long for the display loses leading characters only while
-# they are a label ("bY ", "SErv"): a digit of an amount is never dropped, as a
+# they are a label ("hit bY", "SErv"): a digit of an amount is never dropped, as a
 # meter missing its leading digit would show players a wrong amount; such text
 # raises ValueError and the display keeps what it showed.
 from micropython import const
@@ -48,6 +48,7 @@ _FONT = {
     "G": _A | _C | _D | _E | _F,
     "H": _B | _C | _E | _F | _G,
     "h": _C | _E | _F | _G,
+    "i": _E,  # the lower left bar, as "hit" is written on seven segments
     "I": _E | _F,  # the left bar, so an I never reads as a 1
     "J": _B | _C | _D | _E,
     "L": _D | _E | _F,

@@ -2,11 +2,12 @@
 # Chapter 653a, as printed. Each line is (name, to, per): "to" for "per" odds,
 # "per" 1 everywhere but the Blind's flush (3 to 2). Line names are hand
 # categories, except Ultimate Pairs, whose lines are its printed combinations.
-# Dates are the regulation's source notes; Chapter 653a's are not in the
-# reference text this firmware was built from, so they are None (unknown).
+# Dates are the regulation's source notes (sections.py); Chapter 653a's are not
+# in the reference text this firmware was built from, so they are None (unknown).
+from . import sections
 
-_S653B_2_5 = ("2024-03-23", "2026-03-23")
-_S653A = (None, None)
+_S653B_2_5 = sections.dates("653b.2")
+_S653A = sections.dates("653a.12")
 
 _TRIPS_LINES = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
                 "straight", "three_of_a_kind")

@@ -19,13 +19,14 @@ from .commands import (
     paytables,
     rig,
     settle,
+    signage,
     sim,
     soak,
     status,
 )
 
 COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, payment,
-            monitor, log, audit, soak)
+            monitor, log, audit, soak, signage)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing

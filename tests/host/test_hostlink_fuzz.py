@@ -516,7 +516,7 @@ class Board:
 
     def state(self):
         status = self.command("status")
-        status.pop("display")  # the meter and "bY 200.00" take turns
+        status.pop("display")  # the meter, "hit bY" and the maximum take turns
         status.pop("id")
         meters = self.command("meters")["meters"]
         log = self.log()

@@ -73,7 +73,7 @@ def test_the_firmware_driver_on_the_decoder_lights_what_sevenseg_renders():
 
     bus = Bus()
     driver = Driver(bus, ChipSelect())
-    for text in ("no CFG", "SErvICE", "bY 200.00", "123.45"):
+    for text in ("no CFG", "SErvICE", "hit bY", "1000.00", "123.45"):
         driver.show(text)
         expected = bytearray(8)
         render(text, expected)

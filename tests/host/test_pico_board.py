@@ -40,7 +40,7 @@ A1_CENTS_PER_SEAT = 100 * 2 // 100  # a $1 chip at 2%
 MICROS_PER_CENT = 10_000
 LINK_TIMEOUT = 30.0  # the emulator runs at about half the chip's speed, on a loaded host
 BOOT_WAIT = 60.0
-DISPLAY_WAIT = 12.0  # the meter and "bY 200.00" take turns every 3 s
+DISPLAY_WAIT = 12.0  # the meter shows 4 s, then "hit bY" and the maximum 3.5 s
 
 
 def first_seed_with_hit_in(low_cents, high_cents):
@@ -146,6 +146,13 @@ def test_pico_deployed_image_plays_to_a_hit_validates_and_resets(table):
     reset = configure(rig, link, "A1")
     assert reset["meter"] == A1_MINIMUM_CENTS * MICROS_PER_CENT
     assert reset["commitment"] == commitment(value, salt)
+    # 653b.1(b) on the chip: "hit bY" (h: C|E|F|G, i: E, t: D|E|F|G, b: C|D|E|F|G,
+    # Y: B|C|D|F|G), then the maximum, between turns of the meter.
+    assert rig.wait_for(lambda s: s["display"] == "hit bY", 2 * DISPLAY_WAIT,
+                        what="hit bY on the MAX7219")["display_segments"][-6:] == [
+        0x17, 0x04, 0x0F, 0x00, 0x1F, 0x3B]
+    rig.wait_for(lambda s: s["display"] == money(A1_MAXIMUM_CENTS), DISPLAY_WAIT,
+                 what="the maximum after hit bY")
 
     for number in range(1, hit_round + 1):
         locked, contributions = play_round(rig, link, SEATS)

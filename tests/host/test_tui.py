@@ -38,7 +38,7 @@ A1_MAXIMUM_CENTS = 200 * 100
 A1_CENTS_PER_SEAT = 100 * 2 // 100  # a $1 chip at 2%
 MICROS_PER_CENT = 10_000
 COLS, ROWS = 80, 24  # the smallest terminal the table supports
-DISPLAY_WAIT = 7.0  # the LED shows the meter and "bY 200.00" in turn, 3 s each
+DISPLAY_WAIT = 7.0  # the LED shows the meter 4 s, then "hit bY" 1.5 s and the maximum 2 s
 
 
 # ---- the TEST-ONLY random source, as boards/sim/board.py has it ----
@@ -218,7 +218,7 @@ def test_tui_led_rows_use_the_boards_font():
     assert len(rows) == 5
     assert "●" in rows[4]  # the decimal point after the third digit
     assert rows[0].count("━━") == 3  # 0, 0, 0 have a top bar; 1 and 4 do not
-    assert led_rows("bY 200.00")  # labels fit the 8 digits
+    assert led_rows("hit bY")  # labels fit the 8 digits
     assert led_rows("SErvICE", fancy=False)[2].count("--") == 4  # S E r ... middle bars
     with pytest.raises(ValueError):
         led_rows("12345678.90")  # a digit would be lost: the board refuses it too

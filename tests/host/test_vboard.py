@@ -37,7 +37,7 @@ A1_CENTS_PER_SEAT = 100 * 2 // 100  # a $1 chip at 2%
 MICROS_PER_CENT = 10_000
 MPREMOTE = Path(sys.executable).parent / "mpremote"
 REPO = Path(__file__).resolve().parents[2]
-DISPLAY_WAIT = 7.0  # the meter and "bY 200.00" take turns every 3 s
+DISPLAY_WAIT = 7.0  # the meter shows 4 s, then "hit bY" and the maximum 3.5 s
 
 
 pytestmark = pytest.mark.usefixtures("micropython")

@@ -13,11 +13,11 @@ from table.tm1637 import Tm1637
 # MAX7219 no-decode order: bit 7..0 = DP A B C D E F G.
 MAX = {"0": 0x7E, "1": 0x30, "2": 0x6D, "3": 0x79, "4": 0x33, "5": 0x5B, "6": 0x5F,
        "7": 0x70, "8": 0x7F, "9": 0x7B, " ": 0x00, "b": 0x1F, "Y": 0x3B, "F": 0x47,
-       "A": 0x77, "U": 0x3E, "L": 0x0E, "t": 0x0F, "-": 0x01}
+       "A": 0x77, "U": 0x3E, "L": 0x0E, "t": 0x0F, "-": 0x01, "h": 0x17, "i": 0x04}
 # TM1637 order: bit 0..6 = A..G, bit 7 = DP.
 TM = {"0": 0x3F, "1": 0x06, "2": 0x5B, "3": 0x4F, "4": 0x66, "5": 0x6D, "6": 0x7D,
       "7": 0x07, "8": 0x7F, "9": 0x6F, " ": 0x00, "b": 0x7C, "Y": 0x6E, "F": 0x71,
-      "A": 0x77, "U": 0x3E, "L": 0x38, "t": 0x78, "-": 0x40}
+      "A": 0x77, "U": 0x3E, "L": 0x38, "t": 0x78, "-": 0x40, "h": 0x74, "i": 0x10}
 P = 0x80  # the decimal point, bit 7 in both orders
 
 
@@ -43,6 +43,8 @@ def test_render_right_aligns_and_puts_each_point_on_the_digit_before_it():
         ("123.45", 8, [0, 0, 0, m["1"], m["2"], m["3"] | P, m["4"], m["5"]]),
         ("bY 200.00", 8, [m["b"], m["Y"], 0, m["2"], m["0"], m["0"] | P, m["0"], m["0"]]),
         ("FAULt", 8, [0, 0, 0, m["F"], m["A"], m["U"], m["L"], m["t"]]),
+        ("hit bY", 8, [0, 0, m["h"], m["i"], m["t"], 0, m["b"], m["Y"]]),
+        ("1000.00", 8, [0, 0, m["1"], m["0"], m["0"], m["0"] | P, m["0"], m["0"]]),
         (".5", 4, [0, 0, P, m["5"]]),  # a point with nothing before it stands alone
         ("1..2", 4, [0, m["1"] | P, P, m["2"]]),
         # 9 positions on 8 digits: the label loses its first letter.
@@ -60,8 +62,7 @@ def test_render_never_cuts_an_amount_and_refuses_unknown_characters():
 
 def test_every_meter_text_renders_on_eight_and_six_digits():
     for text in (meter_text.SERVICE, meter_text.FAULT, meter_text.UNCONFIGURED,
-                 cents_text(0), meter_text.must_hit_by(200_00),
-                 meter_text.must_hit_by(1000_00)):
+                 cents_text(0), meter_text.HIT_BY, cents_text(1000_00)):
         _rendered(text, 8)
         _rendered(text, 6)
     _rendered(cents_text(999_999_99), 8)  # $999,999.99 on the MAX7219
@@ -154,7 +155,7 @@ def test_max7219_show_allocates_nothing_on_micropython():
 
     spi = QuietSpi()
     display = Max7219(spi, fakes.Pin(1))
-    texts = ("123.45", "bY 200.00", "bY 1000.00", "SErvICE", "FAULt", "no CFG", "0.00")
+    texts = ("123.45", "hit bY", "1000.00", "bY 1000.00", "SErvICE", "FAULt", "no CFG", "0.00")
     micropython.heap_lock()
     try:
         for text in texts:

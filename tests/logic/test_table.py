@@ -15,7 +15,11 @@ def test_a_new_board_waits_for_a_configuration_in_service_mode(root):
     rig.press_lock()
     assert rig.table.state == "unconfigured" and rig.events("locked") == []
     assert rig.command(cmd="config", mystery="A1")[-1]["ok"] is False  # not in service
-    assert rig.configure("A1") == {"ok": True, "reply": "config", "mystery": "A1"}
+    # A board with no clock gives 653b.1's dates and claims nothing of them.
+    rules = {"date": None, "clock": "none", "sections": [["653b.1", "2021-09-04", "2024-09-04"]],
+             "expired": None, "warning": None}
+    assert rig.configure("A1") == {"ok": True, "reply": "config", "mystery": "A1",
+                                   "rules": rules}
     assert rig.table.state == "betting" and rig.display.text == "100.00"
     assert [e["ev"] for e in rig.events()] == ["config", "reset"]
 
@@ -120,12 +124,40 @@ def test_a_hit_lights_the_seat_shows_the_award_and_waits_for_the_key(root):
     assert meters["seeded"] + meters["contributed"] == meters["paid"] + meters["meter"]
 
 
+def _shown(rig, ms):
+    # The display's changes over ms: [(text, ms it stayed)], the last cut off.
+    changes, shown, since = [], rig.display.text, 0
+    for step in range(1, ms // 5 + 1):
+        rig.run(5)
+        if rig.display.text != shown:
+            changes.append((shown, step * 5 - since))
+            shown, since = rig.display.text, step * 5
+    return changes
+
+
 @tmpdir.within
-def test_the_display_alternates_with_the_must_hit_by_amount(root):
-    rig = Rig(root)
+def test_the_display_says_hit_by_the_maximum_between_turns_of_the_meter(root):
+    # 653b.1(b): the meter 4 s, "hit bY" 1.5 s, then the maximum as the meter
+    # reads, 2 s: A1's $200.00, D5's $1,000.00, each meter at its minimum
+    # (653b.1(c)(4)).
+    for name, meter, maximum in (("A1", "100.00", "200.00"), ("D5", "250.00", "1000.00")):
+        rig = Rig(root)
+        rig.configure(name)
+        changes = _shown(rig, 30_000)[1:]  # from the first whole turn on
+        changes = changes[[text for text, _ in changes].index(meter):]
+        assert changes[:6] == [(meter, 4000), ("hit bY", 1500), (maximum, 2000)] * 2, changes
+
+
+@tmpdir.within
+def test_a_hit_shows_its_award_steadily_until_validated(root):
+    rig = Rig(root, random_bytes=scripted_hit(0))  # the first contribution hits
     rig.configure("A1")
-    rig.run(7000)
-    assert "bY 200" in rig.display.history and "100.00" in rig.display.history
+    rig.chip(1)
+    rig.press_lock()
+    assert rig.table.state == "hit_pending"
+    shown = len(rig.display.history)
+    rig.run(20_000)
+    assert rig.display.text == "100.02" and len(rig.display.history) == shown
 
 
 @tmpdir.within
@@ -211,7 +243,9 @@ def test_an_unreadable_store_is_a_fault_that_refuses_play(root):
 def test_a_new_cycle_may_be_reconfigured_before_its_first_round(root):
     rig = Rig(root)
     rig.configure("A1")
-    assert rig.configure("B2") == {"ok": True, "reply": "config", "mystery": "B2"}
+    reply = rig.configure("B2")
+    assert (reply["ok"], reply["mystery"], reply["rules"]["sections"][0][0]) == (
+        True, "B2", "653b.1")
     config = rig.events("config")[-1]
     assert (config["was"], config["withdrawn"]) == ("A1", 100 * MILLION)
     meters = rig.table.bonus.meters()

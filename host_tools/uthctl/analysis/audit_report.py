@@ -7,10 +7,10 @@ import time
 from mystery import configs
 from mystery.configs import MICROS_PER_DOLLAR
 from mystery.money import dollars
-from uth import paytables
+from uth import paytables, sections
 
 from ..commands.meters import format_meters
-from . import log_verify, mystery_report
+from . import expiry, log_verify, mystery_report
 
 HITS_SHOWN = 10
 
@@ -43,7 +43,7 @@ def rule_tables(today):
             groups.append({"rules": "%s %s" % (wager, ", ".join(letters)), "section": section,
                            "effective": effective, "expires": expires})
     for group in groups:
-        group["expired"] = group["expires"] is not None and group["expires"] <= today
+        group["expired"] = sections.expired(group["section"], today)
     return {"today": today, "tables": groups}
 
 
@@ -95,6 +95,10 @@ def _heading(r):
                   "               58 Pa. Code %s, effective %s, expires %s%s"
                   % (config["section"], config["effective"], config["expires"],
                      "  EXPIRED" if config["expires"] <= r["rule_tables"]["today"] else "")]
+    found = r.get("expiry")
+    if found is not None:
+        lines += expiry.warning_lines(found["host"])
+        lines += expiry.board_lines({"rules": found["board"]})
     return "\n".join(lines)
 
 

@@ -9,7 +9,7 @@ import datetime
 import json
 import re
 
-from ..analysis import audit_report, ledger, log_verify, logread
+from ..analysis import audit_report, expiry, ledger, log_verify, logread
 from ..links import logexport, ports
 from ..links.hostlink import Link
 from .meters import seconds
@@ -119,7 +119,11 @@ def audit(status, meters, records, failures, source):
                      "recomputed": _recomputed(walked)},
         "hits": audit_report.hits(meters, records),
         "config": audit_report.config_rules(meters.get("config")),
-        "rule_tables": audit_report.rule_tables(datetime.date.today().isoformat()),
+        "rule_tables": audit_report.rule_tables(expiry.host_date()),
+        # The sections in force past their dates: by the host's date, and as
+        # the board judged by its clock (status "rules"; None from older firmware).
+        "expiry": {"host": expiry.mystery_report(meters.get("config")),
+                   "board": status.get("rules")},
         "series": walked.series if walked else [],
         "hit_marks": walked.hit_marks if walked else [],
     }

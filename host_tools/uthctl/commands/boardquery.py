@@ -1,11 +1,10 @@
 # What the board commands (status, config, payment) share: the link to the
 # port given (or found with --port auto), a command whose refusal is an
 # error, and the figures of a Mystery configuration as the firmware has them.
-import datetime
-
 from mystery import configs
+from uth import sections
 
-from ..analysis import mystery_report
+from ..analysis import expiry, mystery_report
 from ..links import ports
 from ..links.hostlink import Link
 from .meters import seconds
@@ -55,20 +54,24 @@ def config_details(name):
     if name is None:
         return None
     details = mystery_report.config_dict(configs.get(name))
+    today = expiry.host_date()
     details.update(section=configs.SECTION, effective=configs.EFFECTIVE,
-                   expires=configs.EXPIRES,
-                   expired=configs.EXPIRES <= datetime.date.today().isoformat())
+                   expires=configs.EXPIRES, expired=sections.expired(configs.SECTION, today),
+                   warning=expiry.mystery_report(name, today)["warning"])
     return details
 
 
 def config_lines(details):
-    # Two lines: the figures, then the regulation and its dates.
+    # The figures, the regulation and its dates, and a warning past them.
     if details is None:
         return ["none (the table plays no round until one is chosen in service mode)"]
-    return [mystery_report.config_line(details),
-            "58 Pa. Code %s, effective %s, expires %s%s"
-            % (details["section"], details["effective"], details["expires"],
-               "  EXPIRED" if details["expired"] else "")]
+    lines = [mystery_report.config_line(details),
+             "58 Pa. Code %s, effective %s, expires %s%s"
+             % (details["section"], details["effective"], details["expires"],
+                "  EXPIRED" if details["expired"] else "")]
+    if details.get("warning"):
+        lines += expiry.wrapped("WARNING: " + details["warning"])
+    return lines
 
 
 def labelled(label, lines):

@@ -9,6 +9,7 @@ import sys
 from mystery import configs
 from mystery.money import dollars
 
+from ..analysis import expiry
 from .boardquery import (
     add_board_arguments,
     ask,
@@ -69,6 +70,7 @@ def _show(args, status, meters):
                  % (meters["phase"], meters["cycle"], meters["round"], dollars(meters["meter"])))
     lines.append("change         %s" % ("possible now: uthctl config NAME" if ready
                                         else _why_not(status, meters)))
+    lines += expiry.board_lines(status)
     print("\n".join(lines))
     return 0
 
@@ -138,13 +140,15 @@ def _change(args, link, status, meters, name):
     change = plan(meters, name)
     if not _confirmed(args, "\n".join(_plan_lines(change))):
         raise Refusal("not changed: not confirmed")
-    ask(link, "config", mystery=name)
+    reply = ask(link, "config", mystery=name)
     after = ask(link, "meters")["meters"]
     if args.json:
-        print(json.dumps(dict(change, changed=True, meters=after)))
+        print(json.dumps(dict(change, changed=True, meters=after, rules=reply.get("rules"))))
     else:
         if args.yes:
             print("\n".join(_plan_lines(change)))
         print("changed: %s in force, cycle %d, meter %s"
               % (after["config"], after["cycle"], dollars(after["meter"])))
+        for line in expiry.board_lines({"rules": reply.get("rules")}):
+            print(line)
     return 0

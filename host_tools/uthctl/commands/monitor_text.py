@@ -64,6 +64,7 @@ def _reason(label):
 WORDS = {"started": _started, "config": _config, "reset": _reset, "locked": _locked,
          "contribution": _contribution, "hit": _hit, "validated": _validated, "paid": _paid,
          "redraw": _redraw, "fault": _reason("FAULT"), "store_warning": _reason("store warning"),
+         "expiry_warning": _reason("EXPIRY warning"),
          "refused": _reason("refused")}
 
 

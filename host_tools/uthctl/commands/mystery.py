@@ -2,16 +2,17 @@
 # (58 Pa. Code 653b.1) on the host, with the firmware's own engine.
 import argparse
 import contextlib
-import datetime
 import json
 import os
 import sys
 import textwrap
 
 from mystery import configs
+from uth import sections
 from uth.seats import MAX_SEAT
 
 from ..analysis import log_verify, logread, mystery_report, mystery_sim
+from ..analysis.expiry import host_date
 from ..boards.seats import sim_seats
 from .progress import Progress
 
@@ -83,7 +84,7 @@ def _configs():
 
 def _run_configs(args):
     rows = _configs()
-    expired = configs.EXPIRES <= datetime.date.today().isoformat()
+    expired = sections.expired(configs.SECTION, host_date())
     if args.json:
         print(json.dumps({"section": configs.SECTION, "effective": configs.EFFECTIVE,
                           "expires": configs.EXPIRES, "expired": expired, "configs": rows}))

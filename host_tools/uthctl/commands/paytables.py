@@ -1,8 +1,9 @@
 # uthctl paytables: every paytable the firmware carries, with section and dates.
-import datetime
 import json
 
-from uth import paytables
+from uth import paytables, sections
+
+from ..analysis.expiry import host_date
 
 
 def add_parser(sub):
@@ -11,7 +12,7 @@ def add_parser(sub):
 
 def _expired(table, today):
     # The 653b tables are temporary regulations: show when one has lapsed.
-    return table.expires is not None and table.expires <= today
+    return sections.expired(table.section, today)
 
 
 def _as_dict(table, today):
@@ -33,7 +34,7 @@ def _print(table, today):
 
 
 def run(args):
-    today = datetime.date.today().isoformat()
+    today = host_date()
     tables = list(paytables.all_tables())
     if args.json:
         print(json.dumps([_as_dict(table, today) for table in tables]))

@@ -1,10 +1,15 @@
 # uthctl settle FILE|-: settle every side wager of a round given as JSON.
+# The result says when a paytable it used rests on a temporary section past
+# its date (653b.2-653b.5), by this computer's date; it still settles.
 import json
 import sys
 
 from mystery.configs import MICROS_PER_CENT
 from mystery.money import dollars
-from uth.settle import settle
+from uth.round import parse_round
+from uth.settle import settle_parsed
+
+from ..analysis import expiry
 
 
 def add_parser(sub):
@@ -37,8 +42,12 @@ def _print_table(result):
 
 
 def run(args):
-    result = settle(_read(args.file))
+    round_ = parse_round(_read(args.file))
+    result = settle_parsed(round_)
+    found = expiry.report([table.section for table in round_.tables.values()])
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(dict(result, expiry=found)))
     else:
+        for line in expiry.warning_lines(found):
+            print(line)
         _print_table(result)

@@ -5,6 +5,7 @@ import json
 
 from mystery.money import dollars
 
+from ..analysis import expiry
 from .boardquery import (
     add_board_arguments,
     config_details,
@@ -60,6 +61,7 @@ def format_status(status, meters, why_not=None):
         lines.append("configuration  unknown (no meter record read)")
     else:
         lines += labelled("configuration", config_lines(config_details(config)))
+        lines += expiry.board_lines(status)
     if status.get("exposed") or (meters or {}).get("exposed"):
         lines += EXPOSED_LINES
     if meters is None:

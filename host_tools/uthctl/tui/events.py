@@ -40,6 +40,8 @@ def describe(event):
         return "FAULT: %s" % g("reason")
     if ev == "store_warning":
         return "store warning: %s" % g("reason")
+    if ev == "expiry_warning":
+        return "EXPIRY: %s" % g("reason")
     if ev == "refused":
         return "refused: %s" % g("reason")
     if ev == "redraw":
@@ -54,6 +56,8 @@ def event_style(event):
         return "hit"
     if ev in ("fault", "refused", "store_warning"):
         return "error"
+    if ev == "expiry_warning":
+        return "warn"
     if ev in ("config", "reset", "started", "redraw"):
         return "head"
     return "normal"

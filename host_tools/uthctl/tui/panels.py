@@ -9,6 +9,7 @@ from mystery.money import dollars as money
 from mystery.money import dollars_brief
 from table.controller import BETTING, FAULT, HIT_PENDING, LOCKED, NOT_CONFIGURED, SERVICE
 
+from ..analysis import expiry
 from ..boards.virtual import SEATS
 from ..links.hostlink import reset_command
 from .events import STATE_NAMES
@@ -38,6 +39,15 @@ NO_RIG_HINTS = {
     LOCKED: "a round is locked: the table's dealer ends it; its events show below",
     HIT_PENDING: "a hit is pending: the table's key validates it (p: how it is paid)",
 }
+
+
+def expired_words(config):
+    # The header's mark of a configuration resting on a section past its date,
+    # by this computer's date: "  653b.1 EXPIRED 2024-09-04".
+    found = expiry.mystery_report(config)
+    return "".join("  %s EXPIRED %s" % (section, expires)
+                   for section, _, expires in found["sections"]
+                   if section in found["expired"])
 
 
 class Panels:
@@ -80,8 +90,9 @@ class Panels:
         if meters and meters.get("exposed"):
             return text, "error", EXPOSED_HEADLINE
         if meters and meters.get("config"):
-            return text, style, "%s  cycle %d  round %d" % (meters["config"], meters["cycle"],
-                                                             meters["round"])
+            return text, style, "%s  cycle %d  round %d%s" % (
+                meters["config"], meters["cycle"], meters["round"],
+                expired_words(meters["config"]))
         return text, style, self.board_error or ""
 
     def _title(self, c):
