@@ -63,6 +63,11 @@ class MysteryBonus:
         self._writable()
         return self._commit(self.meter.redraw(self.random_bytes, service_mode))
 
+    def change_setting(self, name, value, service_mode):
+        # One of the table's settings, logged (Meter.change_setting).
+        self._writable()
+        return self._commit(self.meter.change_setting(name, value, service_mode))
+
     def meters(self):
         self._ready()
         meters = public_meters(self.meter)

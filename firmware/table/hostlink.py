@@ -49,7 +49,7 @@ class HostLink:
         self.identity = firmware_version()  # read once: a build does not change while it runs
         self.commands = {"ping": self._ping, "status": self._status, "meters": self._meters,
                          "log": self._log, "config": self._config, "payment": self._payment,
-                         "redraw": self._redraw}
+                         "redraw": self._redraw, "set": self._set}
 
     def send(self, message):
         self.write(json.dumps(message))
@@ -212,6 +212,14 @@ class HostLink:
         record = self.table.redraw()
         return {"ok": True, "reply": "redraw", "cycle": record["cycle"],
                 "commitment": record["commitment"]}
+
+    def _set(self, command):
+        name = command.get("name")
+        if not isinstance(name, str) or "value" not in command:
+            raise ValueError("set needs \"name\", a setting's name, and \"value\"")
+        record = self.table.change_setting(name, command["value"])
+        return {"ok": True, "reply": "set", "name": name, "was": record["was"],
+                "value": record["value"]}
 
     def _payment(self, command):
         self.table.set_payment(command.get("method"))
