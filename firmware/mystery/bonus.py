@@ -54,9 +54,9 @@ class MysteryBonus:
         when = None if self.clock is None else int(self.clock())
         return self._commit(self.meter.lock_round(seats, when))
 
-    def validate(self, payment):
+    def validate(self, payment, employee=None, slip=None):
         self._writable()
-        return self._commit(self.meter.validate(payment))
+        return self._commit(self.meter.validate(payment, employee, slip))
 
     def redraw(self, service_mode):
         # The logged recovery from an exposed hit value (Meter.redraw).

@@ -25,6 +25,9 @@ PENDING = "pending"
 PHASES = (UNCONFIGURED, AWAITING_RESET, RUNNING, PENDING)
 PAYMENTS = ("table_inventory", "jackpot_slip")
 LAST_HITS = const(25)
+# The validating employee's number and the jackpot slip's (653b.1(c)(5)(ii)):
+# short printable text, as a badge or a slip carries it.
+VALIDATION_TEXT_MAX = const(24)
 
 
 # Why play stops on a cycle whose value an unfinished operation wrote out.
@@ -41,6 +44,16 @@ def _refused(message, *args):
     # The message is formatted only when a check fails: formatting each
     # seat's messages up front was a large part of a round's time on a Pico.
     return Refused(message % args)
+
+
+def check_validation_text(what, text):
+    # None (not given), or 1 to VALIDATION_TEXT_MAX printable ASCII characters.
+    if text is None:
+        return
+    if not (type(text) is str and 0 < len(text) <= VALIDATION_TEXT_MAX and text.strip() == text
+            and all(" " <= c <= "~" for c in text)):
+        raise _refused("%s must be 1 to %d printable characters, no space at either end",
+                       what, VALIDATION_TEXT_MAX)
 
 
 def _qualifying(config, seats):
@@ -219,9 +232,13 @@ class Meter:
                 "round": self.round, "time": when, "hit_value": self._hit_value,
                 "salt": self._salt, "commitment": self.commitment}
 
-    def validate(self, payment):
+    def validate(self, payment, employee=None, slip=None):
+        # employee, slip: who validated and the jackpot slip's number, when
+        # the host gave them before the key turn; None: not given.
         _refuse_unless(self.phase == PENDING, "no hit is pending")
         _refuse_unless(payment in PAYMENTS, "payment must be one of %s" % ", ".join(PAYMENTS))
+        check_validation_text("employee", employee)
+        check_validation_text("slip", slip)
         seat, award, cycle, round_number, when = self.pending
         self.paid += award
         self.meter -= award
@@ -231,7 +248,8 @@ class Meter:
         self.pending = None
         self._hit_value, self._salt = 0, ""  # revealed; the next reset draws anew
         self.phase = AWAITING_RESET
-        events = [{"ev": "validated", "seat": seat, "award": award, "cycle": cycle},
+        events = [{"ev": "validated", "seat": seat, "award": award, "cycle": cycle,
+                   "employee": employee, "slip": slip},
                   {"ev": "paid", "seat": seat, "award": award, "cycle": cycle,
                    "payment": payment}]
         if self.setting("reset") == settings.MINIMUM and self.meter:

@@ -24,7 +24,14 @@ from micropython import const
 
 from mystery import configs, settings
 from mystery.configs import MICROS_PER_CENT
-from mystery.meter import AWAITING_RESET, PAYMENTS, PENDING, UNCONFIGURED, Refused
+from mystery.meter import (
+    AWAITING_RESET,
+    PAYMENTS,
+    PENDING,
+    UNCONFIGURED,
+    Refused,
+    check_validation_text,
+)
 from mystery.money import cents_text
 
 from . import meter_text
@@ -60,6 +67,9 @@ class Table:
         self.emit = emit  # takes one event dict for the host link
         self.state = BETTING
         self.payment = "table_inventory"
+        # [employee, slip] the host gave for the pending hit, for its key
+        # turn's validated record; None: not given (recorded as null).
+        self.validation = None
         self.locked_in = []  # seats whose chips were locked this round
         self.stale_chips = []  # seats whose chip has been on its spot since start()
         self.shown = None
@@ -134,7 +144,10 @@ class Table:
             self.state = BETTING
 
     def _hit_pending(self, now, lock_edge, key_edge):
-        if key_edge == RISE and self._operate(self.bonus.validate, self.payment):
+        employee, slip = self.validation or (None, None)
+        if key_edge == RISE and self._operate(self.bonus.validate, self.payment, employee,
+                                              slip):
+            self.validation = None  # it went with this hit
             # The hit's round is still in play, its chips on their spots,
             # whether or not the reset commits: a reset refused (a full flash)
             # is owed, and the next LOCK tries it first.
@@ -234,13 +247,28 @@ class Table:
         meter = self.bonus.meter
         status = {"state": self.state, "display": self.shown, "fault": self.bonus.fault,
                   "payment": self.payment, "locked_in": self.locked_in,
-                  "stale_chips": list(self.stale_chips)}
+                  "stale_chips": list(self.stale_chips), "validation": self._validation()}
         if meter is not None and self.bonus.fault is None:
             # exposed: why LOCK is refused until a service-mode redraw.
             status.update(phase=meter.phase, config=meter.config, cycle=meter.cycle,
                           round=meter.round, commitment=meter.commitment,
                           exposed=meter.exposed, settings=settings.in_force(meter.settings))
         return status
+
+    def set_validation(self, employee, slip):
+        # Who validates the pending hit and its jackpot slip, for the key
+        # turn to record; given again, it replaces the last.
+        if self.state != HIT_PENDING:
+            raise Refused("no hit is pending: a validation's employee and slip are given "
+                          "between the hit and the key turn")
+        check_validation_text("employee", employee)
+        check_validation_text("slip", slip)
+        self.validation = [employee, slip]
+
+    def _validation(self):
+        if self.validation is None:
+            return None
+        return {"employee": self.validation[0], "slip": self.validation[1]}
 
     def set_payment(self, method):
         if method not in PAYMENTS:
