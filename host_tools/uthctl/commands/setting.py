@@ -51,11 +51,14 @@ def _show(args, meters):
     if args.json:
         print(json.dumps({"settings": in_force}))
         return 0
-    lines = []
-    for name in sorted(in_force):
-        lines.append("%-14s %-9s %s" % (name, json.dumps(in_force[name]), _meaning(name)))
-    print("\n".join(lines))
+    print("\n".join(setting_lines(in_force)))
     return 0
+
+
+def setting_lines(in_force):
+    # One line a setting: its name, its value in force, what it means.
+    return ["%-14s %-9s %s" % (name, json.dumps(in_force[name]), _meaning(name))
+            for name in sorted(in_force)]
 
 
 def _meaning(name):
