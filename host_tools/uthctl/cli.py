@@ -23,10 +23,11 @@ from .commands import (
     sim,
     soak,
     status,
+    validate,
 )
 
 COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, setting,
-            payment, monitor, log, audit, soak)
+            payment, validate, monitor, log, audit, soak)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing
