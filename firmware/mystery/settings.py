@@ -45,11 +45,9 @@ def _reset(value, config):
 
 _TABLE = {
     "wager_cents": (None, _wager_cents,
-                    "the table's fixed progressive wager in cents, at least the "
-                    "configuration's minimum; null: that minimum"),
+                    "each progressive chip's amount, cents; null: the configuration's minimum"),
     "reset": (CARRY, _reset,
-              "after a hit: carry (what lies above the award starts the next cycle) or "
-              "minimum (the meter resets to exactly the minimum, the rest is retained)"),
+              "after a hit: carry the rest into the next cycle, or minimum and retain it"),
 }
 NAMES = tuple(sorted(_TABLE))
 
