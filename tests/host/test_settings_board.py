@@ -45,3 +45,17 @@ def test_set_lists_changes_and_logs_a_setting_in_service_mode(table, capsys):
     meters = table.run(capsys, "meters", "--json")
     assert meters["meter"] == A1_MINIMUM + 2 * FIVE_DOLLARS_AT_TWO_PERCENT
     assert "settings       reset carry, wager_cents 500" in table.run(capsys, "meters")
+
+
+def test_config_refuses_a_configuration_the_fixed_wager_does_not_fit(table, capsys):
+    # A5's minimum progressive wager is $5: a $3 fixed wager does not qualify.
+    configured(table, capsys, "A1")
+    table.key(True)
+    table.run(capsys, "set", "wager_cents", "300", "--yes")
+    error = table.run(capsys, "config", "A5", "--yes", code=2)
+    assert error == ("uthctl: error: not changed: wager_cents 300 is under configuration A5's "
+                     "minimum progressive wager of 500 cents (653b.1(c)(4)); change that "
+                     "setting first (uthctl set)")
+    table.run(capsys, "set", "wager_cents", "null", "--yes")
+    assert table.run(capsys, "config", "A5", "--yes", "--json")["changed"] is True
+    assert "settings       reset carry, wager_cents null" in table.run(capsys, "status")
