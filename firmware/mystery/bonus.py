@@ -54,14 +54,19 @@ class MysteryBonus:
         when = None if self.clock is None else int(self.clock())
         return self._commit(self.meter.lock_round(seats, when))
 
-    def validate(self, payment):
+    def validate(self, payment, employee=None, slip=None):
         self._writable()
-        return self._commit(self.meter.validate(payment))
+        return self._commit(self.meter.validate(payment, employee, slip))
 
     def redraw(self, service_mode):
         # The logged recovery from an exposed hit value (Meter.redraw).
         self._writable()
         return self._commit(self.meter.redraw(self.random_bytes, service_mode))
+
+    def change_setting(self, name, value, service_mode):
+        # One of the table's settings, logged (Meter.change_setting).
+        self._writable()
+        return self._commit(self.meter.change_setting(name, value, service_mode))
 
     def meters(self):
         self._ready()

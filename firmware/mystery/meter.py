@@ -5,7 +5,8 @@
 # validates, payment, reset to the minimum and a fresh hit value.
 #
 # Money is integer micro-dollars. Always: seeded + contributed = paid + meter
-# (during a pending hit the meter still holds the unpaid award).
+# + retained (during a pending hit the meter still holds the unpaid award;
+# retained is what a reset to exactly the minimum kept out of the next cycle).
 # Each operation returns the events it caused; only a hit's event reveals the
 # hit value, and only once its cycle is over (or a redraw's, once a failed
 # commit exposed it and the value is replaced).
@@ -13,8 +14,9 @@ from micropython import const
 
 from uth.seats import MAX_SEAT
 
-from . import configs, hitvalue
+from . import configs, hitvalue, settings
 from .configs import MICROS_PER_CENT
+from .refusal import Refused
 
 UNCONFIGURED = "unconfigured"
 AWAITING_RESET = "awaiting_reset"
@@ -23,16 +25,14 @@ PENDING = "pending"
 PHASES = (UNCONFIGURED, AWAITING_RESET, RUNNING, PENDING)
 PAYMENTS = ("table_inventory", "jackpot_slip")
 LAST_HITS = const(25)
+# The validating employee's number and the jackpot slip's (653b.1(c)(5)(ii)):
+# short printable text, as a badge or a slip carries it.
+VALIDATION_TEXT_MAX = const(24)
 
 
 # Why play stops on a cycle whose value an unfinished operation wrote out.
 EXPOSED = ("no round: this cycle's hit value was written to flash by an operation that did not "
            "commit; in service mode, redraw it ({\"cmd\": \"redraw\"})")
-
-
-class Refused(ValueError):
-    # The operation is not allowed now; nothing was changed.
-    pass
 
 
 def _refuse_unless(condition, message):
@@ -44,6 +44,16 @@ def _refused(message, *args):
     # The message is formatted only when a check fails: formatting each
     # seat's messages up front was a large part of a round's time on a Pico.
     return Refused(message % args)
+
+
+def check_validation_text(what, text):
+    # None (not given), or 1 to VALIDATION_TEXT_MAX printable ASCII characters.
+    if text is None:
+        return
+    if not (type(text) is str and 0 < len(text) <= VALIDATION_TEXT_MAX and text.strip() == text
+            and all(" " <= c <= "~" for c in text)):
+        raise _refused("%s must be 1 to %d printable characters, no space at either end",
+                       what, VALIDATION_TEXT_MAX)
 
 
 def _qualifying(config, seats):
@@ -70,6 +80,7 @@ class Meter:
         self.contributed = 0
         self.seeded = 0
         self.paid = 0
+        self.retained = 0
         self.hits = 0
         self.cycle = 0
         self.round = 0
@@ -83,9 +94,20 @@ class Meter:
         self.last_hits = []  # [seat, award, cycle, round, payment, time], newest last
         self._hit_value = 0  # secret while its cycle lasts
         self._salt = ""
+        # The table's settings that differ from their defaults (settings.py).
+        self.settings = {}
+
+    def setting(self, name):
+        return settings.value(self.settings, name)
+
+    def progressive_wager(self):
+        # In cents: what the table counts each progressive chip as
+        # (653b.1(c)(2)), the configuration's minimum unless set.
+        cents = self.setting("wager_cents")
+        return configs.get(self.config).min_wager_cents if cents is None else cents
 
     def balanced(self):
-        return self.seeded + self.contributed == self.paid + self.meter
+        return self.seeded + self.contributed == self.paid + self.meter + self.retained
 
     def display(self):
         # What the LED meter shows, in cents: the award while a hit is pending.
@@ -106,6 +128,11 @@ class Meter:
             config = configs.get(name)
         except ValueError as error:
             raise Refused(str(error)) from None
+        try:
+            settings.check_kept(self.settings, config)
+        except Refused as error:
+            raise Refused("configuration %s refused: %s; change that setting first"
+                          % (name, error)) from None
         event = {"ev": "config", "config": config.name, "was": self.config}
         if self.phase == RUNNING:
             event.update(self._close_untouched_cycle())
@@ -124,6 +151,18 @@ class Meter:
         self._hit_value, self._salt = 0, ""
         self.exposed = False  # the closed cycle's value is revealed anyway
         return closed
+
+    def change_setting(self, name, value, service_mode):
+        # One of the table's settings (settings.py), logged with its old value.
+        _refuse_unless(service_mode, "settings change only in service mode")
+        config = None if self.config is None else configs.get(self.config)
+        value = settings.validate(name, value, config)
+        was = self.setting(name)
+        if value == settings.default(name):
+            self.settings.pop(name, None)  # kept small: a default is not stored
+        else:
+            self.settings[name] = value
+        return [{"ev": "setting", "name": name, "was": was, "value": value}]
 
     def reset(self, random_bytes):
         _refuse_unless(self.phase == AWAITING_RESET, "reset needs a validated hit or a new "
@@ -193,9 +232,13 @@ class Meter:
                 "round": self.round, "time": when, "hit_value": self._hit_value,
                 "salt": self._salt, "commitment": self.commitment}
 
-    def validate(self, payment):
+    def validate(self, payment, employee=None, slip=None):
+        # employee, slip: who validated and the jackpot slip's number, when
+        # the host gave them before the key turn; None: not given.
         _refuse_unless(self.phase == PENDING, "no hit is pending")
         _refuse_unless(payment in PAYMENTS, "payment must be one of %s" % ", ".join(PAYMENTS))
+        check_validation_text("employee", employee)
+        check_validation_text("slip", slip)
         seat, award, cycle, round_number, when = self.pending
         self.paid += award
         self.meter -= award
@@ -205,6 +248,19 @@ class Meter:
         self.pending = None
         self._hit_value, self._salt = 0, ""  # revealed; the next reset draws anew
         self.phase = AWAITING_RESET
-        return [{"ev": "validated", "seat": seat, "award": award, "cycle": cycle},
-                {"ev": "paid", "seat": seat, "award": award, "cycle": cycle,
-                 "payment": payment}]
+        events = [{"ev": "validated", "seat": seat, "award": award, "cycle": cycle,
+                   "employee": employee, "slip": slip},
+                  {"ev": "paid", "seat": seat, "award": award, "cycle": cycle,
+                   "payment": payment}]
+        if self.setting("reset") == settings.MINIMUM and self.meter:
+            events.append(self._retain(cycle))
+        return events
+
+    def _retain(self, cycle):
+        # The reset to exactly the minimum (653b.1(c)(5)(iv) read strictly):
+        # what lay above the award, and what later seats of the hit's round
+        # contributed, leaves the meter for the retained total, so the next
+        # cycle starts at its seed alone.
+        amount, self.meter = self.meter, 0
+        self.retained += amount
+        return {"ev": "retained", "amount": amount, "cycle": cycle}

@@ -22,9 +22,16 @@
 # its bet light blinks meanwhile so the dealer sees it will not count.
 from micropython import const
 
-from mystery import configs
+from mystery import configs, settings
 from mystery.configs import MICROS_PER_CENT
-from mystery.meter import AWAITING_RESET, PAYMENTS, PENDING, UNCONFIGURED, Refused
+from mystery.meter import (
+    AWAITING_RESET,
+    PAYMENTS,
+    PENDING,
+    UNCONFIGURED,
+    Refused,
+    check_validation_text,
+)
 from mystery.money import cents_text
 from uth.seats import MAX_SEAT
 
@@ -61,6 +68,9 @@ class Table:
         self.today = today  # the board's date as "YYYY-MM-DD" (or None); None: no clock
         self.state = BETTING
         self.payment = "table_inventory"
+        # [employee, slip] the host gave for the pending hit, for its key
+        # turn's validated record; None: not given (recorded as null).
+        self.validation = None
         self.locked_in = []  # seats whose chips were locked this round
         self.stale_chips = []  # seats whose chip has been on its spot since start()
         self.shown = None
@@ -137,7 +147,10 @@ class Table:
             self.state = BETTING
 
     def _hit_pending(self, now, lock_edge, key_edge):
-        if key_edge == RISE and self._operate(self.bonus.validate, self.payment):
+        employee, slip = self.validation or (None, None)
+        if key_edge == RISE and self._operate(self.bonus.validate, self.payment, employee,
+                                              slip):
+            self.validation = None  # it went with this hit
             # The hit's round is still in play, its chips on their spots,
             # whether or not the reset commits: a reset refused (a full flash)
             # is owed, and the next LOCK tries it first.
@@ -177,7 +190,7 @@ class Table:
         # True when the round locked; a refusal has been reported.
         if self.bonus.meter.phase == AWAITING_RESET and self._operate(self.bonus.reset) is None:
             return False
-        wager = configs.get(self.bonus.meter.config).min_wager_cents
+        wager = self.bonus.meter.progressive_wager()
         seats = [(seat.number, seat.has_uth_wager(), wager if self._counts(seat) else 0)
                  for seat in self.seats]
         records = self._operate(self.bonus.lock_round, seats)
@@ -207,6 +220,12 @@ class Table:
         self._warn_of_expiry()
         return records
 
+    def change_setting(self, name, value):
+        # One of the table's settings (mystery/settings.py): a logged operation.
+        if self.state != SERVICE:
+            raise Refused("settings change only in service mode")
+        return self._host_operation(self.bonus.change_setting, name, value, True)[0]
+
     def redraw(self):
         # The service-mode recovery from an exposed hit value: one logged
         # operation that reveals the old value and publishes a new commitment.
@@ -232,13 +251,13 @@ class Table:
         meter = self.bonus.meter
         status = {"state": self.state, "display": self.shown, "fault": self.bonus.fault,
                   "payment": self.payment, "locked_in": self.locked_in,
-                  "stale_chips": list(self.stale_chips),
+                  "stale_chips": list(self.stale_chips), "validation": self._validation(),
                   "lights": {"bet": _seats_lit(self.lit[0]), "jackpot": _seats_lit(self.lit[1])}}
         if meter is not None and self.bonus.fault is None:
             # exposed: why LOCK is refused until a service-mode redraw.
             status.update(phase=meter.phase, config=meter.config, cycle=meter.cycle,
                           round=meter.round, commitment=meter.commitment,
-                          exposed=meter.exposed)
+                          exposed=meter.exposed, settings=settings.in_force(meter.settings))
         status["rules"] = self.rules()
         return status
 
@@ -264,6 +283,22 @@ class Table:
         event = expiry.warning_event(self.rule_sections(), self.date())
         if event is not None:
             self.emit(event)
+
+
+    def set_validation(self, employee, slip):
+        # Who validates the pending hit and its jackpot slip, for the key
+        # turn to record; given again, it replaces the last.
+        if self.state != HIT_PENDING:
+            raise Refused("no hit is pending: a validation's employee and slip are given "
+                          "between the hit and the key turn")
+        check_validation_text("employee", employee)
+        check_validation_text("slip", slip)
+        self.validation = [employee, slip]
+
+    def _validation(self):
+        if self.validation is None:
+            return None
+        return {"employee": self.validation[0], "slip": self.validation[1]}
 
     def set_payment(self, method):
         if method not in PAYMENTS:

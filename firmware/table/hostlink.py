@@ -49,7 +49,8 @@ class HostLink:
         self.identity = firmware_version()  # read once: a build does not change while it runs
         self.commands = {"ping": self._ping, "status": self._status, "meters": self._meters,
                          "log": self._log, "config": self._config, "payment": self._payment,
-                         "redraw": self._redraw}
+                         "redraw": self._redraw, "set": self._set,
+                         "validation": self._validation}
 
     def send(self, message):
         self.write(json.dumps(message))
@@ -213,6 +214,22 @@ class HostLink:
         record = self.table.redraw()
         return {"ok": True, "reply": "redraw", "cycle": record["cycle"],
                 "commitment": record["commitment"]}
+
+    def _set(self, command):
+        name = command.get("name")
+        if not isinstance(name, str) or "value" not in command:
+            raise ValueError("set needs \"name\", a setting's name, and \"value\"")
+        record = self.table.change_setting(name, command["value"])
+        return {"ok": True, "reply": "set", "name": name, "was": record["was"],
+                "value": record["value"]}
+
+    def _validation(self, command):
+        employee = command.get("employee")
+        if employee is None:
+            raise ValueError("validation needs \"employee\", the validating employee's number")
+        self.table.set_validation(employee, command.get("slip"))
+        return {"ok": True, "reply": "validation", "employee": employee,
+                "slip": command.get("slip")}
 
     def _payment(self, command):
         self.table.set_payment(command.get("method"))

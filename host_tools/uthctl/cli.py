@@ -18,15 +18,17 @@ from .commands import (
     payment,
     paytables,
     rig,
+    setting,
     settle,
     signage,
     sim,
     soak,
     status,
+    validate,
 )
 
-COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, payment,
-            monitor, log, audit, soak, signage)
+COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, setting,
+            payment, validate, monitor, log, audit, soak, signage)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing

@@ -59,7 +59,8 @@ from uthctl.links.rig import lit
 
 MAX_LINE = 256
 FIXTURE_SEED = 1  # its first A1 value: $198.32 (independent_draws)
-COMMANDS = ("ping", "status", "meters", "log", "config", "payment")
+COMMANDS = ("ping", "status", "meters", "log", "config", "payment", "set", "validation")
+SETTINGS = ("reset", "wager_cents")
 PAYMENTS = ("table_inventory", "jackpot_slip")
 NOT_JSON = "not a JSON line"
 NOT_COMMAND = 'a command is an object with a "cmd" string'
@@ -70,6 +71,12 @@ SINCE = "since must be a record number, 0 or more"
 NEEDS_MYSTERY = 'config needs "mystery": a configuration name such as "B2"'
 BAD_PAYMENT = "payment must be one of table_inventory, jackpot_slip"
 NOT_FINITE = "numbers must be finite"
+NEEDS_SET = 'set needs "name", a setting\'s name, and "value"'
+NOT_SERVICE_SET = "settings change only in service mode"
+NEEDS_EMPLOYEE = 'validation needs "employee", the validating employee\'s number'
+NO_HIT = ("no hit is pending: a validation's employee and slip are given between the hit "
+          "and the key turn")
+TEXT_RULE = "%s must be 1 to 24 printable characters, no space at either end"
 # May parse to inf (see the header): an exponent of 38 or more, or a run of 39
 # digits, past the RP2040's single-precision floats (about 3.4e38); the unix
 # port's doubles reach 1.8e308.
@@ -134,7 +141,39 @@ def expected(line, state):
         return ("error", NOT_SERVICE, command)
     if name == "payment" and command.get("method") not in PAYMENTS:
         return ("error", BAD_PAYMENT, command)
+    if name == "set":
+        return _expected_set(command, state)
+    if name == "validation":
+        return _expected_validation(command, state)
     return ("ok", name, command)
+
+
+def _expected_set(command, state):
+    # A known name in service mode may change a setting: never sent (harmless).
+    if not isinstance(command.get("name"), str) or "value" not in command:
+        return ("error", NEEDS_SET, command)
+    if state != "service":
+        return ("error", NOT_SERVICE_SET, command)
+    if command["name"] not in SETTINGS:
+        return ("error", "unknown setting %r (known: %s)" % (command["name"],
+                                                             " ".join(SETTINGS)), command)
+    return ("ok", "set", command)
+
+
+def _validation_text(text):
+    return text is None or (isinstance(text, str) and 0 < len(text) <= 24
+                            and text.strip() == text and all(" " <= c <= "~" for c in text))
+
+
+def _expected_validation(command, state):
+    if command.get("employee") is None:
+        return ("error", NEEDS_EMPLOYEE, command)
+    if state != "hit_pending":
+        return ("error", NO_HIT, command)
+    for field in ("employee", "slip"):
+        if not _validation_text(command.get(field)):
+            return ("error", TEXT_RULE % field, command)
+    return ("ok", "validation", command)
 
 
 def harmless(line):
@@ -146,8 +185,14 @@ def harmless(line):
         command = json.loads(line.decode())
     except ValueError:
         return True
-    return not (isinstance(command, dict) and command.get("cmd") == "payment"
-                and command.get("method") in PAYMENTS)
+    if not isinstance(command, dict):
+        return True
+    name = command.get("cmd")
+    # A setting or a validation that may be taken changes the table (in
+    # service mode, or with a hit pending): never sent.
+    return not ((name == "payment" and command.get("method") in PAYMENTS)
+                or (name == "set" and command.get("name") in SETTINGS)
+                or (name == "validation" and isinstance(command.get("employee"), str)))
 
 
 # ---- the lines ----
@@ -173,7 +218,7 @@ ascii_only = st.booleans()
 near_names = st.sampled_from(["PING", "ping ", " ping", "pin", "pingg", "Status", "meter",
                               "logs", "configure", "pay", "payments", "", "cmd", "reset",
                               "validate", "lock", "\u0000", "p\u00efng", "status\t", "log\u200b"])
-far_names = st.sampled_from(["launch", "reboot", "format", "erase", "set", "hit", "seed",
+far_names = st.sampled_from(["launch", "reboot", "format", "erase", "sets", "hit", "seed",
                              "unlock", "award", "mpremote", "", "\u00e9t\u00e9", "0"])
 
 
@@ -201,6 +246,10 @@ command_shapes = st.one_of(
     with_id({"cmd": st.just("config"), "name": mysteries}),
     with_id({"cmd": st.just("payment"), "method": bad_method}),
     with_id({"cmd": st.just("payment")}),
+    with_id({"cmd": st.just("set"), "name": values | st.sampled_from(SETTINGS), "value": values}),
+    with_id({"cmd": st.just("set"), "name": values}),
+    with_id({"cmd": st.just("validation"), "employee": values, "slip": values}),
+    with_id({"cmd": st.just("validation"), "slip": values}),
     st.fixed_dictionaries({"id": ids}, optional={"command": st.sampled_from(COMMANDS)}),
 )
 
@@ -573,7 +622,10 @@ BATCH = (45, 55)
 
 def category(message):
     # An error's kind: the message without the quoted name of an unknown command.
-    return "unknown command" if message.startswith("unknown command ") else message
+    for kind in ("unknown command", "unknown setting"):
+        if message.startswith(kind + " "):
+            return kind
+    return message
 
 
 def same_id(echoed, sent, single):

@@ -121,7 +121,7 @@ def test_the_record_names_seats_and_meters_that_disagree():
     assert not record.reconcile(meters, "now")
     assert record.differences[1:] == [
         "round 1: now: meter: the board's meters say 100030000, the host's record 100020000",
-        "round 1: now: the board's meters break seeded + contributed = paid + meter"]
+        "round 1: now: the board's meters break seeded + contributed = paid + meter + retained"]
 
 
 def test_the_record_names_a_hit_paid_to_the_wrong_seat():
@@ -144,3 +144,35 @@ def test_the_record_names_a_hit_paid_to_the_wrong_seat():
         "round 1: hit's award: the board says 100040000, the host's record 100020000"]
     record.take({"ev": "refused", "reason": "no round while the meter is pending"})
     assert record.differences[-1].startswith("round 1: the board sent refused")
+
+
+def test_the_record_follows_the_settings_and_retains_under_reset_minimum():
+    # A1 at a $5 fixed wager: 10 cents a chip (2%, 653b.1(c)(4)). Hit value
+    # $100.05: seat 1's chip takes the meter to $100.10 and wins it; seat 4's
+    # 10 cents are retained under reset minimum, and the meters must say so.
+    from mystery import hitvalue
+
+    record = HostRecord()
+    record.take({"ev": "setting", "name": "wager_cents", "was": None, "value": 500})
+    record.take({"ev": "setting", "name": "reset", "was": "carry", "value": "minimum"})
+    _new_cycle(record)
+    record.commitment = hitvalue.commitment(100_050_000, "ab")
+    record.placed([1, 4])
+    record.take({"ev": "locked", "round": 1, "seq": 5, "meter": 100_200_000})
+    for seat in (1, 4):
+        record.take({"ev": "contribution", "round": 1, "seat": seat, "wager": 500,
+                     "amount": 100_000})
+    record.round_done()
+    record.take({"ev": "hit", "seat": 1, "award": 100_100_000, "cycle": 1, "round": 1,
+                 "hit_value": 100_050_000, "salt": "ab", "commitment": record.commitment})
+    record.chose("table_inventory")
+    record.take({"ev": "validated", "seat": 1, "award": 100_100_000, "cycle": 1,
+                 "employee": None, "slip": None})
+    record.take({"ev": "paid", "seat": 1, "award": 100_100_000, "cycle": 1,
+                 "payment": "table_inventory"})
+    record.take({"ev": "retained", "amount": 90_000, "cycle": 1})  # 10 cents are owed
+    assert record.differences == [
+        "round 1: retained: the board says 90000, the host's record 100000"]
+    meters = {"seeded": 100_000_000, "contributed": 200_000, "paid": 100_100_000, "meter": 0,
+              "retained": 100_000, "hits": 1, "round": 1, "cycle": 1}
+    assert record.reconcile(meters, "after the hit")

@@ -292,7 +292,9 @@ def after_validation(m, payment="table_inventory"):
     a["commitment"] = None
     a["log_seq"] += 3
     a["display_cents"] = display_cents(a)
-    records = [{"ev": "validated", "seat": seat, "award": award, "cycle": cycle},
+    # No employee or slip: the host gives none before the key turn here.
+    records = [{"ev": "validated", "seat": seat, "award": award, "cycle": cycle,
+                "employee": None, "slip": None},
                {"ev": "paid", "seat": seat, "award": award, "cycle": cycle,
                 "payment": payment},
                {"ev": "reset", "cycle": cycle + 1, "config": "A1",

@@ -10,6 +10,7 @@ from mystery.money import dollars
 from uth import paytables, sections
 
 from ..commands.meters import format_meters
+from ..commands.setting import setting_lines
 from . import expiry, log_verify, mystery_report
 
 HITS_SHOWN = 10
@@ -49,23 +50,36 @@ def rule_tables(today):
 
 def hits(meters, records):
     # The board's last hits, newest first, each with its log record when the
-    # log still holds it (the revealed hit value, checked by the log's audit).
-    logged = {record.get("cycle"): record for record in records if record.get("ev") == "hit"}
+    # log still holds it (the revealed hit value, checked by the log's audit),
+    # and its validation's: who validated and the jackpot slip (653b.1(c)(5)(ii)).
+    logged = _by_cycle(records, "hit")
+    validations = _by_cycle(records, "validated")
+    retained = _by_cycle(records, "retained")
     shown = []
     for seat, award, cycle, round_number, payment, when in \
             reversed(meters.get("last_hits", [])[-HITS_SHOWN:]):
         record = logged.get(cycle)
+        validation = validations.get(cycle)
         shown.append({"cycle": cycle, "round": round_number, "seat": seat, "award": award,
                       "payment": payment, "time": when,
                       "log_seq": record["seq"] if record else None,
-                      "hit_value": record.get("hit_value") if record else None})
+                      "hit_value": record.get("hit_value") if record else None,
+                      "validated": None if validation is None else {
+                          "employee": validation.get("employee"),
+                          "slip": validation.get("slip")},
+                      "retained": retained[cycle].get("amount") if cycle in retained else 0})
     return shown
+
+
+def _by_cycle(records, kind):
+    return {record.get("cycle"): record for record in records if record.get("ev") == kind}
 
 
 # ---- the text ----
 
 def text(r):
     sections = [_heading(r), _block("Meters", format_meters(r["meters"]).splitlines()),
+                _block("Settings", _setting_lines(r.get("settings"))),
                 _block("Last hits", _hit_lines(r["hits"])), _block("Log", _log_lines(r)),
                 _block("Accounting", _account_lines(r)),
                 _block("Rule tables carried by this firmware (today %s)"
@@ -102,6 +116,20 @@ def _heading(r):
     return "\n".join(lines)
 
 
+def _setting_lines(in_force):
+    return setting_lines(in_force) if in_force else ["not reported by this board"]
+
+
+def _validation_text(validated):
+    if validated is None:
+        return "; its validation is no longer in the log"
+    if "employee" not in validated or (validated["employee"] is None
+                                       and validated["slip"] is None):
+        return "; validated with no employee or slip recorded"
+    return "; validated by employee %s, jackpot slip %s" % (
+        validated["employee"] or "not recorded", validated["slip"] or "not recorded")
+
+
 def _hit_lines(shown):
     if not shown:
         return ["none recorded"]
@@ -117,6 +145,9 @@ def _hit_lines(shown):
                 dollars(hit["hit_value"]), hit["log_seq"])
         else:
             line += "; its record is no longer in the log"
+        line += _validation_text(hit.get("validated"))
+        if hit.get("retained"):
+            line += "; %s retained at the reset to the minimum" % dollars(hit["retained"])
         lines.append(line)
     return lines
 
@@ -142,20 +173,22 @@ def _account_lines(r):
     i = r["accounts"]["identity"]
     lines = []
     if all(type(value) is int for value in i.values()):
-        holds = i["seeded"] + i["contributed"] == i["paid"] + i["meter"]
-        lines.append("on the meters: seeded %s + contributed %s = paid %s + meter %s: %s"
+        holds = i["seeded"] + i["contributed"] == i["paid"] + i["meter"] + i["retained"]
+        lines.append("on the meters: seeded %s + contributed %s = paid %s + meter %s + "
+                     "retained %s: %s"
                      % tuple([dollars(i[name]) for name in
-                              ("seeded", "contributed", "paid", "meter")]
+                              ("seeded", "contributed", "paid", "meter", "retained")]
                              + ["holds" if holds else "BROKEN"]))
     mine = r["accounts"]["recomputed"]
     if mine is not None:
         lines.append("recomputed from the log and compared with the meters: %s"
                      % r["accounts"]["compared"])
         if not mine["from_genesis"]:
-            lines.append("over the records kept: seeded %s, contributed %s, paid %s, %d hits "
-                         "validated" % (dollars(mine["seeded"]),
-                                        dollars(mine["contributed"]),
-                                        dollars(mine["paid"]), mine["hits"]))
+            lines.append("over the records kept: seeded %s, contributed %s, paid %s, retained "
+                         "%s, %d hits validated" % (dollars(mine["seeded"]),
+                                                    dollars(mine["contributed"]),
+                                                    dollars(mine["paid"]),
+                                                    dollars(mine["retained"]), mine["hits"]))
     return lines
 
 

@@ -1,10 +1,15 @@
 # The Mystery meter's accounts recomputed from its event log, record by
 # record, without the firmware's engine: a reset seeds the configuration's
 # minimum, a round adds its contributions (each its wager in cents times the
-# rate in basis points), a validated hit pays its award, a configuration
-# change that closes an untouched cycle withdraws its seed. Every record that
-# states the meter is checked against the meter carried so far, every hit's
-# seat and award against the contributions that reached its hit value.
+# rate in basis points), a validated hit pays its award, a retained record
+# (the reset setting at "minimum") moves the rest of the meter out of it, a
+# configuration change that closes an untouched cycle withdraws its seed.
+# Every record that states the meter is checked against the meter carried so
+# far, every hit's seat and award against the contributions that reached its
+# hit value, each retained amount against the meter left after the payment
+# (and the reset setting, where the log shows it), and, once a setting record
+# has fixed the table's wager, each wager against it (the engine itself takes
+# any wager: a simulation's log has varied ones).
 #
 # A log from record 1 covers the meter's whole history: its totals must be
 # the board's meters exactly. A log whose oldest records the board dropped
@@ -19,7 +24,10 @@ class Ledger:
     def __init__(self, from_genesis):
         self.from_genesis = from_genesis
         self.meter = 0 if from_genesis else None  # unknown until a record states it
-        self.seeded = self.contributed = self.paid = 0  # over the records walked
+        self.seeded = self.contributed = self.paid = self.retained = 0  # over the records
+        # The settings in force as far as the log shows them: reset at its
+        # default from record 1; the others only once a setting record names them.
+        self.settings = {"reset": "carry"} if from_genesis else {}
         self.hits = 0  # validated hits
         self.config = None
         self.cycle = None
@@ -92,7 +100,11 @@ class Ledger:
                          "whole numbers)")
             return
         added = 0
+        fixed = self._fixed_wager()
         for seat, wager, amount in contributions:
+            if fixed is not None and wager != fixed:
+                self.problem(record, "seat %s wagered %s cents, the table's fixed wager is %s"
+                             % (seat, wager, fixed))
             if self.config is not None and amount != self.config.contribution(wager):
                 self.problem(record, "seat %s contributed %s on a %s cent wager; %s at %d "
                              "basis points is %d" % (seat, amount, wager, self.config.name,
@@ -136,6 +148,30 @@ class Ledger:
         self.hits += 1
         self.meter = None if self.meter is None else self.meter - award
 
+    def _fixed_wager(self):
+        # What each chip counts as, when the log shows it; else None.
+        if "wager_cents" not in self.settings or self.config is None:
+            return None
+        cents = self.settings["wager_cents"]
+        return self.config.min_wager_cents if cents is None else cents
+
+    def setting(self, record):
+        self.settings[record.get("name")] = record.get("value")
+
+    def retained_record(self, record):
+        amount = record.get("amount")
+        if type(amount) is not int or amount <= 0:
+            self.problem(record, "a retained record without its amount")
+            return
+        if "reset" in self.settings and self.settings["reset"] != "minimum":
+            self.problem(record, "retained with the reset setting at %r"
+                         % self.settings["reset"])
+        if self.meter is not None and amount != self.meter:
+            self.problem(record, "retains %d, the meter after the payment was %d"
+                         % (amount, self.meter))
+        self.retained += amount
+        self.meter = None if self.meter is None else self.meter - amount
+
     def redraw(self, record):
         # No money moves: the meter it states is the meter carried.
         self.commitments[record.get("cycle")] = record.get("commitment")
@@ -152,7 +188,8 @@ def triples(contributions):
 
 
 _STEPS = {"config": Ledger.config_record, "reset": Ledger.reset, "round": Ledger.round_record,
-          "hit": Ledger.hit, "validated": Ledger.validated, "redraw": Ledger.redraw}
+          "hit": Ledger.hit, "validated": Ledger.validated, "redraw": Ledger.redraw,
+          "setting": Ledger.setting, "retained": Ledger.retained_record}
 
 
 def _config(name):
@@ -165,14 +202,16 @@ def _config(name):
 def compare(ledger, meters):
     # The walk's end against the board's meters: (what was compared, problems).
     problems = []
-    names = ("seeded", "contributed", "paid", "meter", "hits")
+    names = ("seeded", "contributed", "paid", "meter", "retained", "hits")
     if ledger.from_genesis:
         for name in names:
-            mine, theirs = getattr(ledger, name), meters.get(name)
+            # retained: 0 from a firmware from before it existed.
+            mine, theirs = getattr(ledger, name), meters.get(name, 0 if name == "retained"
+                                                             else None)
             if mine != theirs:
                 problems.append("%s: the board's meters say %s, the log adds up to %s"
                                 % (name, theirs, mine))
-        return "seeded, contributed, paid, meter and hits from record 1", problems
+        return "seeded, contributed, paid, meter, retained and hits from record 1", problems
     if ledger.meter is None:
         return "nothing: no record in the log states the meter", problems
     if ledger.meter != meters.get("meter"):

@@ -88,7 +88,9 @@ class Shadow:
 
 def _check_identity(audit, meter, shadow, operation):
     # After every operation: the engine's identity, and its meters against ours.
-    audit.check("identity", meter.seeded + meter.contributed == meter.paid + meter.meter,
+    # (retained stays 0 here: the simulation runs at the reset setting's default)
+    audit.check("identity", meter.seeded + meter.contributed
+                == meter.paid + meter.meter + meter.retained,
                 lambda: "identity broken after %s (round %d)" % (operation, meter.round))
     audit.check("shadow_accounts",
                 (meter.seeded, meter.contributed, meter.paid)

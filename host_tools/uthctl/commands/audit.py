@@ -2,7 +2,8 @@
 # meter's audit, for a floor supervisor to file. Takes the meters and the
 # status from the board and its event log (from the board, or from earlier
 # exports), then checks the hash chain, every revealed commitment, and the
-# accounting identity seeded + contributed = paid + meter, on the meters and
+# accounting identity seeded + contributed = paid + meter + retained, on the
+# meters and
 # recomputed from the log. Read only: it sends `status`, `meters` and `log`.
 # Exit 0 when everything verifies, 1 when anything does not (each named).
 import datetime
@@ -20,7 +21,7 @@ def add_parser(sub):
         "audit", help="verify the log, the commitments and the accounts; print a report",
         description="Reads status, meters and the event log from the board (or the log from "
         "earlier exports, --log) and verifies the hash chain, every revealed commitment and "
-        "seeded + contributed = paid + meter. Exit 0 when all verifies, 1 when not.")
+        "seeded + contributed = paid + meter + retained. Exit 0 when all verifies, 1 when not.")
     ports.add_port(parser)
     parser.add_argument("--log", action="append", metavar="FILE",
                         help="an exported log (uthctl log export) instead of the board's; "
@@ -109,6 +110,7 @@ def audit(status, meters, records, failures, source):
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "firmware": {key: status.get(key) for key in ("version", "build")},
         "status": {key: status.get(key) for key in ("state", "payment", "fault")},
+        "settings": meters.get("settings") or status.get("settings"),
         "meters": meters,
         "log": {"records": len(records), "first_seq": first,
                 "last_seq": records[-1]["seq"] if records else None,
@@ -130,7 +132,10 @@ def audit(status, meters, records, failures, source):
 
 
 def _identity(meters):
-    return {name: meters.get(name) for name in ("seeded", "contributed", "paid", "meter")}
+    # retained: 0 from a firmware from before the retained meter existed.
+    values = {name: meters.get(name) for name in ("seeded", "contributed", "paid", "meter")}
+    values["retained"] = meters.get("retained", 0)
+    return values
 
 
 def _identity_failures(meters):
@@ -138,10 +143,11 @@ def _identity_failures(meters):
     if not all(type(value) is int for value in values.values()):
         return ["meters: the board's meters lack %s"
                 % ", ".join(name for name, value in values.items() if type(value) is not int)]
-    left, right = values["seeded"] + values["contributed"], values["paid"] + values["meter"]
+    left = values["seeded"] + values["contributed"]
+    right = values["paid"] + values["meter"] + values["retained"]
     if left != right:
-        return ["meters: seeded + contributed = %d, paid + meter = %d: the identity is broken "
-                "by %+d" % (left, right, left - right)]
+        return ["meters: seeded + contributed = %d, paid + meter + retained = %d: the identity "
+                "is broken by %+d" % (left, right, left - right)]
     return []
 
 
@@ -149,4 +155,5 @@ def _recomputed(walked):
     if walked is None:
         return None
     return {"seeded": walked.seeded, "contributed": walked.contributed, "paid": walked.paid,
-            "meter": walked.meter, "hits": walked.hits, "from_genesis": walked.from_genesis}
+            "retained": walked.retained, "meter": walked.meter, "hits": walked.hits,
+            "from_genesis": walked.from_genesis}

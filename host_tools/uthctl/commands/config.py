@@ -6,8 +6,9 @@
 import json
 import sys
 
-from mystery import configs
+from mystery import configs, settings
 from mystery.money import dollars
+from mystery.refusal import Refused
 
 from ..analysis import expiry
 from .boardquery import (
@@ -88,6 +89,19 @@ def _why_not(status, meters):
     return None
 
 
+def _settings_misfit(meters, name):
+    # A setting in force the new configuration would not take (a fixed wager
+    # under its minimum), as the board would refuse it; None when all fit.
+    in_force = meters.get("settings") or {}
+    try:
+        for setting in settings.NAMES:
+            if setting in in_force:
+                settings.validate(setting, in_force[setting], configs.get(name))
+    except Refused as error:
+        return "%s; change that setting first (uthctl set)" % error
+    return None
+
+
 def _cycle_words(meters):
     if meters["phase"] == "pending":
         return "a hit is pending"
@@ -117,7 +131,7 @@ def _plan_lines(change):
     return lines
 
 
-def _confirmed(args, text):
+def confirmed(args, text):
     if args.yes:
         return True
     if not sys.stdin.isatty():
@@ -134,11 +148,11 @@ def _change(args, link, status, meters, name):
         print(json.dumps({"changed": False, "config": config_details(name)}) if args.json
               else "%s is already the configuration in force: nothing to change" % name)
         return 0
-    why_not = _why_not(status, meters)
+    why_not = _why_not(status, meters) or _settings_misfit(meters, name)
     if why_not:
         raise Refusal("not changed: " + why_not)
     change = plan(meters, name)
-    if not _confirmed(args, "\n".join(_plan_lines(change))):
+    if not confirmed(args, "\n".join(_plan_lines(change))):
         raise Refusal("not changed: not confirmed")
     reply = ask(link, "config", mystery=name)
     after = ask(link, "meters")["meters"]

@@ -44,13 +44,26 @@ def _hit(e):
 
 
 def _validated(e):
-    return "hit validated: seat %s, %s (cycle %s)%s" % (e.get("seat"), dollars(e["award"]),
-                                                        e.get("cycle"), _record(e))
+    by = ""
+    if e.get("employee") is not None or e.get("slip") is not None:
+        by = " by employee %s, slip %s" % (e.get("employee") or "-", e.get("slip") or "-")
+    return "hit validated%s: seat %s, %s (cycle %s)%s" % (
+        by, e.get("seat"), dollars(e["award"]), e.get("cycle"), _record(e))
 
 
 def _paid(e):
     return "paid: seat %s, %s by %s%s" % (e.get("seat"), dollars(e["award"]),
                                           str(e.get("payment")).replace("_", " "), _record(e))
+
+
+def _retained(e):
+    return "retained: %s above the award, the meter reset to its minimum (cycle %s)%s" % (
+        dollars(e["amount"]), e.get("cycle"), _record(e))
+
+
+def _setting(e):
+    return "setting %s: %s -> %s%s" % (e.get("name"), json.dumps(e.get("was")),
+                                       json.dumps(e.get("value")), _record(e))
 
 
 def _redraw(e):
@@ -63,7 +76,8 @@ def _reason(label):
 
 WORDS = {"started": _started, "config": _config, "reset": _reset, "locked": _locked,
          "contribution": _contribution, "hit": _hit, "validated": _validated, "paid": _paid,
-         "redraw": _redraw, "fault": _reason("FAULT"), "store_warning": _reason("store warning"),
+         "retained": _retained, "setting": _setting, "redraw": _redraw,
+         "fault": _reason("FAULT"), "store_warning": _reason("store warning"),
          "expiry_warning": _reason("EXPIRY warning"),
          "refused": _reason("refused")}
 

@@ -1,20 +1,25 @@
 # The host's own record of a soak: every event the board sends over its host
 # link, kept and checked as it comes, with running totals that must be the
-# board's meters (seeded + contributed = paid + meter). What the host expects
-# it computes itself from the configuration's figures (653b.1(c)(4)) and the
-# seats it placed chips on; each disagreement is a difference, named.
+# board's meters (seeded + contributed = paid + meter + retained). What the
+# host expects
+# it computes itself from the configuration's figures (653b.1(c)(4)), the
+# table's settings it was told of and the seats it placed chips on; each
+# disagreement is a difference, named.
 from mystery import configs, hitvalue
 
 MICROS_PER_CENT = 10_000
 # Events that are never part of a clean soak.
 TROUBLE = ("refused", "fault", "store_warning", "display_error", "started")
-TOTALS = ("seeded", "contributed", "paid", "meter", "hits", "round", "cycle")
+# A meter a firmware from before it existed does not send, and what that means.
+_BEFORE_IT_EXISTED = {"retained": 0}
+TOTALS = ("seeded", "contributed", "paid", "meter", "retained", "hits", "round", "cycle")
 
 
 class HostRecord:
     def __init__(self):
         self.config = None
-        self.seeded = self.contributed = self.paid = self.meter = 0
+        self.seeded = self.contributed = self.paid = self.meter = self.retained = 0
+        self.settings = {}  # the board's settings in force, as it states them
         self.hits = self.round = self.cycle = 0
         self.commitment = None
         self.events = {}  # event name -> how many seen
@@ -23,6 +28,7 @@ class HostRecord:
         self.in_round = None  # (round, [(seat, amount)]) as its events come
         self.hit = None  # the pending hit's event
         self.payment = None  # the method chosen for the pending hit
+        self.owed_retained = 0  # what a validation under reset minimum must retain
 
     def start_from(self, meters):
         # A soak on a board that has played before starts from its meters.
@@ -30,6 +36,7 @@ class HostRecord:
             setattr(self, name, meters.get(name) or 0)
         self.config = configs.get(meters["config"]) if meters.get("config") else None
         self.commitment = meters.get("commitment")
+        self.settings = dict(meters.get("settings") or {})
 
     def differ(self, text):
         self.differences.append("round %d: %s" % (self.round, text))
@@ -56,6 +63,14 @@ class HostRecord:
         if step is not None:
             step(self, event)
 
+    def _setting(self, event):
+        self.settings[event.get("name")] = event.get("value")
+
+    def _wager(self):
+        # What each chip counts as: the fixed wager set, else the minimum.
+        cents = self.settings.get("wager_cents")
+        return self.config.min_wager_cents if cents is None else cents
+
     def _config(self, event):
         self.config = configs.get(event["config"])
 
@@ -77,7 +92,7 @@ class HostRecord:
         if self.in_round is None or self.config is None:
             self.differ("a contribution outside a round: %s" % event)
             return
-        wager = self.config.min_wager_cents  # a chip counts as the minimum wager
+        wager = self._wager()
         self._same("seat %s's wager" % event.get("seat"), event.get("wager"), wager)
         self._same("seat %s's contribution" % event.get("seat"), event.get("amount"),
                    self.config.contribution(wager))
@@ -134,6 +149,14 @@ class HostRecord:
         self.paid += award
         self.meter -= award
         self.hits += 1
+        # Under reset minimum the rest leaves the meter: its retained event follows.
+        self.owed_retained = self.meter if self.settings.get("reset") == "minimum" else 0
+
+    def _retained(self, event):
+        self._same("retained", event.get("amount"), self.owed_retained)
+        self.retained += self.owed_retained
+        self.meter -= self.owed_retained
+        self.owed_retained = 0
 
     def _same(self, what, theirs, mine):
         if theirs != mine:
@@ -148,13 +171,14 @@ class HostRecord:
         # The board's meters against the host's running totals.
         found = []
         for name, mine in self.totals().items():
-            if meters.get(name) != mine:
+            theirs = meters.get(name, _BEFORE_IT_EXISTED.get(name))
+            if theirs != mine:
                 found.append("%s: %s: the board's meters say %s, the host's record %s"
-                             % (when, name, meters.get(name), mine))
+                             % (when, name, theirs, mine))
         if meters.get("seeded", 0) + meters.get("contributed", 0) != \
-                meters.get("paid", 0) + meters.get("meter", 0):
-            found.append("%s: the board's meters break seeded + contributed = paid + meter"
-                         % when)
+                meters.get("paid", 0) + meters.get("meter", 0) + meters.get("retained", 0):
+            found.append("%s: the board's meters break seeded + contributed = paid + meter "
+                         "+ retained" % when)
         for text in found:
             self.differ(text)
         return not found
@@ -163,4 +187,5 @@ class HostRecord:
 _STEPS = {"config": HostRecord._config, "reset": HostRecord._reset,
           "locked": HostRecord._locked, "contribution": HostRecord._contribution,
           "hit": HostRecord._hit, "validated": HostRecord._validated,
-          "paid": HostRecord._paid}
+          "paid": HostRecord._paid, "retained": HostRecord._retained,
+          "setting": HostRecord._setting}
