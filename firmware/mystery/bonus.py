@@ -22,9 +22,9 @@ class MysteryBonus:
             return [{"ev": "fault", "reason": self.fault}]
         return [{"ev": "store_warning", "reason": w} for w in self.store.warnings]
 
-    def _commit(self, events):
+    def _commit(self, events, wager_meters=None):
         try:
-            return self.store.commit(self.meter, events)
+            return self.store.commit(self.meter, events, wager_meters)
         except OSError as error:
             # Memory is now ahead of flash: refuse everything until a reboot re-reads it.
             self.fault = "store write failed: %s" % error
@@ -63,12 +63,33 @@ class MysteryBonus:
         self._writable()
         return self._commit(self.meter.redraw(self.random_bytes, service_mode))
 
+    def settle_round(self, data):
+        # A round's side wagers settled by the table's rules, and recorded
+        # with the wager meters in one commit: (result, log records). A round
+        # that cannot be settled raises Refused or ValueError, and nothing is
+        # recorded.
+        # Imported at the first round: the evaluator and paytables are a large
+        # piece of the heap that a table never sent a round does without.
+        from . import settlement, table_rules
+
+        self._writable()
+        round_, result = settlement.settle(data, table_rules.in_force(self.meter.setting))
+        counted = self.store.wagers.copy()
+        counted.add(round_, result)
+        event = settlement.record(round_, result, self.meter.round)
+        return result, self._commit([event], counted)
+
+    def wager_meters(self):
+        self._ready()
+        return {"settled": self.store.wagers.settled, "wagers": self.store.wagers.public()}
+
     def meters(self):
         self._ready()
         meters = public_meters(self.meter)
         meters["log_seq"] = self.store.head_seq
         meters["log_hash"] = self.store.head_hash  # anchors an exported log's end
         meters["log_dropped"] = self.store.dropped()
+        meters["side_wagers"] = self.wager_meters()
         return meters
 
     def log_since(self, seq):

@@ -83,6 +83,12 @@ class Meter:
         self.last_hits = []  # [seat, award, cycle, round, payment, time], newest last
         self._hit_value = 0  # secret while its cycle lasts
         self._salt = ""
+        self.settings = {}  # STAND-IN until the settings mechanism lands
+
+    def setting(self, name):
+        from .table_rules import SETTINGS  # STAND-IN
+
+        return self.settings.get(name, SETTINGS[name][0])
 
     def balanced(self):
         return self.seeded + self.contributed == self.paid + self.meter

@@ -28,7 +28,7 @@ import os
 
 from micropython import const
 
-from . import chain
+from . import chain, wagers
 from .meter import RUNNING, Meter
 from .record import from_record, to_record
 
@@ -40,10 +40,16 @@ _COPIES = ("meter.a", "meter.b")
 _HITS_MAGIC = "UTHHITS1"
 _HITS_COPIES = ("hits.a", "hits.b")
 _TMP = "meter.tmp"
+# The side wagers' meters (wagers.py), written at a settlement only, each
+# copy naming the log record it is true at: the one of the two whose record
+# is committed (at or before the meter's log head) counts. A copy is written
+# straight over the one that does not count, so no rename is needed.
+_WAGERS_MAGIC = "UTHWAGERS1"
+_WAGERS_COPIES = ("wagers.a", "wagers.b")
 _COMPACT = (",", ":")
 # The first event of each kind of operation: a round (its hits follow), a
 # validation (its payment follows), a reset, a configuration.
-_OPERATION_STARTS = ("round", "validated", "reset", "config")
+_OPERATION_STARTS = ("round", "validated", "reset", "config", "settled")
 _LOG_DIR = "log"
 # The free space a commit may need, in erase blocks. littlefs writes copy on
 # write: a commit takes fresh blocks before it frees the old ones. Appending
@@ -158,6 +164,8 @@ class Store:
         self.loaded = False  # a meter record read (or a new store's written)
         self.reserve_blocks = reserve_blocks
         self._room = None  # [bytes surely free, bytes a block]; None: measure (room_problem)
+        self.wagers = wagers.WagerMeters()
+        self._wagers_copy = None  # [copy index, its seq, its log record] of the copy that counts
 
     def _path(self, *names):
         return "/".join((self.root,) + names)
@@ -219,6 +227,53 @@ class Store:
                 return last_hits
         raise StoreFault("the recent hits the meter record names (copy %d) are unreadable"
                          % hits_seq)
+
+    # ---- the side wagers' meters ----
+
+    def _write_wagers(self, meters, log_seq, log_hash):
+        # Over the copy that does not count; it counts once the meter's log
+        # head reaches log_seq.
+        index, seq = (0, 0) if self._wagers_copy is None else (
+            1 - self._wagers_copy[0], self._wagers_copy[1])
+        payload = {"log_seq": log_seq, "log_hash": log_hash, "wagers": meters.to_record()}
+        with open(self._path(_WAGERS_COPIES[index]), "w") as f:
+            f.write(_encode(_WAGERS_MAGIC, seq + 1, payload))
+        return [index, seq + 1, log_seq, log_hash]
+
+    def _read_wagers(self):
+        # The copy written by the last settlement that committed: the newest
+        # whose log record is at or before the head. A copy past the head
+        # (its settlement cut off) or half written is the next to overwrite.
+        best = None
+        for index in range(2):
+            copy = self._read_copy((_WAGERS_MAGIC,), _WAGERS_COPIES[index])
+            if copy is None:
+                continue
+            seq, payload = copy
+            try:
+                log_seq, log_hash = payload["log_seq"], payload["log_hash"]
+                if log_seq <= self.head_seq and (best is None or log_seq > best[2]):
+                    best = [index, seq, log_seq, log_hash, wagers.from_record(payload["wagers"])]
+            except (KeyError, TypeError, ValueError) as error:
+                raise StoreFault("wager meters copy %s: %s"
+                                 % (_WAGERS_COPIES[index], error)) from None
+        if best is None:
+            return
+        self.wagers = best.pop()
+        self._wagers_copy = best
+
+    def _check_wagers(self, settled):
+        # settled: the last settlement record in the kept log, or None. The
+        # copy that counts must be its, or a settlement's meters went missing.
+        copy = self._wagers_copy
+        if settled is None:
+            if copy is not None and copy[2] > self.dropped():
+                raise StoreFault("the wager meters name log record %d, which is no settlement"
+                                 % copy[2])
+            return
+        if copy is None or copy[2] != settled["seq"] or copy[3] != settled["hash"]:
+            raise StoreFault("the wager meters are not those of the last settlement (log "
+                             "record %d)" % settled["seq"])
 
     # ---- the log ----
 
@@ -371,8 +426,10 @@ class Store:
 
     def _check_log(self):
         # Record by record: the whole kept log would not fit a board's heap.
-        last = None
+        last = settled = None
         for record in self.read_log():
+            if record.get("ev") == "settled":
+                settled = record
             if last is not None and record.get("seq") != last["seq"] + 1:
                 raise StoreFault("event log: sequence breaks at %r" % (record.get("seq"),))
             ok, message = chain.verify([record], None if last is None else last["hash"])
@@ -382,6 +439,7 @@ class Store:
         if self.head_seq and (last is None or last["seq"] != self.head_seq
                               or last["hash"] != self.head_hash):
             raise StoreFault("event log does not reach the meter's last record")
+        self._check_wagers(settled)
 
     def _append(self, records):
         segments = self._segments()
@@ -488,6 +546,7 @@ class Store:
         if meter.exposed:
             self.warnings.append(EXPOSED_WARNING % meter.cycle)
         self._drop_uncommitted()
+        self._read_wagers()
         self._check_log()
         return meter
 
@@ -518,8 +577,9 @@ class Store:
                              % (first, self.head_seq + 1))
         return reveals
 
-    def commit(self, meter, events):
-        # One atomic step for one operation: its log records, then its meter.
+    def commit(self, meter, events, wager_meters=None):
+        # One atomic step for one operation: its log records, then (for a
+        # settlement) the side wagers' meters, then its meter.
         if self._room is not None:  # before anything is written (room_problem)
             self._room[0] -= _COMMIT_BLOCKS * self._room[1]
         seq, prev = self.head_seq, self.head_hash
@@ -531,6 +591,9 @@ class Store:
             records.append(record)
         if records:
             self._append(records)
+        wagers_copy = None
+        if wager_meters is not None:
+            wagers_copy = self._write_wagers(wager_meters, seq, prev)
         hits_seq = self.hits_seq
         if meter.hits != self._hits_written:
             hits_seq = self._write_hits(meter.last_hits)
@@ -538,4 +601,6 @@ class Store:
         self.commit_seq += 1
         self.head_seq, self.head_hash = seq, prev
         self.hits_seq, self._hits_written = hits_seq, meter.hits
+        if wagers_copy is not None:
+            self.wagers, self._wagers_copy = wager_meters, wagers_copy
         return records

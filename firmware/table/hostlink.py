@@ -21,10 +21,16 @@ from .jsoncheck import strict_json
 from .version import firmware_version
 
 MAX_LINE = const(256)
+# A `round` command carries a whole round (up to seven seats' cards and
+# wagers): its line may be this long. A longer line than MAX_LINE is read up
+# to here and refused unless it is a round's (docs/host-link.md, the measure).
+MAX_ROUND_LINE = const(4096)
 LINE_GAP_MS = const(500)  # a partial line with no byte for this long is dropped
 LOG_SLICE = const(4)  # log records read (and so at most sent) per turn of the loop
 _HELD_MAX = const(512)  # bytes read ahead during an export; more wait in the serial buffer
 _INTERRUPT = const(3)  # Ctrl-C: a board's USB stack raises it before we read
+_OVERLONG = "line longer than %d bytes" % MAX_ROUND_LINE
+_NO_ROOM = "line longer than %d bytes, and no memory free now for a round's line" % MAX_LINE
 
 
 def _finite(value):
@@ -37,11 +43,31 @@ def _finite(value):
     return True
 
 
+def _blank(line):
+    for byte in line:
+        if byte not in (32, 9, 10, 13):
+            return False
+    return True
+
+
+def _loads(line):
+    try:
+        return json.loads(line)
+    except TypeError:  # CPython's json takes no memoryview (the logic tests run there too)
+        return json.loads(bytes(line))
+
+
 class HostLink:
     def __init__(self, table, write):
         self.table = table
         self.write = write  # sends one line, terminator added by the writer
-        self.buffer = bytearray()
+        # The line so far: its bytes are buffer[:length]. A line past
+        # MAX_LINE moves to a buffer of MAX_ROUND_LINE made for it in one
+        # piece (grown byte by byte, it left the heap in pieces too small for
+        # the line's own handling), dropped once the line is handled.
+        self.short = bytearray(MAX_LINE)
+        self.buffer = self.short
+        self.length = 0
         self.overlong = False
         self.heard = 0  # ticks when the partial line's last byte came
         self.export = None  # the log export under way
@@ -49,7 +75,7 @@ class HostLink:
         self.identity = firmware_version()  # read once: a build does not change while it runs
         self.commands = {"ping": self._ping, "status": self._status, "meters": self._meters,
                          "log": self._log, "config": self._config, "payment": self._payment,
-                         "redraw": self._redraw}
+                         "redraw": self._redraw, "round": self._round}
 
     def send(self, message):
         self.write(json.dumps(message))
@@ -100,39 +126,65 @@ class HostLink:
                     return
             elif self.overlong:
                 pass
-            elif len(self.buffer) >= MAX_LINE:
-                self.overlong = True
-                self.buffer = bytearray()
-            else:
-                self.buffer.append(byte)
+            elif self.length < len(self.buffer) or self._lengthen():
+                self.buffer[self.length] = byte
+                self.length += 1
+
+    def _lengthen(self):
+        # The buffer full: room for a round's line, or the line is overlong.
+        if self.buffer is self.short:
+            try:
+                longer = bytearray(MAX_ROUND_LINE)
+            except MemoryError:
+                longer = None
+            if longer is not None:
+                longer[:MAX_LINE] = self.short
+                self.buffer = longer
+                return True
+            self.overlong = _NO_ROOM
+        else:
+            self.overlong = _OVERLONG
+        self.length = 0
+        self.buffer = self.short
+        return False
 
     def _drop_stale_line(self, now):
         # Looked at every turn that read nothing, so the silence measured
         # stays near LINE_GAP_MS.
-        if not (self.buffer or self.overlong):
+        if not (self.length or self.overlong):
             return
         silence = ticks_diff(now, self.heard)
         if silence >= LINE_GAP_MS or silence < 0:  # (negative: no turn for days)
-            self.buffer = bytearray()
+            self.length = 0
+            self.buffer = self.short
             self.overlong = False
             self.send({"ok": False, "error": "partial line dropped: no byte for %d ms"
                        % LINE_GAP_MS})
 
     def _end_of_line(self):
-        line, self.buffer = bytes(self.buffer), bytearray()
+        # The line is read where it lies, never copied (memoryview): the
+        # buffer takes the next line only once this one is handled.
+        line, self.length = memoryview(self.buffer)[:self.length], 0
+        self.buffer = self.short  # a long line's buffer goes once its line is handled
         if self.overlong:
+            self.send({"ok": False, "error": self.overlong})
             self.overlong = False
-            self.send({"ok": False, "error": "line longer than %d bytes" % MAX_LINE})
-        elif line.strip():
+        elif not _blank(line):
             self._handle(line)
 
     # ---- one command ----
 
     def _handle(self, line):
         try:
-            strict_json(line)  # json.loads alone takes lines that are not JSON
-            command = json.loads(line.decode())
+            strict_json(line)  # json.loads alone takes lines that are not JSON (and not UTF-8)
+            command = _loads(line)
         except (ValueError, UnicodeError):  # MicroPython raises ValueError for both
+            command = None
+        if len(line) > MAX_LINE and not (isinstance(command, dict)
+                                         and command.get("cmd") == "round"):
+            self.send({"ok": False, "error": "line longer than %d bytes" % MAX_LINE})
+            return
+        if command is None:
             self.send({"ok": False, "error": "not a JSON line"})
             return
         if not _finite(command):
@@ -212,6 +264,15 @@ class HostLink:
         record = self.table.redraw()
         return {"ok": True, "reply": "redraw", "cycle": record["cycle"],
                 "commitment": record["commitment"]}
+
+    def _round(self, command):
+        # The command's own fields aside, the rest is the round as `uthctl settle` reads it.
+        data = {key: value for key, value in command.items() if key not in ("cmd", "id")}
+        result, seq = self.table.settle_round(data)
+        reply = {"ok": True, "reply": "round", "seq": seq, "seats": result["seats"]}
+        if "round" in result:
+            reply["round"] = result["round"]
+        return reply
 
     def _payment(self, command):
         self.table.set_payment(command.get("method"))

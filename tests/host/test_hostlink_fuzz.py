@@ -418,7 +418,7 @@ def test_hostlink_fuzz_in_process(state):
             want = check_reply(rig, line, state, replies, records_since)
             key = category(want[1]) if want[0] == "error" else want[0]
             counts[key] = counts.get(key, 0) + 1
-            assert not rig.link.buffer and not rig.link.overlong
+            assert not rig.link.length and not rig.link.overlong
             assert snapshot(rig, root) == before
 
         feed_one()

@@ -1,0 +1,94 @@
+# A round settled on the board, as a dealer terminal or a card-reading shoe
+# sends it (the JSON of `uthctl settle`): settled with the paytables, rules
+# and payout limits configured on the table, never with ones the round names,
+# and recorded in the log as one compact record. Lists, not objects, in the
+# record: its hash is computed the fast way (chain.canonical).
+from uth.cards import card_name
+from uth.round import limits, parse_round
+from uth.settle import settle_parsed
+
+from .meter import Refused
+
+_LABEL_MAX = 40  # the caller's round id, kept in the log record
+
+
+def _same(given, in_force, what):
+    # A round may name the table's rules (as `uthctl settle` needs them),
+    # but only as they are: the board never settles by other ones.
+    if given is not None and given != in_force:
+        raise Refused("the round's %s %s are not the table's %s" % (what, _text(given),
+                                                                    _text(in_force)))
+
+
+def _text(value):
+    return repr(value).replace("'", '"')
+
+
+def _letters(given):
+    if not isinstance(given, dict):
+        raise Refused("paytables must be an object")
+    return {wager: letter.upper() if isinstance(letter, str) else letter
+            for wager, letter in given.items()}
+
+
+def on_the_table(data, rules):
+    # The round to settle: `data` as the host sent it (the command's own
+    # "cmd" and "id" left out), with the table's rules in force. rules:
+    # {"paytables": {wager: letter}, "settings": {...}, "max_payout_cents": {...}}.
+    if not isinstance(data, dict):
+        raise Refused("a round is an object")
+    label = data.get("round")
+    if not (label is None or type(label) is int or
+            (isinstance(label, str) and len(label) <= _LABEL_MAX)):
+        raise Refused("round must be a number or a text of at most %d characters" % _LABEL_MAX)
+    if "paytables" in data:
+        given = _letters(data["paytables"])
+        _same(given, {w: rules["paytables"].get(w) for w in given}, "paytables")
+    if "settings" in data:
+        given = data["settings"]
+        if not isinstance(given, dict):
+            raise Refused("settings must be an object")
+        _same(given, {name: rules["settings"].get(name) for name in given}, "settings")
+    if data.get("max_payout_cents") is not None:
+        _same(limits(data["max_payout_cents"]), limits(rules["max_payout_cents"]),
+              "payout limits")
+    round_data = dict(data)
+    round_data["paytables"] = rules["paytables"]
+    round_data["settings"] = rules["settings"]
+    round_data["max_payout_cents"] = rules["max_payout_cents"]
+    return round_data
+
+
+def settle(data, rules):
+    # (parsed round, result); ValueError (Refused among them) for a round
+    # that cannot be settled, and nothing has changed.
+    round_ = parse_round(on_the_table(data, rules))
+    return round_, settle_parsed(round_)
+
+
+def _names(codes):
+    return [card_name(code) for code in codes]
+
+
+def record(round_, result, locked_round):
+    # The log's settlement record: the round's cards, the rules it was
+    # settled by, and each wager's stake and result as
+    # [wager, stake, net, category, odds, unlimited (None unless limited)].
+    seats = []
+    for i in range(len(round_.seats)):  # one result a seat, in its order
+        seat, settled = round_.seats[i], result["seats"][i]
+        outcomes = []
+        for wager, stake in seat.wagers:
+            outcome = settled["results"][wager]
+            outcomes.append([wager, stake, outcome["net"], outcome["category"],
+                             outcome["odds"], outcome.get("unlimited")])
+        seats.append([seat.number, _names(seat.cards), seat.folded, outcomes])
+    event = {"ev": "settled", "locked_round": locked_round, "dealer": _names(round_.dealer),
+             "board": _names(round_.board),
+             "paytables": [[w, round_.tables[w].letter] for w in sorted(round_.tables)],
+             "rules": [round_.settings["bad_beat_mode"], round_.settings["bad_beat_on_fold"]],
+             "limits": [[w, round_.limits[w]] for w in sorted(round_.limits)],
+             "seats": seats}
+    if round_.label is not None:
+        event["label"] = round_.label
+    return event
