@@ -10,7 +10,7 @@ from mystery.money import dollars
 from uth import paytables
 
 from ..commands.meters import format_meters
-from . import log_verify, mystery_report
+from . import hold, log_verify, mystery_report
 
 HITS_SHOWN = 10
 
@@ -68,6 +68,8 @@ def text(r):
     sections = [_heading(r), _block("Meters", format_meters(r["meters"]).splitlines()),
                 _block("Last hits", _hit_lines(r["hits"])), _block("Log", _log_lines(r)),
                 _block("Accounting", _account_lines(r)),
+                _block("Side wagers settled on the board: hold against par",
+                       hold.hold_lines(r.get("holds", []))),
                 _block("Rule tables carried by this firmware (today %s)"
                        % r["rule_tables"]["today"], _table_lines(r["rule_tables"])),
                 _verdict(r)]
