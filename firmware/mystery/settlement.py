@@ -4,6 +4,7 @@
 # and recorded in the log as one compact record. Lists, not objects, in the
 # record: its hash is computed the fast way (chain.canonical).
 from uth.cards import card_name
+from uth.paytables import SETTLED_WAGERS
 from uth.round import limits, parse_round
 from uth.settle import settle_parsed
 
@@ -67,28 +68,34 @@ def settle(data, rules):
 
 
 def _names(codes):
-    return [card_name(code) for code in codes]
+    return "".join([card_name(code) for code in codes])
 
 
 def record(round_, result, locked_round):
-    # The log's settlement record: the round's cards, the rules it was
-    # settled by, and each wager's stake and result as
-    # [wager, stake, net, category, odds, unlimited (None unless limited)].
+    # The log's settlement record, compact (a round is committed to flash
+    # with it: its size is wear): the dealer's cards then the board's as one
+    # text; per side wager in paytables.SETTLED_WAGERS' order the paytable's
+    # letter (None: not offered) and the payout limit (None: none); each seat
+    # as [seat, its two cards, folded, stakes, nets], stakes and nets in
+    # cents in the same order (0 for a wager not made). The categories and
+    # odds are the cards' to give: a log check settles the round again.
+    order = SETTLED_WAGERS
     seats = []
     for i in range(len(round_.seats)):  # one result a seat, in its order
-        seat, settled = round_.seats[i], result["seats"][i]
-        outcomes = []
+        seat, results = round_.seats[i], result["seats"][i]["results"]
+        stakes = [0] * len(order)
+        nets = [0] * len(order)
         for wager, stake in seat.wagers:
-            outcome = settled["results"][wager]
-            outcomes.append([wager, stake, outcome["net"], outcome["category"],
-                             outcome["odds"], outcome.get("unlimited")])
-        seats.append([seat.number, _names(seat.cards), seat.folded, outcomes])
-    event = {"ev": "settled", "locked_round": locked_round, "dealer": _names(round_.dealer),
-             "board": _names(round_.board),
-             "paytables": [[w, round_.tables[w].letter] for w in sorted(round_.tables)],
+            at = order.index(wager)
+            stakes[at] = stake
+            nets[at] = results[wager]["net"]
+        seats.append([seat.number, _names(seat.cards), seat.folded, stakes, nets])
+    tables = round_.tables
+    event = {"ev": "settled", "locked_round": locked_round,
+             "cards": _names(round_.dealer) + _names(round_.board),
+             "paytables": [tables[w].letter if w in tables else None for w in order],
              "rules": [round_.settings["bad_beat_mode"], round_.settings["bad_beat_on_fold"]],
-             "limits": [[w, round_.limits[w]] for w in sorted(round_.limits)],
-             "seats": seats}
+             "limits": [round_.limits.get(w) for w in order], "seats": seats}
     if round_.label is not None:
         event["label"] = round_.label
     return event

@@ -40,10 +40,13 @@ _COPIES = ("meter.a", "meter.b")
 _HITS_MAGIC = "UTHHITS1"
 _HITS_COPIES = ("hits.a", "hits.b")
 _TMP = "meter.tmp"
-# The side wagers' meters (wagers.py), written at a settlement only, each
-# copy naming the log record it is true at: the one of the two whose record
-# is committed (at or before the meter's log head) counts. A copy is written
-# straight over the one that does not count, so no rename is needed.
+# The side wagers' meters (wagers.py), written by a settlement only: a
+# settlement changes no Mystery meter, so its commit is its log record, then
+# a copy of these meters naming that record, written over the older of two
+# copies (littlefs keeps a file's old content until its new one is whole).
+# The copy is the settlement's commit record: at boot the log head is the
+# newer of the meter record's and the newest copy's. A settlement so costs
+# one small write beside its log record, not a meter record as well: wear.
 _WAGERS_MAGIC = "UTHWAGERS1"
 _WAGERS_COPIES = ("wagers.a", "wagers.b")
 _COMPACT = (",", ":")
@@ -231,8 +234,7 @@ class Store:
     # ---- the side wagers' meters ----
 
     def _write_wagers(self, meters, log_seq, log_hash):
-        # Over the copy that does not count; it counts once the meter's log
-        # head reaches log_seq.
+        # Over the copy that does not count; once whole, it counts.
         index, seq = (0, 0) if self._wagers_copy is None else (
             1 - self._wagers_copy[0], self._wagers_copy[1])
         payload = {"log_seq": log_seq, "log_hash": log_hash, "wagers": meters.to_record()}
@@ -241,26 +243,27 @@ class Store:
         return [index, seq + 1, log_seq, log_hash]
 
     def _read_wagers(self):
-        # The copy written by the last settlement that committed: the newest
-        # whose log record is at or before the head. A copy past the head
-        # (its settlement cut off) or half written is the next to overwrite.
+        # The newest readable copy counts; a settlement committed after the
+        # meter record moves the log head to its record.
         best = None
         for index in range(2):
             copy = self._read_copy((_WAGERS_MAGIC,), _WAGERS_COPIES[index])
-            if copy is None:
-                continue
-            seq, payload = copy
-            try:
-                log_seq, log_hash = payload["log_seq"], payload["log_hash"]
-                if log_seq <= self.head_seq and (best is None or log_seq > best[2]):
-                    best = [index, seq, log_seq, log_hash, wagers.from_record(payload["wagers"])]
-            except (KeyError, TypeError, ValueError) as error:
-                raise StoreFault("wager meters copy %s: %s"
-                                 % (_WAGERS_COPIES[index], error)) from None
+            if copy is not None and (best is None or copy[0] > best[1]):
+                best = [index, copy[0], copy[1]]
         if best is None:
             return
-        self.wagers = best.pop()
-        self._wagers_copy = best
+        index, seq, payload = best
+        try:
+            log_seq, log_hash = payload["log_seq"], payload["log_hash"]
+            self.wagers = wagers.from_record(payload["wagers"])
+            if type(log_seq) is not int or not isinstance(log_hash, str):
+                raise ValueError("no log record named")
+        except (KeyError, TypeError, ValueError) as error:
+            raise StoreFault("wager meters copy %s: %s"
+                             % (_WAGERS_COPIES[index], error)) from None
+        self._wagers_copy = [index, seq, log_seq, log_hash]
+        if log_seq > self.head_seq:
+            self.head_seq, self.head_hash = log_seq, log_hash
 
     def _check_wagers(self, settled):
         # settled: the last settlement record in the kept log, or None. The
@@ -532,6 +535,7 @@ class Store:
             self.head_seq, self.head_hash = payload["log_seq"], payload["log_hash"]
         except (ValueError, KeyError, TypeError) as error:
             raise StoreFault(str(error)) from None
+        self._read_wagers()  # a settlement since the meter record moves the head
         self.hits_seq = hits_seq
         self.loaded = True
         # None: the next commit writes the hits to a copy of their own.
@@ -546,7 +550,6 @@ class Store:
         if meter.exposed:
             self.warnings.append(EXPOSED_WARNING % meter.cycle)
         self._drop_uncommitted()
-        self._read_wagers()
         self._check_log()
         return meter
 
@@ -578,8 +581,9 @@ class Store:
         return reveals
 
     def commit(self, meter, events, wager_meters=None):
-        # One atomic step for one operation: its log records, then (for a
-        # settlement) the side wagers' meters, then its meter.
+        # One atomic step for one operation: its log records, then its meter
+        # record, or for a settlement (wager_meters given) the side wagers'
+        # meters, which name its record.
         if self._room is not None:  # before anything is written (room_problem)
             self._room[0] -= _COMMIT_BLOCKS * self._room[1]
         seq, prev = self.head_seq, self.head_hash
@@ -591,9 +595,12 @@ class Store:
             records.append(record)
         if records:
             self._append(records)
-        wagers_copy = None
         if wager_meters is not None:
-            wagers_copy = self._write_wagers(wager_meters, seq, prev)
+            # A settlement: the copy of the wager meters is its commit record.
+            copy = self._write_wagers(wager_meters, seq, prev)
+            self.head_seq, self.head_hash = seq, prev
+            self.wagers, self._wagers_copy = wager_meters, copy
+            return records
         hits_seq = self.hits_seq
         if meter.hits != self._hits_written:
             hits_seq = self._write_hits(meter.last_hits)
@@ -601,6 +608,4 @@ class Store:
         self.commit_seq += 1
         self.head_seq, self.head_hash = seq, prev
         self.hits_seq, self._hits_written = hits_seq, meter.hits
-        if wagers_copy is not None:
-            self.wagers, self._wagers_copy = wager_meters, wagers_copy
         return records

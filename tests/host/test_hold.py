@@ -65,10 +65,9 @@ def test_the_real_trips_sheet_variance():
 
 
 def test_meters_against_the_log():
-    record = {"ev": "settled", "paytables": [["trips", "E"]],
-              "seats": [[1, ["As", "Ks"], False, [["trips", 500, 1500, "three_of_a_kind", 3,
-                                                   None]]],
-                        [2, ["2c", "3d"], False, [["trips", 200, -200, None, None, None]]]]}
+    record = {"ev": "settled", "paytables": ["E", None, None, None],
+              "seats": [[1, "AsKs", False, [500, 0, 0, 0], [1500, 0, 0, 0]],
+                        [2, "2c3d", False, [200, 0, 0, 0], [-200, 0, 0, 0]]]}
     # Wagered 700; paid 500 + 1,500 for the win, nothing for the loss.
     meters = {"side_wagers": {"wagers": {"trips/E": {"wagers": 2, "wagered": 700,
                                                      "paid": 2000}}}}

@@ -6,13 +6,11 @@
 from mystery import chain
 from uthctl.analysis import log_verify, settled
 
-RECORD = {"ev": "settled", "locked_round": 4, "label": "r-1",
-          "dealer": ["Qs", "Ks"], "board": ["9s", "Ts", "Js", "9c", "9d"],
-          "paytables": [["bad_beat", "C"], ["trips", "E"]],
-          "rules": ["two_way", "action"], "limits": [["bad_beat", 100000]],
-          "seats": [[1, ["9h", "2c"], False,
-                     [["trips", 500, 15000, "four_of_a_kind", 30, None],
-                      ["bad_beat", 500, 100000, "four_of_a_kind", 500, 250000]]]]}
+# Wagers in the order trips, bad_beat, play_the_board, ultimate_pairs.
+RECORD = {"ev": "settled", "locked_round": 4, "label": "r-1", "cards": "QsKs9sTsJs9c9d",
+          "paytables": ["E", "C", None, None], "rules": ["two_way", "action"],
+          "limits": [None, 100000, None, None],
+          "seats": [[1, "9h2c", False, [500, 500, 0, 0], [15000, 100000, 0, 0]]]}
 
 
 def _log(record):
@@ -27,15 +25,15 @@ def test_a_record_as_worked_by_hand_settles_as_recorded():
 
 
 def test_an_altered_result_is_named():
-    altered = dict(RECORD, seats=[[1, ["9h", "2c"], False,
-                                   [["trips", 500, 15000, "four_of_a_kind", 30, None],
-                                    ["bad_beat", 500, 250000, "four_of_a_kind", 500, None]]]])
+    altered = dict(RECORD, seats=[[1, "9h2c", False, [500, 500, 0, 0], [15000, 250000, 0, 0]]])
     result = log_verify.verify_log(_log(altered))  # hashed after the change: the chain holds
     assert not result["ok"]
-    assert result["problem"].startswith("record 1: seat 1's bad_beat is recorded as"), result
+    assert result["problem"].startswith("record 1: seat 1's bad_beat is recorded as 250000; its "
+                                        "cards settle as {'category': 'four_of_a_kind', "
+                                        "'odds': 500, 'net': 100000, 'limited': True"), result
 
 
 def test_a_record_whose_cards_do_not_settle_is_named():
-    bad = dict(RECORD, board=["9s", "Ts", "Js", "9c", "9h"])  # 9h twice
+    bad = dict(RECORD, cards="QsKs9sTsJs9c9h")  # 9h twice
     assert "not a settlement that settles: seat 1: duplicate card 9h" in settled.problem(
         dict(bad, seq=1))

@@ -4,6 +4,7 @@
 # Every figure is worked by hand from the paytables' odds (653b.2-653b.5).
 import gc
 import json
+import os
 
 import tmpdir
 from mystery import chain
@@ -90,12 +91,15 @@ def test_a_round_is_settled_answered_recorded_and_metered(root):
     assert meters["log_seq"] == head + 1
     record = _log(rig)[-1]
     assert record["ev"] == "settled" and record["seq"] == head + 1 and record["label"] == "r-1"
-    assert record["dealer"] == ["Qs", "Ks"] and record["board"] == ["9s", "Ts", "Js", "9c", "9d"]
-    assert record["paytables"] == [["bad_beat", "C"], ["play_the_board", "A"],
-                                   ["trips", "E"], ["ultimate_pairs", "F"]]
-    assert record["seats"][2] == [5, ["7c", "2d"], True,
-                                  [["trips", 200, 600, "three_of_a_kind", 3, None],
-                                   ["bad_beat", 200, 1800, "three_of_a_kind", 9, None]]]
+    # Per wager in the order trips, bad_beat, play_the_board, ultimate_pairs.
+    assert record["cards"] == "QsKs9sTsJs9c9d"
+    assert record["paytables"] == ["E", "C", "A", "F"]
+    assert record["limits"] == [None, None, None, None]
+    assert record["rules"] == ["two_way", "action"]
+    assert record["seats"] == [[1, "9h2c", False, [500, 500, 500, 500],
+                                [15000, 250000, 3500, -500]],
+                               [3, "AhAd", False, [500, 0, 0, 1000], [3500, 0, 0, 30000]],
+                               [5, "7c2d", True, [200, 200, 0, 0], [600, 1800, 0, 0]]]
     assert chain.verify(_log(rig))[0]
 
 
@@ -128,9 +132,8 @@ def test_the_payout_limit_set_on_the_table_applies(root):
     assert reply["seats"][0]["results"]["trips"]["net"] == 15000
     side = rig.command(cmd="meters")[-1]["meters"]["side_wagers"]["wagers"]["bad_beat/C"]
     assert side["paid"] == 100500 + 2000 and side["limited"] == 1
-    assert _log(rig)[-1]["seats"][0][3][1] == ["bad_beat", 500, 100000, "four_of_a_kind", 500,
-                                              250000]
-    assert _log(rig)[-1]["limits"] == [["bad_beat", 100000]]
+    assert _log(rig)[-1]["seats"][0][4] == [15000, 100000, 3500, -500]
+    assert _log(rig)[-1]["limits"] == [None, 100000, None, None]
 
 
 def _changed(round_data, path, value):
@@ -236,21 +239,24 @@ def _files(root, names):
 
 
 @tmpdir.within
-def test_a_settlement_whose_meter_record_never_landed_did_not_happen(root):
-    # A power cut after the settlement's log record and its wager meters were
-    # written, before its meter record: the two meter copies as they were
-    # before it. The boot drops the settlement and keeps the meters before it.
+def test_a_settlement_whose_commit_record_never_landed_did_not_happen(root):
+    # A settlement's commit record is its copy of the wager meters, written
+    # after its log record. A power cut between the two: the copies as they
+    # were before it. The boot drops the settlement and keeps the meters before it.
     rig = _ready(root)
     _round(rig, ROUND)
-    meter_copies = _files(root, ("meter.a", "meter.b"))
+    meter_copies = _files(root, ("wagers.a", "wagers.b"))
     side_before = rig.command(cmd="meters")[-1]["meters"]["side_wagers"]
     reply = _round(rig, ROUND)
     assert reply["ok"]
     del rig
     gc.collect()
-    for name, data in meter_copies.items():
-        with open(root + "/" + name, "wb") as f:
-            f.write(data)
+    for name in ("wagers.a", "wagers.b"):
+        if name in meter_copies:
+            with open(root + "/" + name, "wb") as f:
+                f.write(meter_copies[name])
+        else:
+            os.remove(root + "/" + name)
     again = Rig(root)
     assert again.events("fault") == []
     warnings = [e["reason"] for e in again.events("store_warning")]
@@ -266,14 +272,16 @@ def test_a_settlement_whose_meter_record_never_landed_did_not_happen(root):
 
 @tmpdir.within
 def test_wager_meters_that_are_not_the_last_settlements_are_a_fault(root):
-    # Both copies lost while the log still holds a settlement: the meters
-    # cannot be read back, and the table does not play on with them at zero.
+    # Both copies lost while the log holds a settlement that a later round's
+    # commit confirms: the meters cannot be read back, and the table does not
+    # play on with them at zero.
     rig = _ready(root)
     _round(rig, ROUND)
+    rig.chip(1)
+    rig.press_lock()
+    assert rig.events("locked")
     del rig
     gc.collect()
-    import os
-
     for name in ("wagers.a", "wagers.b"):
         try:
             os.remove(root + "/" + name)

@@ -97,7 +97,7 @@ def meters_against_log(meters, records):
     problems = []
     for key in sorted(set(side) | set(sums)):
         row = side.get(key, {"wagers": 0, "wagered": 0, "paid": 0})
-        mine = sums.get(key, [0, 0, 0, 0])
+        mine = sums.get(key, [0, 0, 0])
         if [row["wagers"], row["wagered"], row["paid"]] != mine[:3]:
             problems.append("side wagers: %s meters say %d wagers, %d wagered, %d paid; the "
                             "log's settlements add up to %d, %d, %d (cents)"
