@@ -32,6 +32,7 @@ def _controller():
     # rig on the unix port.
     if sys.platform == "rp2":
         import board
+
         from table import app
 
         table, link = app.build(board.build())

@@ -29,8 +29,6 @@ LINE_GAP_MS = const(500)  # a partial line with no byte for this long is dropped
 LOG_SLICE = const(4)  # log records read (and so at most sent) per turn of the loop
 _HELD_MAX = const(512)  # bytes read ahead during an export; more wait in the serial buffer
 _INTERRUPT = const(3)  # Ctrl-C: a board's USB stack raises it before we read
-_OVERLONG = "line longer than %d bytes" % MAX_ROUND_LINE
-_NO_ROOM = "line longer than %d bytes, and no memory free now for a round's line" % MAX_LINE
 
 
 def _finite(value):
@@ -61,12 +59,11 @@ class HostLink:
     def __init__(self, table, write):
         self.table = table
         self.write = write  # sends one line, terminator added by the writer
-        # The line so far: its bytes are buffer[:length]. A line past
-        # MAX_LINE moves to a buffer of MAX_ROUND_LINE made for it in one
-        # piece (grown byte by byte, it left the heap in pieces too small for
-        # the line's own handling), dropped once the line is handled.
-        self.short = bytearray(MAX_LINE)
-        self.buffer = self.short
+        # The line so far: its bytes are buffer[:length]. Made at start, in
+        # one piece while the heap is whole: a round's line grown byte by
+        # byte, or its buffer made when it comes, found the heap in pieces
+        # too small for it after a few hours' play.
+        self.buffer = bytearray(MAX_ROUND_LINE)
         self.length = 0
         self.overlong = False
         self.heard = 0  # ticks when the partial line's last byte came
@@ -126,27 +123,12 @@ class HostLink:
                     return
             elif self.overlong:
                 pass
-            elif self.length < len(self.buffer) or self._lengthen():
+            elif self.length < MAX_ROUND_LINE:
                 self.buffer[self.length] = byte
                 self.length += 1
-
-    def _lengthen(self):
-        # The buffer full: room for a round's line, or the line is overlong.
-        if self.buffer is self.short:
-            try:
-                longer = bytearray(MAX_ROUND_LINE)
-            except MemoryError:
-                longer = None
-            if longer is not None:
-                longer[:MAX_LINE] = self.short
-                self.buffer = longer
-                return True
-            self.overlong = _NO_ROOM
-        else:
-            self.overlong = _OVERLONG
-        self.length = 0
-        self.buffer = self.short
-        return False
+            else:
+                self.overlong = True
+                self.length = 0
 
     def _drop_stale_line(self, now):
         # Looked at every turn that read nothing, so the silence measured
@@ -156,7 +138,6 @@ class HostLink:
         silence = ticks_diff(now, self.heard)
         if silence >= LINE_GAP_MS or silence < 0:  # (negative: no turn for days)
             self.length = 0
-            self.buffer = self.short
             self.overlong = False
             self.send({"ok": False, "error": "partial line dropped: no byte for %d ms"
                        % LINE_GAP_MS})
@@ -165,10 +146,9 @@ class HostLink:
         # The line is read where it lies, never copied (memoryview): the
         # buffer takes the next line only once this one is handled.
         line, self.length = memoryview(self.buffer)[:self.length], 0
-        self.buffer = self.short  # a long line's buffer goes once its line is handled
         if self.overlong:
-            self.send({"ok": False, "error": self.overlong})
             self.overlong = False
+            self.send({"ok": False, "error": "line longer than %d bytes" % MAX_ROUND_LINE})
         elif not _blank(line):
             self._handle(line)
 
