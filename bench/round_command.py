@@ -110,7 +110,7 @@ def main():
     print(json.dumps({"where": where, "settle_ms": settle_ms, "round_ms_best": times[0],
                       "round_ms_median": times[len(times) // 2], "free": free,
                       "longest_line": longest, "largest_free_block": headroom,
-                      "settled": table.bonus.store.wagers.settled}))
+                      "settled": table.bonus.wager_meters()["settled"]}))
 
 
 main()

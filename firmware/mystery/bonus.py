@@ -63,6 +63,11 @@ class MysteryBonus:
         self._writable()
         return self._commit(self.meter.redraw(self.random_bytes, service_mode))
 
+    def change_setting(self, name, value, service_mode):
+        # One of the table's settings, logged (Meter.change_setting).
+        self._writable()
+        return self._commit(self.meter.change_setting(name, value, service_mode))
+
     def settle_round(self, data):
         # A round's side wagers settled by the table's rules, and recorded
         # with the wager meters in one commit: (result, log records). A round
@@ -70,18 +75,21 @@ class MysteryBonus:
         # recorded.
         # Imported at the first round: the evaluator and paytables are a large
         # piece of the heap that a table never sent a round does without.
-        from . import settlement, table_rules
+        from . import settlement, table_rules, wagers
 
         self._writable()
         round_, result = settlement.settle(data, table_rules.in_force(self.meter.setting))
-        counted = self.store.wagers.copy()
+        counted = self.store.wagers.copy() if self.store.wagers else wagers.WagerMeters()
         counted.add(round_, result)
         event = settlement.record(round_, result, self.meter.round)
         return result, self._commit([event], counted)
 
     def wager_meters(self):
         self._ready()
-        return {"settled": self.store.wagers.settled, "wagers": self.store.wagers.public()}
+        counted = self.store.wagers
+        if counted is None:
+            return {"settled": 0, "wagers": {}}
+        return {"settled": counted.settled, "wagers": counted.public()}
 
     def meters(self):
         self._ready()

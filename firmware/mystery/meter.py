@@ -5,7 +5,8 @@
 # validates, payment, reset to the minimum and a fresh hit value.
 #
 # Money is integer micro-dollars. Always: seeded + contributed = paid + meter
-# (during a pending hit the meter still holds the unpaid award).
+# + retained (during a pending hit the meter still holds the unpaid award;
+# retained is what a reset to exactly the minimum kept out of the next cycle).
 # Each operation returns the events it caused; only a hit's event reveals the
 # hit value, and only once its cycle is over (or a redraw's, once a failed
 # commit exposed it and the value is replaced).
@@ -13,8 +14,9 @@ from micropython import const
 
 from uth.seats import MAX_SEAT
 
-from . import configs, hitvalue
+from . import configs, hitvalue, settings
 from .configs import MICROS_PER_CENT
+from .refusal import Refused
 
 UNCONFIGURED = "unconfigured"
 AWAITING_RESET = "awaiting_reset"
@@ -28,11 +30,6 @@ LAST_HITS = const(25)
 # Why play stops on a cycle whose value an unfinished operation wrote out.
 EXPOSED = ("no round: this cycle's hit value was written to flash by an operation that did not "
            "commit; in service mode, redraw it ({\"cmd\": \"redraw\"})")
-
-
-class Refused(ValueError):
-    # The operation is not allowed now; nothing was changed.
-    pass
 
 
 def _refuse_unless(condition, message):
@@ -70,6 +67,7 @@ class Meter:
         self.contributed = 0
         self.seeded = 0
         self.paid = 0
+        self.retained = 0
         self.hits = 0
         self.cycle = 0
         self.round = 0
@@ -83,15 +81,20 @@ class Meter:
         self.last_hits = []  # [seat, award, cycle, round, payment, time], newest last
         self._hit_value = 0  # secret while its cycle lasts
         self._salt = ""
-        self.settings = {}  # STAND-IN until the settings mechanism lands
+        # The table's settings that differ from their defaults (settings.py).
+        self.settings = {}
 
     def setting(self, name):
-        from .table_rules import SETTINGS  # STAND-IN
+        return settings.value(self.settings, name)
 
-        return self.settings.get(name, SETTINGS[name][0])
+    def progressive_wager(self):
+        # In cents: what the table counts each progressive chip as
+        # (653b.1(c)(2)), the configuration's minimum unless set.
+        cents = self.setting("wager_cents")
+        return configs.get(self.config).min_wager_cents if cents is None else cents
 
     def balanced(self):
-        return self.seeded + self.contributed == self.paid + self.meter
+        return self.seeded + self.contributed == self.paid + self.meter + self.retained
 
     def display(self):
         # What the LED meter shows, in cents: the award while a hit is pending.
@@ -112,6 +115,11 @@ class Meter:
             config = configs.get(name)
         except ValueError as error:
             raise Refused(str(error)) from None
+        try:
+            settings.check_kept(self.settings, config)
+        except Refused as error:
+            raise Refused("configuration %s refused: %s; change that setting first"
+                          % (name, error)) from None
         event = {"ev": "config", "config": config.name, "was": self.config}
         if self.phase == RUNNING:
             event.update(self._close_untouched_cycle())
@@ -130,6 +138,18 @@ class Meter:
         self._hit_value, self._salt = 0, ""
         self.exposed = False  # the closed cycle's value is revealed anyway
         return closed
+
+    def change_setting(self, name, value, service_mode):
+        # One of the table's settings (settings.py), logged with its old value.
+        _refuse_unless(service_mode, "settings change only in service mode")
+        config = None if self.config is None else configs.get(self.config)
+        value = settings.validate(name, value, config)
+        was = self.setting(name)
+        if value == settings.default(name):
+            self.settings.pop(name, None)  # kept small: a default is not stored
+        else:
+            self.settings[name] = value
+        return [{"ev": "setting", "name": name, "was": was, "value": value}]
 
     def reset(self, random_bytes):
         _refuse_unless(self.phase == AWAITING_RESET, "reset needs a validated hit or a new "
@@ -211,6 +231,18 @@ class Meter:
         self.pending = None
         self._hit_value, self._salt = 0, ""  # revealed; the next reset draws anew
         self.phase = AWAITING_RESET
-        return [{"ev": "validated", "seat": seat, "award": award, "cycle": cycle},
-                {"ev": "paid", "seat": seat, "award": award, "cycle": cycle,
-                 "payment": payment}]
+        events = [{"ev": "validated", "seat": seat, "award": award, "cycle": cycle},
+                  {"ev": "paid", "seat": seat, "award": award, "cycle": cycle,
+                   "payment": payment}]
+        if self.setting("reset") == settings.MINIMUM and self.meter:
+            events.append(self._retain(cycle))
+        return events
+
+    def _retain(self, cycle):
+        # The reset to exactly the minimum (653b.1(c)(5)(iv) read strictly):
+        # what lay above the award, and what later seats of the hit's round
+        # contributed, leaves the meter for the retained total, so the next
+        # cycle starts at its seed alone.
+        amount, self.meter = self.meter, 0
+        self.retained += amount
+        return {"ev": "retained", "amount": amount, "cycle": cycle}

@@ -4,12 +4,14 @@
 #
 # The record is rewritten every round, so it is kept small enough to live
 # inline in littlefs's metadata on a Pico (512 bytes; store.py): the recent
-# hits, which change only at a validation, are stored beside it by the store,
+# hits, the settings and the retained total, which change only at a
+# validation or a setting's change, are stored beside it by the store,
 # and a live cycle's commitment is recomputed from its hit value and salt
 # rather than stored.
-from . import configs, hitvalue
+from . import configs, hitvalue, settings
 from .configs import MICROS_PER_CENT
 from .meter import LAST_HITS, PAYMENTS, PENDING, PHASES, RUNNING, UNCONFIGURED, Meter
+from .refusal import Refused
 
 _INTS = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round", "reset_round")
 _PUBLIC = _INTS + ("config", "phase", "commitment", "pending", "last_hits", "exposed")
@@ -39,6 +41,8 @@ def to_record(m):
 def public_meters(m):
     meters = {name: getattr(m, name) for name in _PUBLIC}
     meters["display_cents"] = m.display()
+    meters["retained"] = m.retained
+    meters["settings"] = settings.in_force(m.settings)
     return meters
 
 
@@ -59,7 +63,8 @@ def _check_meter(m):
     _check(m.phase in PHASES, "phase %r" % (m.phase,))
     for name in _INTS:
         _check(type(getattr(m, name)) is int and getattr(m, name) >= 0, name)
-    _check(m.balanced(), "seeded + contributed != paid + meter")
+    _check(type(m.retained) is int and m.retained >= 0, "retained")
+    _check(m.balanced(), "seeded + contributed != paid + meter + retained")
     _check(m.reset_round <= m.round, "reset round after the last round")
     _check(type(m.reset_meter) is int and 0 <= m.reset_meter, "reset meter")
     _check(m.exposed is False or (m.exposed is True and m.phase == RUNNING), "exposed")
@@ -73,9 +78,25 @@ def _check_meter(m):
     _check(len(m.last_hits) == min(m.hits, LAST_HITS), "recent hits do not match the hit count")
     for hit in m.last_hits:
         _check(len(hit) == 6 and hit[4] in PAYMENTS, "last hit %r" % (hit,))
+    _check_settings(m)
 
 
-def from_record(record, last_hits):
+def _check_settings(m):
+    _check(type(m.settings) is dict, "settings")
+    config = configs.get(m.config) if m.config in configs.NAMES else None
+    for name in m.settings:
+        try:
+            kept = settings.validate(name, m.settings[name], config)
+        except Refused as error:
+            raise ValueError("inconsistent meter record: %s" % error) from None
+        _check(kept != settings.default(name), "setting %s stored at its default" % name)
+
+
+def from_record(record, last_hits, kept_settings=None, retained=0):
+    # The recent hits, the settings and the retained total come from the
+    # store's copy of what changes rarely (store.py), not from the record;
+    # a store written before the settings or the retained meter existed
+    # gives none: every setting at its default, nothing retained.
     # Raises ValueError when any field is missing, mistyped or out of line.
     m = Meter()
     try:
@@ -85,6 +106,8 @@ def from_record(record, last_hits):
         # as 0, so a redraw of that cycle draws above the meter.
         m.reset_meter = record.get("reset_meter", 0)
         m.exposed = record.get("exposed", False)
+        m.retained = retained
+        m.settings = dict(kept_settings or {})
         m._hit_value = record["hit_value"]
         m._salt = record["salt"]
         m.last_hits = list(last_hits)

@@ -1,8 +1,10 @@
 # Non-volatile home of the meter and its event log, on the board's littlefs.
 #
 # A commit is: append the operation's log records to the newest log segment;
-# if the recent hits changed (a validation), write them to a temporary file
-# renamed over the older of two copies (hits.a / hits.b); then write the
+# if what changes rarely changed (the recent hits and the retained total at a
+# validation, the table's settings at a change of one), write it to a
+# temporary file renamed over the older of two copies (hits.a / hits.b),
+# "the hits copy" below; then write the
 # meter record, which names its log head and its hits copy, the same way
 # over the older of meter.a / meter.b. littlefs makes an append or a rename
 # all-or-nothing and the meter record is written last, so a power cut at any
@@ -21,14 +23,15 @@
 # lives inline in littlefs's metadata on a Pico (whose filesystem is mounted
 # with progsize=256), so a round costs a metadata commit rather than a fresh
 # data block; the recent hits, about 1.3 KB when full, are rewritten only at
-# a validation. Compact JSON for the same reason.
+# a validation or a setting's change, with the settings and the retained
+# total. Compact JSON for the same reason.
 import binascii
 import json
 import os
 
 from micropython import const
 
-from . import chain, wagers
+from . import chain
 from .meter import RUNNING, Meter
 from .record import from_record, to_record
 
@@ -37,7 +40,10 @@ _METER_MAGIC = "UTHMETER2"
 # record): still read, and rewritten in the current form at the next commit.
 _METER_MAGICS = (_METER_MAGIC, "UTHMETER1")
 _COPIES = ("meter.a", "meter.b")
-_HITS_MAGIC = "UTHHITS1"
+_HITS_MAGIC = "UTHHITS2"
+# Written before the settings and the retained total were kept with the
+# hits (a bare list of hits): still read, as every setting at its default.
+_HITS_MAGICS = (_HITS_MAGIC, "UTHHITS1")
 _HITS_COPIES = ("hits.a", "hits.b")
 _TMP = "meter.tmp"
 # The side wagers' meters (wagers.py), written by a settlement only: a
@@ -51,8 +57,9 @@ _WAGERS_MAGIC = "UTHWAGERS1"
 _WAGERS_COPIES = ("wagers.a", "wagers.b")
 _COMPACT = (",", ":")
 # The first event of each kind of operation: a round (its hits follow), a
-# validation (its payment follows), a reset, a configuration.
-_OPERATION_STARTS = ("round", "validated", "reset", "config", "settled")
+# validation (its payment follows), a reset, a configuration, a setting, a
+# settlement.
+_OPERATION_STARTS = ("round", "validated", "reset", "config", "setting", "settled")
 _LOG_DIR = "log"
 # The free space a commit may need, in erase blocks. littlefs writes copy on
 # write: a commit takes fresh blocks before it frees the old ones. Appending
@@ -149,9 +156,9 @@ class Store:
         self.segments_kept = segments_kept
         self.commit_seq = 0
         self.hits_seq = 0  # the hits copy the meter record names; 0: none yet
-        # The hit count when the recent hits were last written: only a
-        # validation changes the list, and it counts the hit.
-        self._hits_written = 0
+        # (hit count, retained, settings) when the hits copy was last
+        # written: only a validation changes the list, and it counts the hit.
+        self._rare_written = (0, 0, {})
         self.head_seq = 0
         self.head_hash = chain.GENESIS
         self.warnings = []
@@ -167,7 +174,9 @@ class Store:
         self.loaded = False  # a meter record read (or a new store's written)
         self.reserve_blocks = reserve_blocks
         self._room = None  # [bytes surely free, bytes a block]; None: measure (room_problem)
-        self.wagers = wagers.WagerMeters()
+        # The side wagers' meters (wagers.WagerMeters); None until a round
+        # is settled: the module stays out of the heap of a table never sent one.
+        self.wagers = None
         self._wagers_copy = None  # [copy index, its seq, its log record] of the copy that counts
 
     def _path(self, *names):
@@ -212,22 +221,29 @@ class Store:
 
     # ---- the recent hits ----
 
-    def _write_hits(self, last_hits):
+    def _write_hits(self, last_hits, kept_settings=None, retained=0):
         # Into the copy the meter record does not name; it counts once the
         # meter record naming it has landed.
         hits_seq = self.hits_seq + 1
-        self._replace(_HITS_COPIES[hits_seq % 2], _encode(_HITS_MAGIC, hits_seq, last_hits))
+        payload = {"hits": last_hits, "settings": kept_settings or {}, "retained": retained}
+        self._replace(_HITS_COPIES[hits_seq % 2], _encode(_HITS_MAGIC, hits_seq, payload))
         return hits_seq
+
+    def _rare_changed(self, meter):
+        return self._rare_written != (meter.hits, meter.retained, meter.settings)
 
     def _any_hits_copy(self):
         return any(_exists(self._path(name)) for name in _HITS_COPIES)
 
     def _read_hits(self, hits_seq):
+        # (recent hits, settings, retained) from the copy the record names.
         if hits_seq == 0:
-            return []
-        for seq, last_hits in self._read_copies((_HITS_MAGIC,), _HITS_COPIES, "recent hits"):
+            return [], {}, 0
+        for seq, payload in self._read_copies(_HITS_MAGICS, _HITS_COPIES, "recent hits"):
             if seq == hits_seq:
-                return last_hits
+                if type(payload) is list:  # UTHHITS1: the hits alone
+                    return payload, {}, 0
+                return payload["hits"], payload["settings"], payload["retained"]
         raise StoreFault("the recent hits the meter record names (copy %d) are unreadable"
                          % hits_seq)
 
@@ -255,6 +271,8 @@ class Store:
         index, seq, payload = best
         try:
             log_seq, log_hash = payload["log_seq"], payload["log_hash"]
+            from . import wagers
+
             self.wagers = wagers.from_record(payload["wagers"])
             if type(log_seq) is not int or not isinstance(log_hash, str):
                 raise ValueError("no log record named")
@@ -528,10 +546,11 @@ class Store:
         try:
             if "hits_seq" in payload:
                 hits_seq = payload["hits_seq"]
-                last_hits = self._read_hits(hits_seq)
+                last_hits, kept_settings, retained = self._read_hits(hits_seq)
             else:  # UTHMETER1: the hits in the record, no copy of their own yet
                 hits_seq, last_hits = 0, payload["meter"]["last_hits"]
-            meter = from_record(payload["meter"], last_hits)
+                kept_settings, retained = {}, 0
+            meter = from_record(payload["meter"], last_hits, kept_settings, retained)
             self.head_seq, self.head_hash = payload["log_seq"], payload["log_hash"]
         except (ValueError, KeyError, TypeError) as error:
             raise StoreFault(str(error)) from None
@@ -539,7 +558,8 @@ class Store:
         self.hits_seq = hits_seq
         self.loaded = True
         # None: the next commit writes the hits to a copy of their own.
-        self._hits_written = meter.hits if "hits_seq" in payload else None
+        self._rare_written = (meter.hits, meter.retained, dict(meter.settings)) \
+            if "hits_seq" in payload else None
         if self._judge_uncommitted(meter, meter_copy_unreadable) and not meter.exposed:
             # Kept on flash before the records that reveal the value go, so
             # a power cut in this boot cannot forget it.
@@ -602,10 +622,11 @@ class Store:
             self.wagers, self._wagers_copy = wager_meters, copy
             return records
         hits_seq = self.hits_seq
-        if meter.hits != self._hits_written:
-            hits_seq = self._write_hits(meter.last_hits)
+        if self._rare_changed(meter):
+            hits_seq = self._write_hits(meter.last_hits, meter.settings, meter.retained)
         self._write_state(meter, self.commit_seq + 1, seq, prev, hits_seq)
         self.commit_seq += 1
         self.head_seq, self.head_hash = seq, prev
-        self.hits_seq, self._hits_written = hits_seq, meter.hits
+        self.hits_seq = hits_seq
+        self._rare_written = (meter.hits, meter.retained, dict(meter.settings))
         return records

@@ -1,20 +1,20 @@
-# The table's settlement rules as settings (settings.py): the paytable in
-# force for each side wager, the Bad Beat rules of rules.md, and the payout
-# limitation of 653a.12(h). Each validator takes the value asked for and the
-# Mystery configuration (unused here) and gives the value to keep, or raises
-# Refused with the reason.
-from uth import paytables
-from uth.round import DEFAULT_SETTINGS, limits
+# The table's settlement rules as settings (settings.py registers them): the
+# paytable in force for each side wager, the Bad Beat rules of rules.md, and
+# the payout limitation of 653a.12(h). Each validator takes the value asked
+# for and the Mystery configuration (unused here) and gives the value to
+# keep, or raises Refused with the reason. The paytables and the round's
+# checks are imported by the validators that need them, not at boot.
+from .refusal import Refused
 
-from .meter import Refused
-
-BAD_BEAT_MODES = ("two_way", "player_loses")
+BAD_BEAT_MODES = ("two_way", "player_loses")  # uth/round.py's, as rules.md names them
 BAD_BEAT_ON_FOLD = ("action", "lose")
 
 
 def _paytables(value, config):
     # {wager: letter}: the side wagers the table offers, each by the paytable
     # its Rules Submission chose; a wager left out is not offered.
+    from uth import paytables
+
     if not isinstance(value, dict):
         raise Refused("paytables must be an object {wager: letter}, e.g. "
                       "{\"trips\": \"E\", \"ultimate_pairs\": \"F\"}")
@@ -33,6 +33,8 @@ def _paytables(value, config):
 def _max_payout(value, config):
     # 653a.12(h): the most one wager wins in a round, in whole cents: one
     # figure for every side wager, {wager: cents} for each, or null for none.
+    from uth.round import limits
+
     try:
         limits(value)
     except ValueError as error:
@@ -40,15 +42,20 @@ def _max_payout(value, config):
     return value
 
 
-def _choice(name, choices):
-    def check(value, config):
-        if value not in choices:
-            raise Refused("%s must be one of %s" % (name, ", ".join(choices)))
-        return value
-    return check
+def _bad_beat_mode(value, config):
+    if value not in BAD_BEAT_MODES:
+        raise Refused("bad_beat_mode must be two_way or player_loses")
+    return value
 
 
-# name -> (default, validator, what it is), as settings.py keeps them.
+def _bad_beat_on_fold(value, config):
+    if value not in BAD_BEAT_ON_FOLD:
+        raise Refused("bad_beat_on_fold must be action or lose")
+    return value
+
+
+# name -> (default, validator, what it is), as settings.py keeps them. The
+# defaults are uth/round.py's DEFAULT_SETTINGS (a test holds them equal).
 SETTINGS = {
     "paytables": ({}, _paytables,
                   "the paytable in force for each side wager settled on the board, "
@@ -56,12 +63,10 @@ SETTINGS = {
     "max_payout_cents": (None, _max_payout,
                          "653a.12(h): the most one wager wins in a round, in cents: one "
                          "figure for all, {wager: cents}, or null for no limit"),
-    "bad_beat_mode": (DEFAULT_SETTINGS["bad_beat_mode"],
-                      _choice("bad_beat_mode", BAD_BEAT_MODES),
+    "bad_beat_mode": (BAD_BEAT_MODES[0], _bad_beat_mode,
                       "Bad Beat pays on the strictly losing hand (two_way) or only the "
                       "player's (player_loses)"),
-    "bad_beat_on_fold": (DEFAULT_SETTINGS["bad_beat_on_fold"],
-                         _choice("bad_beat_on_fold", BAD_BEAT_ON_FOLD),
+    "bad_beat_on_fold": (BAD_BEAT_ON_FOLD[0], _bad_beat_on_fold,
                          "a folded hand's Bad Beat wager stays in action or loses"),
 }
 

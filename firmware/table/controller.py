@@ -22,7 +22,7 @@
 # its bet light blinks meanwhile so the dealer sees it will not count.
 from micropython import const
 
-from mystery import configs
+from mystery import configs, settings
 from mystery.configs import MICROS_PER_CENT
 from mystery.meter import AWAITING_RESET, PAYMENTS, PENDING, UNCONFIGURED, Refused
 from mystery.money import cents_text
@@ -174,7 +174,7 @@ class Table:
         # True when the round locked; a refusal has been reported.
         if self.bonus.meter.phase == AWAITING_RESET and self._operate(self.bonus.reset) is None:
             return False
-        wager = configs.get(self.bonus.meter.config).min_wager_cents
+        wager = self.bonus.meter.progressive_wager()
         seats = [(seat.number, seat.has_uth_wager(), wager if self._counts(seat) else 0)
                  for seat in self.seats]
         records = self._operate(self.bonus.lock_round, seats)
@@ -202,6 +202,12 @@ class Table:
         records = self._host_operation(self.bonus.configure, name, True)
         self._operate(self.bonus.reset)
         return records
+
+    def change_setting(self, name, value):
+        # One of the table's settings (mystery/settings.py): a logged operation.
+        if self.state != SERVICE:
+            raise Refused("settings change only in service mode")
+        return self._host_operation(self.bonus.change_setting, name, value, True)[0]
 
     def redraw(self):
         # The service-mode recovery from an exposed hit value: one logged
@@ -248,7 +254,7 @@ class Table:
             # exposed: why LOCK is refused until a service-mode redraw.
             status.update(phase=meter.phase, config=meter.config, cycle=meter.cycle,
                           round=meter.round, commitment=meter.commitment,
-                          exposed=meter.exposed)
+                          exposed=meter.exposed, settings=settings.in_force(meter.settings))
         return status
 
     def set_payment(self, method):

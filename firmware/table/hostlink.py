@@ -41,9 +41,14 @@ def _finite(value):
     return True
 
 
+_OVERLONG = "line longer than %d bytes" % MAX_ROUND_LINE
+_NO_ROOM = "line longer than %d bytes, and no memory free for a round's line" % MAX_LINE
+
+
 def _blank(line):
+    # As bytes.strip() sees a line: nothing but ASCII whitespace.
     for byte in line:
-        if byte not in (32, 9, 10, 13):
+        if byte not in (32, 9, 10, 11, 12, 13):
             return False
     return True
 
@@ -59,11 +64,12 @@ class HostLink:
     def __init__(self, table, write):
         self.table = table
         self.write = write  # sends one line, terminator added by the writer
-        # The line so far: its bytes are buffer[:length]. Made at start, in
-        # one piece while the heap is whole: a round's line grown byte by
-        # byte, or its buffer made when it comes, found the heap in pieces
-        # too small for it after a few hours' play.
-        self.buffer = bytearray(MAX_ROUND_LINE)
+        # The line so far: its bytes are buffer[:length]. MAX_LINE at first;
+        # the first line to pass it gets a round's MAX_ROUND_LINE, made in
+        # one piece and kept from then on (a table sent rounds gets them all
+        # day; a buffer grown byte by byte, or made anew for each round,
+        # found the heap in pieces too small for it).
+        self.buffer = bytearray(MAX_LINE)
         self.length = 0
         self.overlong = False
         self.heard = 0  # ticks when the partial line's last byte came
@@ -72,7 +78,7 @@ class HostLink:
         self.identity = firmware_version()  # read once: a build does not change while it runs
         self.commands = {"ping": self._ping, "status": self._status, "meters": self._meters,
                          "log": self._log, "config": self._config, "payment": self._payment,
-                         "redraw": self._redraw, "round": self._round}
+                         "redraw": self._redraw, "set": self._set, "round": self._round}
 
     def send(self, message):
         self.write(json.dumps(message))
@@ -123,12 +129,25 @@ class HostLink:
                     return
             elif self.overlong:
                 pass
-            elif self.length < MAX_ROUND_LINE:
+            elif self.length < len(self.buffer) or self._lengthen():
                 self.buffer[self.length] = byte
                 self.length += 1
-            else:
-                self.overlong = True
+
+    def _lengthen(self):
+        # The buffer is full: a round's room, or the line is overlong.
+        if len(self.buffer) < MAX_ROUND_LINE:
+            try:
+                longer = bytearray(MAX_ROUND_LINE)
+            except MemoryError:
+                self.overlong = _NO_ROOM
                 self.length = 0
+                return False
+            longer[:MAX_LINE] = self.buffer
+            self.buffer = longer
+            return True
+        self.overlong = _OVERLONG
+        self.length = 0
+        return False
 
     def _drop_stale_line(self, now):
         # Looked at every turn that read nothing, so the silence measured
@@ -147,24 +166,25 @@ class HostLink:
         # buffer takes the next line only once this one is handled.
         line, self.length = memoryview(self.buffer)[:self.length], 0
         if self.overlong:
+            self.send({"ok": False, "error": self.overlong})
             self.overlong = False
-            self.send({"ok": False, "error": "line longer than %d bytes" % MAX_ROUND_LINE})
         elif not _blank(line):
             self._handle(line)
 
     # ---- one command ----
 
     def _handle(self, line):
+        parsed = True
         try:
             strict_json(line)  # json.loads alone takes lines that are not JSON (and not UTF-8)
             command = _loads(line)
         except (ValueError, UnicodeError):  # MicroPython raises ValueError for both
-            command = None
+            command, parsed = None, False
         if len(line) > MAX_LINE and not (isinstance(command, dict)
                                          and command.get("cmd") == "round"):
             self.send({"ok": False, "error": "line longer than %d bytes" % MAX_LINE})
             return
-        if command is None:
+        if not parsed:
             self.send({"ok": False, "error": "not a JSON line"})
             return
         if not _finite(command):
@@ -253,6 +273,14 @@ class HostLink:
         if "round" in result:
             reply["round"] = result["round"]
         return reply
+
+    def _set(self, command):
+        name = command.get("name")
+        if not isinstance(name, str) or "value" not in command:
+            raise ValueError("set needs \"name\", a setting's name, and \"value\"")
+        record = self.table.change_setting(name, command["value"])
+        return {"ok": True, "reply": "set", "name": name, "was": record["was"],
+                "value": record["value"]}
 
     def _payment(self, command):
         self.table.set_payment(command.get("method"))

@@ -18,14 +18,15 @@ from .commands import (
     payment,
     paytables,
     rig,
+    setting,
     settle,
     sim,
     soak,
     status,
 )
 
-COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, payment,
-            monitor, log, audit, soak)
+COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, setting,
+            payment, monitor, log, audit, soak)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing

@@ -70,6 +70,7 @@ SINCE = "since must be a record number, 0 or more"
 NEEDS_MYSTERY = 'config needs "mystery": a configuration name such as "B2"'
 BAD_PAYMENT = "payment must be one of table_inventory, jackpot_slip"
 NOT_FINITE = "numbers must be finite"
+SET_NEEDS = 'set needs "name", a setting\'s name, and "value"'
 # May parse to inf (see the header): an exponent of 38 or more, or a run of 39
 # digits, past the RP2040's single-precision floats (about 3.4e38); the unix
 # port's doubles reach 1.8e308.
@@ -117,6 +118,8 @@ def expected(line, state):
     if not isinstance(command, dict) or not isinstance(command.get("cmd"), str):
         return ("error", NOT_COMMAND)
     name = command["cmd"]
+    if name == "set":  # fuzzed with no name or value only: a change is never made
+        return ("error", SET_NEEDS, command)
     if name not in COMMANDS:
         return ("error", "unknown command %r" % name, command)
     if name == "log":

@@ -67,6 +67,9 @@ SCRIPT = (
     ("refused", "configure", "A2", True),  # nor a configuration change
     ("validate", "jackpot_slip"),
     ("refused", "configure", "A2", False),  # service mode only
+    ("refused", "set", "reset", "minimum", False),  # a setting too
+    ("refused", "set", "wager_cents", 99, True),  # under A1's $1 minimum
+    ("set", "reset", "minimum", True),  # the next hit's overshoot is retained
     ("configure", "A2", True),  # the change, in service mode, at the meter's reset
     ("reset",),
     ("round", SMALL),
@@ -74,9 +77,12 @@ SCRIPT = (
     ("round", FULL),
     ("round", FULL),
     ("round", FULL),  # A2's hit (at seat 4, then seats 6 and 7 contribute)
-    ("validate", "table_inventory"),
+    ("validate", "table_inventory"),  # what seats 6 and 7 gave is retained
     ("reset",),
     ("round", SMALL),
+    ("round", FULL),
+    ("refused", "set", "wager_cents", 150, True),  # under A2's $2 minimum
+    ("set", "wager_cents", 500, True),
     ("round", FULL),
 )
 
@@ -101,6 +107,8 @@ def apply(bonus, op):
         return bonus.validate(op[1])
     if name == "redraw":
         return bonus.redraw(op[1])
+    if name == "set":
+        return bonus.change_setting(op[1], op[2], op[3])
     raise ValueError("unknown operation %r" % (name,))
 
 
@@ -200,11 +208,12 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
 
     def _state(bonus):
         # Every field of the meter record (the secret hit value and salt too),
-        # the recent hits, the commitment, the commit and hits numbers and the
-        # log head, as one digest.
+        # the recent hits, settings and retained total, the commitment, the
+        # commit and hits numbers and the log head, as one digest.
         store, meter = bonus.store, bonus.meter
+        rare = {"hits": meter.last_hits, "settings": meter.settings, "retained": meter.retained}
         text = "%s|%s|%s|%d|%d|%d|%s" % (
-            chain.canonical(to_record(meter)), chain.canonical({"hits": meter.last_hits}),
+            chain.canonical(to_record(meter)), chain.canonical(rare),
             meter.commitment, store.commit_seq, store.hits_seq, store.head_seq,
             store.head_hash)
         return hashlib.sha256(text.encode()).digest()
@@ -363,7 +372,8 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
             raise AssertionError("meters are neither the state before nor after the operation "
                                  "(or after it, and its records reported dropped): %r %r"
                                  % (to_record(bonus.meter), events))
-        assert meter.seeded + meter.contributed == meter.paid + meter.meter, "identity"
+        assert meter.seeded + meter.contributed == (
+            meter.paid + meter.meter + meter.retained), "identity"
         if meter.phase in (RUNNING, PENDING):
             assert meter._hit_value == ref.hit_values[meter.cycle], "cycle got a new hit value"
             assert hitvalue.commitment(meter._hit_value, meter._salt) == meter.commitment
@@ -545,7 +555,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
         # reboot still finds it exposed (the mark lands before the records go).
         print("  of the boots after a cut cut again, %d found the cycle exposed"
               % (tally["exposed"] - exposed_first))
-        assert exposed_first > 0 and ref.reveals == [8, 19], (tally, ref.reveals)
+        assert exposed_first > 0 and ref.reveals == [8, 22], (tally, ref.reveals)
         assert tally["exposed"] > exposed_first, tally
 
     # ---- what cannot be read ----

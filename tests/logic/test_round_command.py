@@ -51,7 +51,13 @@ METERS = {
 
 def set_rules(rig, **values):
     # The rules set on the table in service mode, as a floorperson sets them.
-    rig.table.bonus.meter.settings.update(values)  # STAND-IN until `set` exists
+    rig.key.level = 1
+    rig.run(100)
+    for name, value in values.items():
+        reply = rig.command(cmd="set", name=name, value=value)[-1]
+        assert reply["ok"], reply
+    rig.key.level = 0
+    rig.run(100)
 
 
 def _ready(root, **rules):
@@ -265,7 +271,6 @@ def test_a_settlement_whose_commit_record_never_landed_did_not_happen(root):
                         % reply["seq"]], warnings
     assert again.command(cmd="meters")[-1]["meters"]["side_wagers"] == side_before
     # The next settlement writes over the copy that did not count, and counts.
-    set_rules(again, paytables=TABLES)  # STAND-IN: kept with the meter once `set` exists
     assert _round(again, ROUND)["seq"] == reply["seq"]
     assert again.command(cmd="meters")[-1]["meters"]["side_wagers"]["settled"] == 2
 

@@ -115,7 +115,7 @@ def _plan_lines(change):
     return lines
 
 
-def _confirmed(args, text):
+def confirmed(args, text):
     if args.yes:
         return True
     if not sys.stdin.isatty():
@@ -136,7 +136,7 @@ def _change(args, link, status, meters, name):
     if why_not:
         raise Refusal("not changed: " + why_not)
     change = plan(meters, name)
-    if not _confirmed(args, "\n".join(_plan_lines(change))):
+    if not confirmed(args, "\n".join(_plan_lines(change))):
         raise Refusal("not changed: not confirmed")
     ask(link, "config", mystery=name)
     after = ask(link, "meters")["meters"]

@@ -61,6 +61,12 @@ def _at(when):
     return ", " + time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(when)) + " board time"
 
 
+def settings_text(in_force):
+    # The table's settings on one line: wager_cents 500, reset carry.
+    return ", ".join("%s %s" % (name, json.dumps(value).strip('"'))
+                     for name, value in sorted(in_force.items()))
+
+
 def format_meters(m):
     lines = [
         "configuration  %s" % (m.get("config") or "none"),
@@ -71,6 +77,7 @@ def format_meters(m):
         "contributed    %s" % dollars(m["contributed"]),
         "seeded         %s" % dollars(m["seeded"]),
         "paid           %s" % dollars(m["paid"]),
+        *(["retained       %s" % dollars(m["retained"])] if m.get("retained") else ()),
         "hits           %d" % m["hits"],
         "display        %s" % dollars(m["display_cents"] * MICROS_PER_CENT),
     ]
@@ -81,6 +88,8 @@ def format_meters(m):
     for seat, award, cycle, round_number, payment, when in m.get("last_hits", [])[-5:]:
         lines.append("hit            seat %d, %s (cycle %d, round %d, %s%s)"
                      % (seat, dollars(award), cycle, round_number, payment, _at(when)))
+    if m.get("settings"):
+        lines.append("settings       %s" % settings_text(m["settings"]))
     if m.get("commitment"):
         lines.append("commitment     %s" % m["commitment"])
     if "log_seq" in m:

@@ -13,7 +13,7 @@ from .boardquery import (
     open_link,
     read_table,
 )
-from .meters import EXPOSED_LINES, MICROS_PER_CENT
+from .meters import EXPOSED_LINES, MICROS_PER_CENT, settings_text
 
 STATES = {
     "betting": "betting (chips may be placed; LOCK locks the round)",
@@ -66,6 +66,8 @@ def format_status(status, meters, why_not=None):
         lines.append("meters         unavailable: %s" % why_not)
     else:
         lines += _meter_lines(meters)
+    if status.get("settings"):
+        lines.append("settings       %s" % settings_text(status["settings"]))
     lines += ["payment        %s" % status["payment"].replace("_", " "),
               "locked in      %s" % _seats(status.get("locked_in")),
               "stale chips    %s" % _seats(status.get("stale_chips")),

@@ -1,0 +1,101 @@
+# uthctl set [NAME VALUE] --port PORT: the table's settings (the firmware's
+# mystery/settings.py), and with NAME and VALUE a change to one. The board
+# changes a setting only in service mode (key held) and logs each change
+# with its old and new value (docs/host-link.md); the mode and the value
+# are checked here first, so a refusal names its reason before anything is
+# sent, and the change is stated (from -> to) and confirmed first.
+import json
+
+from mystery import configs, settings
+from mystery.refusal import Refused
+
+from .boardquery import add_board_arguments, ask, open_link, read_table
+from .config import Refusal, confirmed
+
+
+def add_parser(sub):
+    parser = sub.add_parser("set", help="show the table's settings, or change one "
+                            "(service mode)")
+    parser.add_argument("name", nargs="?", metavar="NAME",
+                        help="the setting to change (%s)" % " ".join(settings.NAMES))
+    parser.add_argument("value", nargs="?", metavar="VALUE",
+                        help="its new value: a number, a word, or null for its default")
+    parser.add_argument("--yes", action="store_true",
+                        help="change without asking (for scripts)")
+    add_board_arguments(parser)
+    return parser
+
+
+def parse_value(text):
+    # JSON where the text is JSON (500, null, "carry"), else the word itself.
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def run(args):
+    if args.name is not None and args.value is None:
+        raise Refusal("give the setting's new value: uthctl set %s VALUE" % args.name)
+    with open_link(args) as link:
+        status, meters, why_not = read_table(link)
+        if meters is None:
+            raise Refusal("cannot read the settings: %s" % why_not)
+        if args.name is None:
+            return _show(args, meters)
+        return _change(args, link, status, meters, args.name, parse_value(args.value))
+
+
+def _show(args, meters):
+    in_force = meters["settings"]
+    if args.json:
+        print(json.dumps({"settings": in_force}))
+        return 0
+    lines = []
+    for name in sorted(in_force):
+        lines.append("%-14s %-9s %s" % (name, json.dumps(in_force[name]), _meaning(name)))
+    print("\n".join(lines))
+    return 0
+
+
+def _meaning(name):
+    # The firmware's own description; a setting this host does not know (a
+    # newer firmware) is shown without one.
+    try:
+        return settings.description(name)
+    except Refused:
+        return ""
+
+
+def _checked(meters, name, value):
+    # The value as the board would keep it, or Refusal with its reason.
+    config = configs.get(meters["config"]) if meters.get("config") else None
+    try:
+        return settings.validate(name, value, config)
+    except Refused as error:
+        raise Refusal("not changed: %s" % error) from None
+
+
+def _change(args, link, status, meters, name, value):
+    value = _checked(meters, name, value)
+    was = meters["settings"].get(name)
+    if was == value:
+        print(json.dumps({"changed": False, "name": name, "value": value}) if args.json
+              else "%s is already %s: nothing to change" % (name, json.dumps(value)))
+        return 0
+    if status["state"] != "service":
+        raise Refusal("not changed: not in service mode (the table is %s): hold the key "
+                      "switch, then change it" % status["state"])
+    text = "change the setting %s: %s -> %s\n  (%s)" % (
+        name, json.dumps(was), json.dumps(value), _meaning(name))
+    if not confirmed(args, text):
+        raise Refusal("not changed: not confirmed")
+    reply = ask(link, "set", name=name, value=value)
+    if args.json:
+        print(json.dumps(dict(reply, changed=True)))
+    else:
+        if args.yes:
+            print(text)
+        print("changed: %s is %s (was %s), logged" % (
+            name, json.dumps(reply["value"]), json.dumps(reply["was"])))
+    return 0

@@ -1,0 +1,47 @@
+# uthctl set against a running board through its pty, as against
+# /dev/ttyACM0: the table's settings listed, changed in service mode after
+# the change is stated, refused before anything is sent outside service mode
+# or with a bad value, and the fixed progressive wager in force at LOCK.
+#
+# Expected figures are 653b.1(c)(4) as typed here: A1 is a $1 minimum
+# progressive wager at 2%, a $100 minimum; so a $5 chip gives 10 cents.
+import contextlib
+
+import pytest
+from test_board_commands import Board, configured
+
+DOLLAR = 1_000_000  # micro-dollars
+A1_MINIMUM = 100 * DOLLAR
+FIVE_DOLLARS_AT_TWO_PERCENT = 10 * 10_000  # 10 cents in micro-dollars
+
+pytestmark = pytest.mark.usefixtures("micropython")
+
+
+@pytest.fixture
+def table(tmp_path, target):
+    with contextlib.ExitStack() as stack:
+        yield Board(tmp_path, stack, target)
+
+
+def test_set_lists_changes_and_logs_a_setting_in_service_mode(table, capsys):
+    configured(table, capsys, "A1")
+    listed = table.run(capsys, "set")
+    assert listed.splitlines()[0].startswith('reset          "carry"')
+    assert listed.splitlines()[1].startswith("wager_cents    null")
+    error = table.run(capsys, "set", "wager_cents", "500", "--yes", code=2)
+    assert error == ("uthctl: error: not changed: not in service mode (the table is betting): "
+                     "hold the key switch, then change it")
+    table.key(True)
+    error = table.run(capsys, "set", "wager_cents", "50", "--yes", code=2)
+    assert error.startswith("uthctl: error: not changed: wager_cents 50 is under "
+                            "configuration A1's minimum progressive wager of 100 cents")
+    text = table.run(capsys, "set", "wager_cents", "500", "--yes")
+    assert "change the setting wager_cents: null -> 500" in text
+    assert "changed: wager_cents is 500 (was null), logged" in text
+    table.key(False)
+    assert table.run(capsys, "status", "--json")["status"]["settings"]["wager_cents"] == 500
+
+    table.play_round((2, 5))  # two $5 chips at A1's 2%
+    meters = table.run(capsys, "meters", "--json")
+    assert meters["meter"] == A1_MINIMUM + 2 * FIVE_DOLLARS_AT_TWO_PERCENT
+    assert "settings       reset carry, wager_cents 500" in table.run(capsys, "meters")
