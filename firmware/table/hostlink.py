@@ -180,6 +180,9 @@ class HostLink:
             command = _loads(line)
         except (ValueError, UnicodeError):  # MicroPython raises ValueError for both
             command, parsed = None, False
+        except MemoryError:  # nothing done yet: the line is refused, play goes on
+            self.send({"ok": False, "error": "no memory free to read this line now"})
+            return
         if len(line) > MAX_LINE and not (isinstance(command, dict)
                                          and command.get("cmd") == "round"):
             self.send({"ok": False, "error": "line longer than %d bytes" % MAX_LINE})
