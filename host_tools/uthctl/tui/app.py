@@ -35,6 +35,12 @@ from .hostlink import COMMAND_TIMEOUT, HostLink
 from .screen import screen_loop
 from .view import TableView
 
+# The interactive virtual board's heap: its firmware is compiled from source
+# on the 64-bit unix port, whose objects are twice a Pico's, and at 192K the
+# evaluator and paytables do not fit beside the controller, so `e` (a round
+# settled on the board) would be refused. 224K is the least that settles.
+TABLE_HEAP = "256K"
+
 
 class _Quit(Exception):
     pass
@@ -85,7 +91,8 @@ def _run(flash, micropython, seed, board=None):
     fancy, colour = _terminal()
     faults = io.StringIO()
     if board is None:
-        board = VirtualBoard(flash=flash, micropython=micropython, seed=seed, stderr=faults)
+        board = VirtualBoard(flash=flash, micropython=micropython, seed=seed, stderr=faults,
+                             heapsize=TABLE_HEAP)
     else:
         board.stderr = faults
     board.start(power=False)
