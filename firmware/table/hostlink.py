@@ -45,6 +45,18 @@ _OVERLONG = "line longer than %d bytes" % MAX_ROUND_LINE
 _NO_ROOM = "line longer than %d bytes, and no memory free for a round's line" % MAX_LINE
 
 
+_STOPS = (b"\n", b"\r", bytes((_INTERRUPT,)))
+
+
+def _next_stop(data, at, end):
+    # Where the next line end or Ctrl-C is in data[at:end], or end.
+    for mark in _STOPS:
+        found = data.find(mark, at, end)
+        if found >= 0:
+            end = found
+    return end
+
+
 def _blank(line):
     # As bytes.strip() sees a line: nothing but ASCII whitespace.
     for byte in line:
@@ -117,32 +129,42 @@ class HostLink:
             # Only a read that found nothing is silence: after a long turn
             # (a commit, say) the rest of a line may be waiting in this read.
             self._drop_stale_line(now)
-        for at in range(len(data)):
-            byte = data[at]
-            if byte == _INTERRUPT:
-                raise KeyboardInterrupt
+        # A slice at a time between line ends (and a Ctrl-C): byte by byte,
+        # a round's line took 29 ms of a Pico's time.
+        at, end = 0, len(data)
+        while at < end:
             self.heard = now
-            if byte in (10, 13):
-                self._end_of_line()
-                if self.export is not None:  # a log command: the rest waits for its end
-                    self._hold(data[at + 1:])
-                    return
-            elif self.overlong:
-                pass
-            elif self.length < len(self.buffer) or self._lengthen():
-                self.buffer[self.length] = byte
-                self.length += 1
+            stop = _next_stop(data, at, end)
+            if stop > at and not self.overlong:
+                self._take(data, at, stop)
+            if stop == end:
+                return
+            if data[stop] == _INTERRUPT:
+                raise KeyboardInterrupt
+            self._end_of_line()
+            at = stop + 1
+            if self.export is not None:  # a log command: the rest waits for its end
+                self._hold(data[at:])
+                return
 
-    def _lengthen(self):
-        # The buffer is full: a round's room, or the line is overlong.
-        if len(self.buffer) < MAX_ROUND_LINE:
+    def _take(self, data, at, stop):
+        # data[at:stop], part of a line, onto the line so far.
+        length = self.length + stop - at
+        if length > len(self.buffer) and not self._lengthen(length):
+            return
+        self.buffer[self.length:length] = data[at:stop]
+        self.length = length
+
+    def _lengthen(self, length):
+        # Room for a line of `length` bytes: a round's buffer, or the line is overlong.
+        if length <= MAX_ROUND_LINE:
             try:
                 longer = bytearray(MAX_ROUND_LINE)
             except MemoryError:
                 self.overlong = _NO_ROOM
                 self.length = 0
                 return False
-            longer[:MAX_LINE] = self.buffer
+            longer[:self.length] = self.buffer[:self.length]
             self.buffer = longer
             return True
         self.overlong = _OVERLONG
