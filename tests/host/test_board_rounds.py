@@ -3,7 +3,7 @@
 # rules set on the board; a bad round among them refused whole; then the
 # board's log, exported as it grows, verifies from record 1 with every
 # settlement settled again, and the side wager meters equal the sums of the
-# answers. 200 rounds on the virtual board by default (about 15 s), 40 on the
+# answers. 200 rounds on the virtual board by default (about 15 s), 20 on the
 # emulated Pico (`make test-pico`), 3,000 under long_run.
 import contextlib
 import random
@@ -137,7 +137,7 @@ def _check(records, meters, sums, settled):
 @pytest.mark.board
 def test_random_rounds_settle_on_the_board_as_on_the_host(board, target):
     link, rig = board
-    rounds = 200 if target.name == "sim" else 40
+    rounds = 200 if target.name == "sim" else 20
     records, meters, sums, limited = _play(link, rig, rounds)
     settled = sum(1 for r in records if r["ev"] == "settled")
     _check(records, meters, sums, settled)
