@@ -147,6 +147,7 @@ def test_random_rounds_settle_on_the_board_as_on_the_host(board, target):
 
 @pytest.mark.board
 @pytest.mark.long_run
+@pytest.mark.target("sim")  # hours on the emulated Pico
 def test_thousands_of_random_rounds(board, target):
     link, rig = board
     records, meters, sums, _ = _play(link, rig, 3000)
