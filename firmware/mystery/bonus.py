@@ -22,10 +22,10 @@ class MysteryBonus:
             return [{"ev": "fault", "reason": self.fault}]
         return [{"ev": "store_warning", "reason": w} for w in self.store.warnings]
 
-    def _commit(self, events):
+    def _commit(self, events, wager_meters=None):
         try:
-            return self.store.commit(self.meter, events)
-        except OSError as error:
+            return self.store.commit(self.meter, events, wager_meters)
+        except (OSError, MemoryError) as error:
             # Memory is now ahead of flash: refuse everything until a reboot re-reads it.
             self.fault = "store write failed: %s" % error
             raise Refused(self.fault) from None
@@ -68,12 +68,36 @@ class MysteryBonus:
         self._writable()
         return self._commit(self.meter.change_setting(name, value, service_mode))
 
+    def settle_round(self, data):
+        # A round's side wagers settled by the table's rules, and recorded
+        # with the wager meters in one commit: (result, log records). A round
+        # that cannot be settled raises Refused or ValueError, and nothing is
+        # recorded.
+        self._writable()
+        settlement, table_rules, wagers = _settlement()
+        try:
+            round_, result = settlement.settle(data, table_rules.in_force(self.meter.setting))
+            counted = self.store.wagers.copy() if self.store.wagers else wagers.WagerMeters()
+            counted.add(round_, result)
+            event = settlement.record(round_, result, self.meter.round)
+        except MemoryError:  # nothing written yet: the round is refused, play goes on
+            raise Refused("no memory free to settle this round now") from None
+        return result, self._commit([event], counted)
+
+    def wager_meters(self):
+        self._ready()
+        counted = self.store.wagers
+        if counted is None:
+            return {"settled": 0, "wagers": {}}
+        return {"settled": counted.settled, "wagers": counted.public()}
+
     def meters(self):
         self._ready()
         meters = public_meters(self.meter)
         meters["log_seq"] = self.store.head_seq
         meters["log_hash"] = self.store.head_hash  # anchors an exported log's end
         meters["log_dropped"] = self.store.dropped()
+        meters["side_wagers"] = self.wager_meters()
         return meters
 
     def log_since(self, seq):
@@ -84,3 +108,16 @@ class MysteryBonus:
         # The same, as a host's export reads it a few at a time while the
         # table plays on (Store.export_log): None for a record read before seq.
         return self.store.export_log(seq)
+
+
+def _settlement():
+    # The settlement's modules (the evaluator, the paytables), loaded at the
+    # first round: a table never sent a round keeps that heap. Where the heap
+    # cannot hold them (the unix port at 192K: its objects are twice a
+    # Pico's), the round is refused and the table plays on.
+    try:
+        from . import settlement, table_rules, wagers
+    except MemoryError:
+        raise Refused("no memory free to load the settlement: rounds cannot be settled on "
+                      "this board") from None
+    return settlement, table_rules, wagers

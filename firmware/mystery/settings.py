@@ -11,6 +11,7 @@
 # the settings in force the same way (Meter.configure).
 from micropython import const
 
+from . import table_rules
 from .refusal import Refused
 
 # The most a fixed progressive wager may be: a guard against a mistyped amount.
@@ -49,6 +50,7 @@ _TABLE = {
     "reset": (CARRY, _reset,
               "after a hit: carry the rest into the next cycle, or minimum and retain it"),
 }
+_TABLE.update(table_rules.SETTINGS)  # paytables, max_payout_cents, the Bad Beat rules
 NAMES = tuple(sorted(_TABLE))
 
 

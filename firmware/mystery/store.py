@@ -46,10 +46,20 @@ _HITS_MAGIC = "UTHHITS2"
 _HITS_MAGICS = (_HITS_MAGIC, "UTHHITS1")
 _HITS_COPIES = ("hits.a", "hits.b")
 _TMP = "meter.tmp"
+# The side wagers' meters (wagers.py), written by a settlement only: a
+# settlement changes no Mystery meter, so its commit is its log record, then
+# a copy of these meters naming that record, written over the older of two
+# copies (littlefs keeps a file's old content until its new one is whole).
+# The copy is the settlement's commit record: at boot the log head is the
+# newer of the meter record's and the newest copy's. A settlement so costs
+# one small write beside its log record, not a meter record as well: wear.
+_WAGERS_MAGIC = "UTHWAGERS1"
+_WAGERS_COPIES = ("wagers.a", "wagers.b")
 _COMPACT = (",", ":")
 # The first event of each kind of operation: a round (its hits follow), a
-# validation (its payment follows), a reset, a configuration, a setting.
-_OPERATION_STARTS = ("round", "validated", "reset", "config", "setting")
+# validation (its payment follows), a reset, a configuration, a setting, a
+# settlement.
+_OPERATION_STARTS = ("round", "validated", "reset", "config", "setting", "settled")
 _LOG_DIR = "log"
 # The free space a commit may need, in erase blocks. littlefs writes copy on
 # write: a commit takes fresh blocks before it frees the old ones. Appending
@@ -164,6 +174,10 @@ class Store:
         self.loaded = False  # a meter record read (or a new store's written)
         self.reserve_blocks = reserve_blocks
         self._room = None  # [bytes surely free, bytes a block]; None: measure (room_problem)
+        # The side wagers' meters (wagers.WagerMeters); None until a round
+        # is settled: the module stays out of the heap of a table never sent one.
+        self.wagers = None
+        self._wagers_copy = None  # [copy index, its seq, its log record] of the copy that counts
 
     def _path(self, *names):
         return "/".join((self.root,) + names)
@@ -232,6 +246,55 @@ class Store:
                 return payload["hits"], payload["settings"], payload["retained"]
         raise StoreFault("the recent hits the meter record names (copy %d) are unreadable"
                          % hits_seq)
+
+    # ---- the side wagers' meters ----
+
+    def _write_wagers(self, meters, log_seq, log_hash):
+        # Over the copy that does not count; once whole, it counts.
+        index, seq = (0, 0) if self._wagers_copy is None else (
+            1 - self._wagers_copy[0], self._wagers_copy[1])
+        payload = {"log_seq": log_seq, "log_hash": log_hash, "wagers": meters.to_record()}
+        with open(self._path(_WAGERS_COPIES[index]), "w") as f:
+            f.write(_encode(_WAGERS_MAGIC, seq + 1, payload))
+        return [index, seq + 1, log_seq, log_hash]
+
+    def _read_wagers(self):
+        # The newest readable copy counts; a settlement committed after the
+        # meter record moves the log head to its record.
+        best = None
+        for index in range(2):
+            copy = self._read_copy((_WAGERS_MAGIC,), _WAGERS_COPIES[index])
+            if copy is not None and (best is None or copy[0] > best[1]):
+                best = [index, copy[0], copy[1]]
+        if best is None:
+            return
+        index, seq, payload = best
+        try:
+            log_seq, log_hash = payload["log_seq"], payload["log_hash"]
+            from . import wagers
+
+            self.wagers = wagers.from_record(payload["wagers"])
+            if type(log_seq) is not int or not isinstance(log_hash, str):
+                raise ValueError("no log record named")
+        except (KeyError, TypeError, ValueError) as error:
+            raise StoreFault("wager meters copy %s: %s"
+                             % (_WAGERS_COPIES[index], error)) from None
+        self._wagers_copy = [index, seq, log_seq, log_hash]
+        if log_seq > self.head_seq:
+            self.head_seq, self.head_hash = log_seq, log_hash
+
+    def _check_wagers(self, settled):
+        # settled: the last settlement record in the kept log, or None. The
+        # copy that counts must be its, or a settlement's meters went missing.
+        copy = self._wagers_copy
+        if settled is None:
+            if copy is not None and copy[2] > self.dropped():
+                raise StoreFault("the wager meters name log record %d, which is no settlement"
+                                 % copy[2])
+            return
+        if copy is None or copy[2] != settled["seq"] or copy[3] != settled["hash"]:
+            raise StoreFault("the wager meters are not those of the last settlement (log "
+                             "record %d)" % settled["seq"])
 
     # ---- the log ----
 
@@ -384,8 +447,10 @@ class Store:
 
     def _check_log(self):
         # Record by record: the whole kept log would not fit a board's heap.
-        last = None
+        last = settled = None
         for record in self.read_log():
+            if record.get("ev") == "settled":
+                settled = record
             if last is not None and record.get("seq") != last["seq"] + 1:
                 raise StoreFault("event log: sequence breaks at %r" % (record.get("seq"),))
             ok, message = chain.verify([record], None if last is None else last["hash"])
@@ -395,6 +460,7 @@ class Store:
         if self.head_seq and (last is None or last["seq"] != self.head_seq
                               or last["hash"] != self.head_hash):
             raise StoreFault("event log does not reach the meter's last record")
+        self._check_wagers(settled)
 
     def _append(self, records):
         segments = self._segments()
@@ -488,6 +554,7 @@ class Store:
             self.head_seq, self.head_hash = payload["log_seq"], payload["log_hash"]
         except (ValueError, KeyError, TypeError) as error:
             raise StoreFault(str(error)) from None
+        self._read_wagers()  # a settlement since the meter record moves the head
         self.hits_seq = hits_seq
         self.loaded = True
         # None: the next commit writes the hits to a copy of their own.
@@ -533,8 +600,10 @@ class Store:
                              % (first, self.head_seq + 1))
         return reveals
 
-    def commit(self, meter, events):
-        # One atomic step for one operation: its log records, then its meter.
+    def commit(self, meter, events, wager_meters=None):
+        # One atomic step for one operation: its log records, then its meter
+        # record, or for a settlement (wager_meters given) the side wagers'
+        # meters, which name its record.
         if self._room is not None:  # before anything is written (room_problem)
             self._room[0] -= _COMMIT_BLOCKS * self._room[1]
         seq, prev = self.head_seq, self.head_hash
@@ -546,6 +615,12 @@ class Store:
             records.append(record)
         if records:
             self._append(records)
+        if wager_meters is not None:
+            # A settlement: the copy of the wager meters is its commit record.
+            copy = self._write_wagers(wager_meters, seq, prev)
+            self.head_seq, self.head_hash = seq, prev
+            self.wagers, self._wagers_copy = wager_meters, copy
+            return records
         hits_seq = self.hits_seq
         if self._rare_changed(meter):
             hits_seq = self._write_hits(meter.last_hits, meter.settings, meter.retained)

@@ -247,6 +247,21 @@ class Table:
             self.emit(record)
         return records
 
+    def settle_round(self, data):
+        # A round's side wagers, sent by a dealer terminal or a shoe: settled
+        # by the table's rules and recorded (MysteryBonus.settle_round); gives
+        # (result, the record's log number). Not in service mode, where the
+        # rules themselves may be changing.
+        if self.state == SERVICE:
+            raise Refused("no round is settled in service mode")
+        try:
+            result, records = self.bonus.settle_round(data)
+        except Refused:
+            if self.bonus.fault is not None:
+                self._enter_fault()
+            raise
+        return result, records[0]["seq"]
+
     def status(self):
         meter = self.bonus.meter
         status = {"state": self.state, "display": self.shown, "fault": self.bonus.fault,

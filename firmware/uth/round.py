@@ -11,7 +11,7 @@ _SETTING_CHOICES = {
     "bad_beat_mode": BAD_BEAT_MODES,
     "bad_beat_on_fold": ("action", "lose"),
 }
-_ROUND_KEYS = ("round", "paytables", "settings", "dealer", "board", "seats")
+_ROUND_KEYS = ("round", "paytables", "settings", "max_payout_cents", "dealer", "board", "seats")
 _SEAT_KEYS = ("seat", "cards", "folded", "wagers")
 
 
@@ -25,10 +25,11 @@ class Seat:
 
 
 class Round:
-    def __init__(self, label, tables, settings, dealer, dealer_hand, board, seats):
+    def __init__(self, label, tables, settings, dealer, dealer_hand, board, seats, limits):
         self.label = label  # the caller's round identifier, echoed back
         self.tables = tables
         self.settings = settings
+        self.limits = limits  # wager -> the most one wager of it wins in the round
         self.dealer = dealer
         self.dealer_hand = dealer_hand
         self.board = board
@@ -89,6 +90,28 @@ def _settings(data):
     return settings
 
 
+def limits(data):
+    # The payout limitation of 653a.12(h): the most one wager wins in a round,
+    # in whole cents: one figure for every wager, or {wager: cents}; None or
+    # absent: no limit. Gives wager -> cents for the wagers limited.
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        data = {wager: data for wager in paytables.SETTLED_WAGERS}
+    limited = {}
+    for wager in data:
+        if wager not in paytables.SETTLED_WAGERS:
+            raise _fault("unknown wager %r in max_payout_cents", wager)
+        cents = data[wager]
+        if cents is None:
+            continue
+        if type(cents) is not int or cents < 1:
+            raise _fault("max_payout_cents for %s must be whole cents, 1 or more, or null for "
+                         "no limit, not %r", wager, cents)
+        limited[wager] = cents
+    return limited
+
+
 def _wagers(data, tables, where):
     _check_keys(data, paytables.SETTLED_WAGERS, "%s wagers" % where)
     wagers = []
@@ -126,6 +149,7 @@ def parse_round(data):
     _check_keys(data, _ROUND_KEYS, "the round")
     tables = _tables(data.get("paytables", {}))
     settings = _settings(data.get("settings", {}))
+    limited = limits(data.get("max_payout_cents"))
     owners = {}
     dealer = _cards(data.get("dealer"), 2, "dealer", owners)
     board = _cards(data.get("board"), 5, "board", owners)
@@ -135,4 +159,4 @@ def parse_round(data):
     numbers = []
     seats = [_seat(seat, tables, board, owners, numbers) for seat in seats_data]
     return Round(data.get("round"), tables, settings, dealer, bytes(dealer + board),
-                 bytes(board), seats)
+                 bytes(board), seats, limited)

@@ -64,6 +64,21 @@ def test_settle_refuses_a_bad_round(tmp_path, capsys):
         "error": "seat 5: duplicate card Ks (also dealer)"}
 
 
+def test_settle_with_a_payout_limit(capsys):
+    # --max-payout limits every wager: seat 1's Bad Beat (500 to 1 on $5, $2,500)
+    # to $1,000; seat 3's Ultimate Pairs AA (30 to 1 on $10, $300) is under it.
+    out = _json(capsys, ["settle", str(EXAMPLE), "--max-payout", "100000"])
+    by_seat = {seat["seat"]: seat["results"] for seat in out["seats"]}
+    assert by_seat[1]["bad_beat"] == {"category": "four_of_a_kind", "odds": 500, "net": 100000,
+                                      "limited": True, "unlimited": 250000}
+    assert by_seat[3]["ultimate_pairs"] == {"category": "aa", "odds": 30, "net": 30000}
+    assert main(["settle", str(EXAMPLE), "--max-payout", "100000"]) == 0
+    text = capsys.readouterr().out
+    assert "+$1,000.00  (limited: the odds pay +$2,500.00)" in text, text
+    assert main(["settle", str(EXAMPLE), "--max-payout", "0", "--json"]) == 2
+    assert "1 or more" in json.loads(capsys.readouterr().out)["error"]
+
+
 def test_paytables_json(capsys):
     tables = _json(capsys, ["paytables"])
     by_key = {(t["wager"], t["paytable"]): t for t in tables}

@@ -60,7 +60,8 @@ from uthctl.links.rig import lit
 MAX_LINE = 256
 FIXTURE_SEED = 1  # its first A1 value: $198.32 (independent_draws)
 COMMANDS = ("ping", "status", "meters", "log", "config", "payment", "set", "validation")
-SETTINGS = ("reset", "wager_cents")
+SETTINGS = ("bad_beat_mode", "bad_beat_on_fold", "max_payout_cents", "paytables", "reset",
+            "wager_cents")
 PAYMENTS = ("table_inventory", "jackpot_slip")
 NOT_JSON = "not a JSON line"
 NOT_COMMAND = 'a command is an object with a "cmd" string'
@@ -467,7 +468,7 @@ def test_hostlink_fuzz_in_process(state):
             want = check_reply(rig, line, state, replies, records_since)
             key = category(want[1]) if want[0] == "error" else want[0]
             counts[key] = counts.get(key, 0) + 1
-            assert not rig.link.buffer and not rig.link.overlong
+            assert not rig.link.length and not rig.link.overlong
             assert snapshot(rig, root) == before
 
         feed_one()

@@ -10,7 +10,8 @@ import tmpdir
 from mystery import chain
 from table_rig import Rig
 
-DEFAULTS = {"reset": "carry", "wager_cents": None}
+DEFAULTS = {"reset": "carry", "wager_cents": None, "paytables": {}, "max_payout_cents": None,
+            "bad_beat_mode": "two_way", "bad_beat_on_fold": "action"}
 
 
 def in_service(rig, **command):
@@ -49,7 +50,7 @@ def test_a_setting_changed_in_service_mode_is_logged_and_survives_a_restart(root
     assert (record["ev"], record["was"], record["value"]) == ("setting", 500, 250)
 
     again = Rig(root)  # a restart on the same flash
-    assert _settings(again) == {"reset": "carry", "wager_cents": 250}
+    assert _settings(again) == dict(DEFAULTS, wager_cents=250)
     assert again.events("store_warning") == [] and again.table.state == "betting"
 
 
@@ -74,7 +75,8 @@ def test_a_bad_name_or_value_is_refused_with_the_reason_and_changes_nothing(root
     rig.configure("A1")
     head = rig.table.bonus.store.head_seq
     cases = [
-        ({"name": "speed", "value": 1}, "unknown setting 'speed' (known: reset wager_cents)"),
+        ({"name": "speed", "value": 1}, "unknown setting 'speed' (known: bad_beat_mode "
+         "bad_beat_on_fold max_payout_cents paytables reset wager_cents)"),
         ({"name": "wager_cents", "value": 99},
          "wager_cents 99 is under configuration A1's minimum progressive wager of 100 cents"),
         ({"name": "wager_cents", "value": "500"}, "wager_cents must be whole cents"),

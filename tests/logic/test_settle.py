@@ -208,3 +208,59 @@ def test_bad_seats_and_settings_are_refused():
     data = _good()
     data["seats"] = []
     _refused(data, "seats must be a non-empty list")
+
+
+# The payout limitation of 653a.12(h): the most one wager wins in a round.
+# Figures by hand from the paytables' odds.
+def _limited(result, category, odds, net, unlimited):
+    assert (result["category"], result["odds"], result["net"], result.get("limited"),
+            result.get("unlimited")) == (category, odds, net, True, unlimited), result
+
+
+def test_a_payout_limit_caps_a_win_and_says_so():
+    # Ultimate Pairs F, player AA against dealer AA: 1,000 to 1 on $5 is $5,000;
+    # a $1,000 limit pays $1,000 and says the odds paid $5,000.
+    data = _round("Ah Ad", "2c 7d 9h Js Kc", [("As Ac", False, {"ultimate_pairs": 500,
+                                                                   "trips": 500})])
+    data["max_payout_cents"] = 100000
+    results = settle(data)["seats"][0]["results"]
+    _limited(results["ultimate_pairs"], "aa_and_dealer_aa", 1000, 100000, 500000)
+    _expect(results["trips"], "pair", None, -500)  # a loss costs the stake, limit or not
+    assert "limited" not in results["trips"]
+
+
+def test_a_win_at_or_under_the_limit_is_not_limited():
+    # Trips E flush, 6 to 1 on $5 = $30: a $30 limit leaves it whole.
+    flush = ("Kd Qd", "2h 7h 9h Js Kc", [("Ah 4h", False, {"trips": 500})])
+    data = _round(*flush)
+    data["max_payout_cents"] = {"trips": 3000}
+    result = settle(data)["seats"][0]["results"]["trips"]
+    assert result == {"category": "flush", "odds": 6, "net": 3000}, result
+    data["max_payout_cents"] = {"trips": 2999}
+    _limited(settle(data)["seats"][0]["results"]["trips"], "flush", 6, 2999, 3000)
+
+
+def test_a_limit_per_wager_leaves_the_others_alone():
+    # Bad Beat C: quad nines lose to a straight flush, 500 to 1 on $5 = $2,500;
+    # Play the Board A: the board 9s Ts Js 9c 9d is three of a kind, 7 to 1 on
+    # $5 = $35. Only Bad Beat is limited, to $500.
+    data = _round("Qs Ks", "9s Ts Js 9c 9d", [("9h 2c", False, {"bad_beat": 500,
+                                                                 "play_the_board": 500})])
+    data["max_payout_cents"] = {"bad_beat": 50000, "play_the_board": None}
+    results = settle(data)["seats"][0]["results"]
+    _limited(results["bad_beat"], "four_of_a_kind", 500, 50000, 250000)
+    _expect(results["play_the_board"], "three_of_a_kind", 7, 3500)
+
+
+def test_a_bad_payout_limit_refuses_the_round():
+    data = _round("Ah Ad", "2c 7d 9h Js Kc", [("As Ac", False, {"trips": 500})])
+    for bad, says in ((0, "1 or more"), (-5, "1 or more"), (12.5, "whole cents"),
+                      ("100", "whole cents"), ({"blind": 100}, "unknown wager"),
+                      ({"trips": 0}, "1 or more")):
+        data["max_payout_cents"] = bad
+        try:
+            settle(data)
+        except ValueError as error:
+            assert says in str(error), (bad, str(error))
+        else:
+            raise AssertionError("%r was taken" % (bad,))

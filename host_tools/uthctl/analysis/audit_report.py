@@ -11,7 +11,7 @@ from uth import paytables, sections
 
 from ..commands.meters import format_meters
 from ..commands.setting import setting_lines
-from . import expiry, log_verify, mystery_report
+from . import expiry, hold, log_verify, mystery_report
 
 HITS_SHOWN = 10
 
@@ -82,6 +82,8 @@ def text(r):
                 _block("Settings", _setting_lines(r.get("settings"))),
                 _block("Last hits", _hit_lines(r["hits"])), _block("Log", _log_lines(r)),
                 _block("Accounting", _account_lines(r)),
+                _block("Side wagers settled on the board: hold against par",
+                       hold.hold_lines(r.get("holds", []))),
                 _block("Rule tables carried by this firmware (today %s)"
                        % r["rule_tables"]["today"], _table_lines(r["rule_tables"])),
                 _verdict(r)]

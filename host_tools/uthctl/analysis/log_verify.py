@@ -3,6 +3,8 @@
 # commitment its cycle published.
 from mystery import chain, configs, hitvalue
 
+from . import settled
+
 
 class _LogCheck:
     def __init__(self):
@@ -11,6 +13,7 @@ class _LogCheck:
         self.hits = 0
         self.redraws = 0
         self.anchored = 0  # hits checked against their cycle's reset record
+        self.settled = 0  # settlement records settled again and found as recorded
 
     def reset(self, record):
         cycle = record.get("cycle")
@@ -62,9 +65,16 @@ class _LogCheck:
         return _hit_in_range(record, reset)
 
 
+    def settlement(self, record):
+        # The round in the record, settled again here, gives its recorded results.
+        self.settled += 1
+        return settled.problem(record)
+
+
 # The kinds of record checked beyond the chain, each by its _LogCheck method
 # (the fields each needs are in logread.KIND_FIELDS).
-_KIND_CHECKS = {"reset": _LogCheck.reset, "redraw": _LogCheck.redraw, "hit": _LogCheck.hit}
+_KIND_CHECKS = {"reset": _LogCheck.reset, "redraw": _LogCheck.redraw, "hit": _LogCheck.hit,
+                "settled": _LogCheck.settlement}
 
 
 def _hit_in_range(record, reset):
@@ -137,6 +147,7 @@ def verify_log(records, after=None, head=None):
             result["problem"] = problem
             return result
     result.update(ok=True, chain=message, hits=check.hits, redraws=check.redraws,
+                  settled=check.settled,
                   anchored=check.anchored,
                   unanchored=check.hits - check.anchored, starts_at=start, ends_at=end)
     return result
@@ -154,6 +165,9 @@ def format_verify(result):
                                 "given (--after): records may be missing before it")
     text += "; ends at %s" % (result["ends_at"] or "a record not checked against the meter's "
                               "head (--head): records may be missing after it")
+    if result.get("settled"):
+        text += "; rounds settled on the board: %d, each settled again here as recorded" % (
+            result["settled"])
     if result["unanchored"]:
         text += (" (%d whose reset record is no longer in the log: checked against the "
                  "commitment copied in the hit record)" % result["unanchored"])

@@ -8,6 +8,8 @@
 # (ValueError) rather than failing somewhere inside the check.
 import json
 
+from .settled import FIELDS as SETTLED_FIELDS
+
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -56,6 +58,7 @@ KIND_FIELDS = {
         "salt": (_text, "the revealed salt"),
         "commitment": (_hash, "the cycle's commitment, 64 hex digits"),
     },
+    "settled": SETTLED_FIELDS,
 }
 
 

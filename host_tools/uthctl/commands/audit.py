@@ -10,7 +10,7 @@ import datetime
 import json
 import re
 
-from ..analysis import audit_report, expiry, ledger, log_verify, logread
+from ..analysis import audit_report, expiry, hold, ledger, log_verify, logread
 from ..links import logexport, ports
 from ..links.hostlink import Link
 from .meters import seconds
@@ -104,6 +104,8 @@ def audit(status, meters, records, failures, source):
         failures += ["accounts: " + text for text in walked.problems]
         compared, differences = ledger.compare(walked, meters)
         failures += ["accounts: " + text for text in differences]
+    if log is not None and log["ok"] and from_genesis:
+        failures += hold.meters_against_log(meters, records)
     first = records[0]["seq"] if records else None
     return {
         "ok": not failures, "failures": failures, "source": source,
@@ -120,6 +122,7 @@ def audit(status, meters, records, failures, source):
                      "identity": _identity(meters),
                      "recomputed": _recomputed(walked)},
         "hits": audit_report.hits(meters, records),
+        "holds": hold.holds(meters),
         "config": audit_report.config_rules(meters.get("config")),
         "rule_tables": audit_report.rule_tables(expiry.host_date()),
         # The sections in force past their dates: by the host's date, and as

@@ -15,6 +15,10 @@ from ..analysis import expiry
 def add_parser(sub):
     parser = sub.add_parser("settle", help="settle a round's side wagers (JSON file or -)")
     parser.add_argument("file", metavar="FILE", help="the round as JSON, or - for stdin")
+    parser.add_argument("--max-payout", metavar="CENTS", type=int, default=None,
+                        help="the payout limitation of 653a.12(h): the most one wager wins in "
+                        "a round, in cents, for every wager (the round's own "
+                        "\"max_payout_cents\" gives it per wager)")
     return parser
 
 
@@ -38,11 +42,19 @@ def _print_table(result):
         for wager, outcome in seat["results"].items():
             odds = "%d to 1" % outcome["odds"] if outcome["odds"] is not None else "loses"
             category = (outcome["category"] or "-").replace("_", " ")
-            print("  %-15s %-16s %-10s %s" % (wager, category, odds, _net(outcome["net"])))
+            line = "  %-15s %-16s %-10s %s" % (wager, category, odds, _net(outcome["net"]))
+            if outcome.get("limited"):
+                line += "  (limited: the odds pay %s)" % _net(outcome["unlimited"])
+            print(line)
 
 
 def run(args):
-    round_ = parse_round(_read(args.file))
+    data = _read(args.file)
+    if args.max_payout is not None:
+        if not isinstance(data, dict):
+            raise ValueError("the round must be an object")
+        data["max_payout_cents"] = args.max_payout
+    round_ = parse_round(data)
     result = settle_parsed(round_)
     found = expiry.report([table.section for table in round_.tables.values()])
     if args.json:

@@ -13,6 +13,7 @@ from ..boards.virtual import SEATS
 from ..links.hostlink import LinkError
 from ..links.rig import PRESS_MS, Rig, RigError, lit
 from .events import STATE_NAMES
+from .round_entry import settlement_lines
 
 # LOCK held this long reopens betting: the firmware's hold, and a margin.
 REOPEN_HOLD_S = OPEN_HOLD_MS / 1000 + 0.5
@@ -157,6 +158,17 @@ class Hands(threading.Thread):
                      "play" % (reply.get("cycle"), str(reply.get("commitment"))[:16]), "head")
         else:
             self.say("the board refused the redraw: %s" % reply.get("error"), "error")
+
+    def settle_round(self, data):
+        # A round typed at the table (round_entry.py), settled by the board.
+        reply = self.host.command("round", **data)
+        if not reply.get("ok"):
+            self.say("the board refused the round: %s" % reply.get("error"), "error")
+            return
+        for line in settlement_lines(reply):
+            self.host.inbox.append(("note", line))
+        self.say("round settled: log record %s (the results are in the events)"
+                 % reply.get("seq"), "head")
 
     def toggle_payment(self):
         status = self.host.command("status")

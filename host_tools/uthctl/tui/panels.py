@@ -16,18 +16,19 @@ from .events import STATE_NAMES
 from .hands import REOPEN_HOLD_S
 from .hostlink import COMMAND_TIMEOUT
 from .led import led_rows
+from .round_entry import PROMPT
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 # A key a seat: its digit for the chip; shifted on a US keyboard, or `u` then
 # the digit on any keyboard, for the UTH wager.
 SEAT_KEYS = "1234567"[:SEATS]
 UTH_KEYS = "!@#$%^&"[:SEATS]
-HELP = ("1-%d chip  !-%s or u,1-%d UTH wager  0 all chips off  l LOCK  L hold LOCK %g s"
+HELP = ("1-%d chip  !-%s or u,1-%d UTH wager  0 clear  l LOCK  L hold LOCK %g s  e round"
         % (SEATS, UTH_KEYS[-1], SEATS, REOPEN_HOLD_S),
         "k turn key  s hold key  c config  p payment  a auto  r reset  o power  q quit")
 # Attached with no rig: only the host link's commands.
 HELP_NO_RIG = ("no rig given (--rig ADDRESS): no chips, LOCK, key, reset or power keys",
-               "c config  d redraw  p payment  q quit   (the table's own key: service mode)")
+               "c config  d redraw  p payment  e round  q quit  (the table's key: service mode)")
 # A failed commit left the cycle's hit value on flash: no round until redrawn.
 EXPOSED_HEADLINE = "hit value EXPOSED: hold key (s), then d redraws"
 
@@ -71,6 +72,13 @@ class Panels:
         canvas.put(h - 1, 0, help_lines[1], "help")
         if self.menu is not None:
             self._menu(canvas)
+        if self.entry is not None:
+            self._entry(canvas)
+
+    def _entry(self, c):
+        # The round being typed, over the help lines: Enter sends, Esc cancels.
+        c.put(c.height - 2, 0, PROMPT.ljust(c.width), "head")
+        c.put(c.height - 1, 0, ("> " + self.entry + "_").ljust(c.width), "select")
 
     def headline(self):
         # The header's state, its style and what follows it. A stopped

@@ -10,6 +10,7 @@ from table.controller import FAULT, SERVICE
 
 from .events import describe, event_style
 from .panels import SEAT_KEYS, SEATS, UTH_KEYS, Panels
+from .round_entry import parse_entry
 
 # The keys that move the table's pins or its power: a rig's, refused without one.
 RIG_KEYS = SEAT_KEYS + UTH_KEYS + "u0lLksaro"
@@ -33,6 +34,7 @@ class TableView(Panels):
         self.events = deque(maxlen=500)  # (time text, line, style)
         self.message = ("", "normal", 0.0)
         self.menu = None  # the configuration being pointed at while choosing
+        self.entry = None  # the round being typed (e), until Enter or Esc
         self.uth_prefix = False
         self.fault = None  # the controller's fault, from a fault event or its status
         self._status_at_fault = None  # the status current when the fault event came
@@ -103,6 +105,9 @@ class TableView(Panels):
         if self.menu is not None:
             self._menu_key(ch, char)
             return True
+        if self.entry is not None:
+            self._entry_key(ch, char)
+            return True
         if self.uth_prefix:
             self.uth_prefix = False
             if char in SEAT_KEYS and char:
@@ -148,6 +153,8 @@ class TableView(Panels):
             else:
                 self.say("configuration changes only in service mode: %s first"
                          % self.service_how(), "error")
+        elif char == "e":
+            self.entry = ""
         elif char == "p":
             self.hands.do(self.hands.toggle_payment)
         elif char == "d":
@@ -173,6 +180,26 @@ class TableView(Panels):
             self.say("auto-play is playing the table: press a to stop it first", "error")
             return
         self.hands.do(job, *args)
+
+    def _entry_key(self, ch, char):
+        # Typing a round's cards: Enter sends it to the board, Esc drops it.
+        if ch in (10, 13, curses.KEY_ENTER):
+            text, self.entry = self.entry, None
+            offered = ((self.host.meters or {}).get("settings") or {}).get("paytables")
+            try:
+                data = parse_entry(text, offered)
+            except ValueError as error:
+                self.say("round not sent: %s" % error, "error")
+                return
+            self.hands.do(self.hands.settle_round, data)
+            self.say("sending the round to the board...", "normal")
+        elif ch == 27:
+            self.entry = None
+            self.say("no round sent", "normal")
+        elif ch in (curses.KEY_BACKSPACE, 127, 8):
+            self.entry = self.entry[:-1]
+        elif char and char.isprintable() and len(self.entry) < 200:
+            self.entry += char
 
     def _menu_key(self, ch, char):
         names = configs.NAMES

@@ -1,0 +1,141 @@
+# The flash wear count of tests/logic/test_flash_wear.py for one board, in a
+# MicroPython process of its own with the board's heap (the controller and
+# the settlement compiled from source need it whole). Prints the figures and
+# exits non-zero under the budget.
+# Usage: MICROPYPATH=.frozen:firmware:tests/logic micropython -X heapsize=192K \
+#            tests/logic/flash_wear_script.py pico|esp32
+import gc
+import os
+import sys
+
+from mystery.bonus import MysteryBonus
+from mystery.meter import LAST_HITS, RUNNING
+from mystery.store import Store
+from ramflash import BOARD_MOUNTS, FileChip, RamFlash
+from tmpdir import make, remove
+
+gc.collect()
+# The settlement's modules, loaded before the flash is mounted, in a heap not
+# yet in pieces (a board's are precompiled; compiled here, they need room).
+from mystery import settlement, table_rules, wagers  # noqa: E402, F401, I001
+
+ROUNDS_A_DAY = 1500
+ERASE_CYCLES = 100_000  # rated erase cycles of a NOR flash block
+WEAR_BUDGET_YEARS = 20  # design.md
+BLOCK_SIZE = 4096  # both boards' erase block
+# Enough for the store with its settlement records (the chip's bytes in a
+# file, outside the heap); littlefs levels wear over the real chip's blocks.
+CHIP_BLOCKS = 32
+
+# board -> (what it is, filesystem blocks, the keywords its _boot.py gives
+# os.VfsLfs2). The Pico's: the rp2 image's littlefs region, 1,408 KiB
+# (README, "The emulated Pico"), as the wear run on the emulated Pico counts it.
+BOARDS = {
+    "pico": ("Pico (RP2040), 1,408 KiB filesystem", 352, BOARD_MOUNTS["pico"]),
+    "esp32": ("ESP32, default 2 MB filesystem partition", 512, BOARD_MOUNTS["esp32"]),
+}
+
+MOUNT = "/wear"
+SEATS = [(seat, True, 500) for seat in range(1, 7)]
+
+LOWEST = b"\x00"  # the first contribution hits
+HIGHEST = b"\x27\x0f"  # 9,999 cents above A1's minimum: no hit while wear is counted
+
+
+class Draws:
+    # The board's random source, replaying one pattern.
+    def __init__(self):
+        self.pattern = LOWEST
+
+    def __call__(self, n):
+        return (self.pattern * n)[:n]
+
+
+# The settlement of each round: six seats, every side wager at $5.
+TABLES = {"trips": "E", "bad_beat": "C", "play_the_board": "A", "ultimate_pairs": "F"}
+STAKES = {"trips": 500, "bad_beat": 500, "play_the_board": 500, "ultimate_pairs": 500}
+ROUND = {"round": "table-1-000001", "dealer": ["Qs", "Ks"],
+         "board": ["9s", "Ts", "Js", "9c", "9d"],
+         "seats": [{"seat": n, "cards": cards.split(), "wagers": STAKES}
+                   for n, cards in ((1, "2c 3c"), (2, "4c 5c"), (3, "6c 7c"), (4, "8c Tc"),
+                                    (5, "Jc Qc"), (6, "Kc Ac"))]}
+
+
+def _play(bonus, settle):
+    bonus.lock_round(SEATS)
+    if settle:
+        bonus.settle_round(ROUND)
+
+
+def _mature_table(bonus, draws):
+    # Hit, validate and reset until the meter keeps its full list of
+    # recent hits, then start a cycle that will not hit.
+    bonus.configure("A1", True)
+    bonus.reset()
+    while len(bonus.meter.last_hits) < LAST_HITS:
+        bonus.lock_round(SEATS)
+        bonus.validate("jackpot_slip")
+        if len(bonus.meter.last_hits) == LAST_HITS:
+            draws.pattern = HIGHEST
+        bonus.reset()
+
+
+def _erases_per_round(folder, mount_keywords, settle, warm_up=50, rounds=100):
+    blocks = FileChip(folder + "/chip.bin", CHIP_BLOCKS, BLOCK_SIZE)
+    os.VfsLfs2.mkfs(RamFlash(blocks), **mount_keywords)
+    device = RamFlash(blocks)
+    os.mount(os.VfsLfs2(device, **mount_keywords), MOUNT)
+    try:
+        draws = Draws()
+        # A hit's clock as a board's: seconds since 1970.
+        # The chip holds the store with little to spare, under a board's
+        # reserve for a commit; the check for it writes nothing, so it
+        # is off here (reserve 0).
+        store = Store(MOUNT, segments_kept=2, reserve_blocks=0)
+        bonus = MysteryBonus(store, draws, lambda: 1_795_000_000)
+        assert bonus.boot() == []
+        bonus.change_setting("paytables", TABLES, True)
+        _mature_table(bonus, draws)
+        for _ in range(warm_up):
+            _play(bonus, settle)
+        start = device.erases
+        for _ in range(rounds):
+            _play(bonus, settle)
+        assert bonus.meter.phase == RUNNING and bonus.meter.hits == LAST_HITS
+        assert bonus.store.dropped() > 0  # the log rotates its segments meanwhile
+        assert bonus.wager_meters()["settled"] == (warm_up + rounds if settle else 0)
+        return (device.erases - start) / rounds
+    finally:
+        os.umount(MOUNT)
+        blocks.close()
+
+
+def main(name):
+    # segments_kept=2 rather than the firmware's 8 keeps the chip small; a
+    # round's commit costs the same either way. Measured without the
+    # settlement too, to show what it adds; the budget is with it.
+    board, blocks, mount_keywords = BOARDS[name]
+    folder = make()
+    short = False
+    try:
+        for settle in (False, True):
+            gc.collect()
+            per_round = _erases_per_round(folder, mount_keywords, settle)
+            # littlefs spreads erases over every block, so a filesystem of B
+            # blocks rated for ERASE_CYCLES each lasts B * ERASE_CYCLES erases.
+            years = blocks * ERASE_CYCLES / (per_round * ROUNDS_A_DAY * 365)
+            print("flash wear: %s, mounted %r, %s: %.2f erases a round with %d recent "
+                  "hits kept; %d blocks x %d erases: %.1f years at %d rounds a day "
+                  "(budget %d)" % (board, mount_keywords,
+                                   "LOCK and settlement" if settle else "LOCK only",
+                                   per_round, LAST_HITS, blocks, ERASE_CYCLES, years,
+                                   ROUNDS_A_DAY, WEAR_BUDGET_YEARS))
+            short = short or (settle and years < WEAR_BUDGET_YEARS)
+    finally:
+        remove(folder)
+    if short:
+        print("flash lifetime under design.md's budget on %s" % board)
+        sys.exit(1)
+
+
+main(sys.argv[1])
