@@ -7,6 +7,7 @@
 # frees them at once and may reuse them while the export has the file open).
 # On a folder of the host's filesystem, and on MicroPython on littlefs as
 # each board mounts it (ramflash.py).
+import gc
 import json
 import os
 import sys
@@ -126,6 +127,7 @@ if sys.implementation.name == "micropython":
         # 16 blocks of 4 KB, in a file as a board's flash is outside its heap.
         chip = FileChip(folder + "/flash.bin", 16)
         try:
+            gc.collect()  # the first case's controller is garbage: its heap back, whole
             device = RamFlash(chip)
             os.VfsLfs2.mkfs(device, **BOARD_MOUNTS[board])
             os.mount(os.VfsLfs2(device, **BOARD_MOUNTS[board]), "/xflash")
