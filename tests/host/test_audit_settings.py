@@ -50,8 +50,9 @@ def test_the_report_shows_settings_validation_and_retained(tmp_path):
     assert "validated by employee 4417, jackpot slip JS-00912" in text
     assert "$2.00 retained at the reset to the minimum" in text
     settings_block = text.split("Settings\n")[1].split("\n\n")[0]
-    assert settings_block.splitlines()[0].startswith('  reset          "minimum"')
-    assert settings_block.splitlines()[1].startswith("  wager_cents    10000")
+    lines = {line.split()[0]: line for line in settings_block.splitlines()}
+    assert lines["reset"].startswith('  reset          "minimum"')
+    assert lines["wager_cents"].startswith("  wager_cents    10000")
     assert "+ retained" in text and ": holds" in text
 
 

@@ -6,6 +6,7 @@
 import gc
 import json
 import os
+import sys
 
 import tmpdir
 from mystery import chain
@@ -296,3 +297,60 @@ def test_wager_meters_that_are_not_the_last_settlements_are_a_fault(root):
     again = Rig(root)
     faults = [e["reason"] for e in again.events("fault")]
     assert len(faults) == 1 and "wager meters are not those of the last settlement" in faults[0]
+
+
+_SETTLEMENT = ("mystery.settlement", "mystery.table_rules", "mystery.wagers")
+
+
+def _unload_settlement():
+    # Forgotten, so that the next round loads the settlement again; what was
+    # loaded, for _restore_settlement to put back (other modules hold it).
+    import mystery
+
+    kept = {}
+    for name in _SETTLEMENT:
+        kept[name] = sys.modules.pop(name, None)
+        short = name.split(".")[1]
+        if hasattr(mystery, short):
+            delattr(mystery, short)
+    return kept
+
+
+def _restore_settlement(kept):
+    import mystery
+
+    for name, module in kept.items():
+        if module is not None:
+            sys.modules[name] = module
+            setattr(mystery, name.split(".")[1], module)
+
+
+@tmpdir.within
+def test_a_round_with_no_heap_to_load_the_settlement_is_refused_and_play_goes_on(root):
+    # The settlement is loaded at the first round; where the heap cannot hold
+    # it the import raises MemoryError, made to here by an import that does.
+    import builtins
+
+    rig = _ready(root)
+    _round(rig, ROUND)  # the settlement loaded, as the table's first round loads it
+    head = rig.table.bonus.store.head_seq
+    kept = _unload_settlement()
+    real_import = builtins.__import__
+
+    def no_room(name, *args):
+        fromlist = args[2] if len(args) > 2 else None
+        if name in _SETTLEMENT or (name == "" and fromlist and "settlement" in fromlist):
+            raise MemoryError("memory allocation failed")
+        return real_import(name, *args)
+
+    builtins.__import__ = no_room
+    try:
+        reply = _round(rig, ROUND)
+    finally:
+        builtins.__import__ = real_import
+        _restore_settlement(kept)
+    assert reply == {"ok": False, "id": 7, "error": "no memory free to load the settlement: "
+                     "rounds cannot be settled on this board"}, reply
+    assert rig.table.bonus.store.head_seq == head  # nothing recorded
+    assert rig.command(cmd="ping")[-1]["ok"]  # the table plays on
+    assert _results(_round(rig, ROUND)) == EXPECTED  # the heap back, the round settles
