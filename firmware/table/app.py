@@ -22,7 +22,8 @@ _TICK_MS = const(5)
 
 def build(board):
     bonus = MysteryBonus(Store(board.storage_root), board.random_bytes, time.time)
-    table = Table(bonus, board.seats, board.lock, board.key, board.display, None)
+    table = Table(bonus, board.seats, board.lock, board.key, board.display, None,
+                  getattr(board, "io", None), getattr(board, "qualify", None))
     link = HostLink(table, board.serial.write_line)
     table.emit = link.send
     return table, link

@@ -24,8 +24,9 @@ def _nothing():
 class Rig:
     # chips: the seats whose chip is on its spot when the board starts (a
     # restart mid-round); now: the board's ticks at start (they wrap at 2**30).
+    # qualify: the board's declaration (table/qualify.py).
     def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True, chips=(),
-                 now=1000):
+                 now=1000, qualify=None):
         self.now = now
         self.lock = Pin()
         self.key = Pin()
@@ -38,7 +39,8 @@ class Rig:
                           self.jackpot_lights[n]) for n in range(seats)]
         bonus = MysteryBonus(Store(root), random_bytes)
         self.lines = []
-        self.table = Table(bonus, seat_list, self.lock, self.key, self.display, None)
+        self.table = Table(bonus, seat_list, self.lock, self.key, self.display, None,
+                           qualify=qualify)
         self.link = HostLink(self.table, self.lines.append)
         self.table.emit = self.link.send
         self.table.start(self.now)
