@@ -1,0 +1,77 @@
+# Both betting spots and both lights of seven seats through the boards'
+# MCP23017s: on the virtual board (its expander models) and on the emulated
+# Pico (the models behind rp2040js's I2C1), the firmware's own driver reads
+# and writes them. 653b.1(a) and (c)(1): a seat with a progressive chip and
+# no UTH chip does not qualify. A bus that stops answering, and an expander
+# missing at power-on, put the table in fault with the expander's address.
+import contextlib
+
+import pytest
+
+from uthctl.boards.max7219_model import reading
+from uthctl.links.rig import lit
+
+A1_CONTRIBUTION = 20_000  # 653b.1(c)(4) A1: 2% of a $1 chip, in micro-dollars
+SEATS = range(1, 8)
+NO_UTH = (3, 6)  # one seat on each expander
+
+
+@pytest.fixture
+def table(tmp_path, target):
+    with contextlib.ExitStack() as stack:
+        board = target.board(tmp_path / "flash.img")
+        stack.callback(board.stop)
+        link = stack.enter_context(target.link(board.serial_path, timeout=10.0))
+        rig = stack.enter_context(target.rig(board.rig_address))
+        yield board, link, rig
+
+
+def _configure(rig, link):
+    rig.key(True)
+    rig.wait_for(lambda s: reading(s["display"]) == reading("SErvICE"), what="service mode")
+    assert link.command("config", mystery="A1")["ok"]
+    rig.key(False)
+    link.wait_event("reset")
+
+
+def _restart(board, link, rig, target):
+    boots = rig.state()["boots"]
+    rig.reset()
+    rig.wait_for(lambda s: s["boots"] == boots + 1, what="the restart")
+    return board.wait_started(target.wait(60.0))
+
+
+@pytest.mark.pico_quick
+def test_seven_seats_qualify_only_with_both_chips_and_a_bus_fault_stops_play(table, target):
+    board, link, rig = table
+    link.wait_ready()
+    _configure(rig, link)
+    for seat in NO_UTH:
+        rig.uth(seat, False)
+    for seat in SEATS:
+        rig.chip(seat, True)
+    # Every progressive chip is seen and lit, the ones without a UTH chip too.
+    rig.wait_for(lambda s: lit(s["bet_lights"]) == list(SEATS), what="seven bet lights")
+    rig.press_lock()
+    link.wait_event("locked")
+    qualifying = [seat for seat in SEATS if seat not in NO_UTH]
+    contributions = [link.wait_event("contribution") for _ in qualifying]
+    assert [(e["seat"], e["amount"]) for e in contributions] == [
+        (seat, A1_CONTRIBUTION) for seat in qualifying]
+    status = link.command("status")
+    assert status["locked_in"] == qualifying and status["qualify"] == "both_spots"
+    rig.wait_for(lambda s: lit(s["bet_lights"]) == qualifying, what="locked-in lights")
+
+    assert rig.request(op="i2c_fault", on=True)["ok"]
+    reason = "I2C expander 0x20: bus error reading the spots (OSError 5)"
+    assert link.wait_event("fault")["reason"] == reason
+    status = link.command("status")
+    assert (status["state"], status["fault"]) == ("fault", reason)
+
+    # Seats 5-7's expander off the bus at power-on: a fault naming it, not empty seats.
+    rig.request(op="i2c_fault", on=False)
+    rig.request(op="i2c_fault", on=True, address=0x21)
+    came = _restart(board, link, rig, target)
+    assert came == {"state": "fault", "fault": "I2C expander 0x21: no answer (OSError 5)"}
+    rig.request(op="i2c_fault", on=False, address=0x21)
+    assert _restart(board, link, rig, target) == {"state": "betting", "fault": None}
