@@ -82,7 +82,9 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
     _CALL_TIMEOUT = 15.0
     _START_TIMEOUT = 60.0
     _START_POLL = 0.05
-    _APPLY_TIMEOUT = 5.0
+    # Levels are spaced on the chip's clock as on the wall clock (emulator.mjs): on a
+    # loaded host, late beats "applied": false, which would space the next by the wait.
+    _APPLY_TIMEOUT = 20.0
 
     def __init__(self, flash=None, realtime=True, stderr=None, cut_at=None, cut_mode="before"):
         super().__init__(Path(flash or default_pico_flash()).resolve(), stderr)
