@@ -5,9 +5,11 @@
 # no UTH chip does not qualify. A bus that stops answering, and an expander
 # missing at power-on, put the table in fault with the expander's address.
 import contextlib
+import random
 import re
 
 import pytest
+from independent_draws import seeded_draws
 
 from uthctl.boards.max7219_model import reading
 from uthctl.links.rig import lit
@@ -20,10 +22,18 @@ NO_UTH = (3, 6)  # one seat on each expander
 OS_ERROR = r" \(OSError (5|110)\)$"
 
 
+def _high_seed():
+    # A seed whose first A1 hit value ($100-$200) lies above $101: 28 chips
+    # (2 cents each) never reach it, so no round hits.
+    return next(seed for seed in range(1, 10_000)
+                if seeded_draws(seed, 10_000, 20_000, 1)[0][0] > 10_100)
+
+
 @pytest.fixture
-def table(tmp_path, target):
+def table(tmp_path, target, request):
+    seed = getattr(request, "param", None)
     with contextlib.ExitStack() as stack:
-        board = target.board(tmp_path / "flash.img")
+        board = target.board(tmp_path / "flash.img", seed=seed)
         stack.callback(board.stop)
         link = stack.enter_context(target.link(board.serial_path, timeout=10.0))
         rig = stack.enter_context(target.rig(board.rig_address))
@@ -80,3 +90,32 @@ def test_seven_seats_qualify_only_with_both_chips_and_a_bus_fault_stops_play(tab
     assert re.match("I2C expander 0x21: no answer" + OS_ERROR, came["fault"]), came
     rig.request(op="i2c_fault", on=False, address=0x21)
     assert _restart(board, link, rig, target) == {"state": "betting", "fault": None}
+
+
+@pytest.mark.parametrize("table", [_high_seed()], indirect=True)
+def test_rounds_of_one_to_seven_seats_count_only_seats_with_both_chips(table):
+    board, link, rig = table
+    link.wait_ready()
+    _configure(rig, link)
+    rng = random.Random(10)
+    charged = 0
+    for count in range(1, 8):
+        seats = sorted(rng.sample(SEATS, count))
+        lacking = set(rng.sample(seats, rng.randint(0, count - 1)))  # at least one qualifies
+        for seat in SEATS:
+            rig.uth(seat, seat not in lacking)
+        for seat in seats:
+            rig.chip(seat, True)
+        rig.wait_for(lambda s, seats=seats: lit(s["bet_lights"]) == seats, what="bet lights")
+        rig.press_lock()
+        link.wait_event("locked")
+        qualifying = [seat for seat in seats if seat not in lacking]
+        contributions = [link.wait_event("contribution") for _ in qualifying]
+        assert [(e["seat"], e["amount"]) for e in contributions] == [
+            (seat, A1_CONTRIBUTION) for seat in qualifying], (seats, lacking)
+        assert link.command("status")["locked_in"] == qualifying
+        charged += len(qualifying)
+        for seat in seats:
+            rig.chip(seat, False)
+        rig.wait_for(lambda s: lit(s["bet_lights"]) == [], what="the round to end")
+    assert link.command("meters")["meters"]["contributed"] == A1_CONTRIBUTION * charged
