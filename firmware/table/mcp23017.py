@@ -40,6 +40,7 @@ class Mcp23017:
         self.i2c = i2c
         self.address = address
         self.inputs_mask = inputs_mask & 0xFFFF
+        self.outputs_mask = ~inputs_mask & 0xFFFF
         self.inputs = 0  # the last read: 1 = active (pulled low outside)
         self.latch = 0  # the outputs wanted; written by flush()
         self.written = None  # what the chip's latches hold; None: unknown
@@ -75,7 +76,7 @@ class Mcp23017:
 
     def flush(self):
         # Both latches in one transaction, only when an output changed.
-        latch = self.latch & ~self.inputs_mask & 0xFFFF
+        latch = self.latch & self.outputs_mask
         if latch != self.written:
             self.i2c.writeto_mem(self.address, OLATA, _pair(latch))
             self.written = latch
