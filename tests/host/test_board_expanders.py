@@ -12,7 +12,7 @@ import pytest
 from independent_draws import seeded_draws
 
 from uthctl.boards.max7219_model import reading
-from uthctl.links.rig import lit
+from uthctl.links.rig import RigError, lit
 
 A1_CONTRIBUTION = 20_000  # 653b.1(c)(4) A1: 2% of a $1 chip, in micro-dollars
 SEATS = range(1, 8)
@@ -76,19 +76,21 @@ def test_seven_seats_qualify_only_with_both_chips_and_a_bus_fault_stops_play(tab
     assert status["locked_in"] == qualifying and status["qualify"] == "both_spots"
     rig.wait_for(lambda s: lit(s["bet_lights"]) == qualifying, what="locked-in lights")
 
-    assert rig.request(op="i2c_fault", on=True)["ok"]
+    with pytest.raises(RigError, match=r"address is one of \[32, 33\]"):
+        rig.i2c_fault(True, 0x27)  # no expander there to take off the bus
+    assert rig.i2c_fault(True)["ok"]
     reason = link.wait_event("fault")["reason"]
     assert re.match("I2C expander 0x20: bus error reading the spots" + OS_ERROR, reason), reason
     status = link.command("status")
     assert (status["state"], status["fault"]) == ("fault", reason)
 
     # Seats 5-7's expander off the bus at power-on: a fault naming it, not empty seats.
-    rig.request(op="i2c_fault", on=False)
-    rig.request(op="i2c_fault", on=True, address=0x21)
+    rig.i2c_fault(False)
+    rig.i2c_fault(True, 0x21)
     came = _restart(board, link, rig, target)
     assert came["state"] == "fault", came
     assert re.match("I2C expander 0x21: no answer" + OS_ERROR, came["fault"]), came
-    rig.request(op="i2c_fault", on=False, address=0x21)
+    rig.i2c_fault(False, 0x21)
     assert _restart(board, link, rig, target) == {"state": "betting", "fault": None}
 
 
