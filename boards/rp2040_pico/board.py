@@ -2,74 +2,72 @@
 # that names the Pico's pins; copied to the board as /board.py.
 #
 #   GPIO  pin  signal                                   electrical
-#   GP0    1   seat 1 bet sensor (progressive spot)     in, pull-up, low = chip present
-#   GP1    2   seat 2 bet sensor                        "
-#   GP2    4   seat 3 bet sensor                        "
-#   GP3    5   seat 4 bet sensor                        "
-#   GP4    6   seat 5 bet sensor                        "
-#   GP5    7   seat 6 bet sensor                        "
-#   GP6    9   seat 1 bet light                         out, high = lit, via a ULN2803A
-#   GP7   10   seat 2 bet light                         "
-#   GP8   11   seat 3 bet light                         "
-#   GP9   12   seat 4 bet light                         "
-#   GP10  14   seat 5 bet light                         "
-#   GP11  15   seat 6 bet light                         "
-#   GP12  16   seat 1 jackpot light                     out, high = lit, via a ULN2803A
-#   GP13  17   seat 2 jackpot light                     "
-#   GP14  19   seat 3 jackpot light                     "
-#   GP15  20   seat 4 jackpot light                     "
-#   GP20  26   seat 5 jackpot light                     "
-#   GP21  27   seat 6 jackpot light                     "
+#   GP26  31   I2C1 SDA to both MCP23017s               4.7k pull-up to 3V3
+#   GP27  32   I2C1 SCL to both MCP23017s               4.7k pull-up to 3V3
 #   GP22  29   LOCK button (dealer)                     in, pull-up, low = pressed
 #   GP28  34   key switch (floorperson)                 in, pull-up, low = turned
 #   GP16  21   SPI0 MISO: the rp2 port routes it to SPI0 even unused; leave unconnected
 #   GP17  22   MAX7219 LOAD (CS)                        out, through a 74HCT125
 #   GP18  24   MAX7219 CLK (SPI0 SCK)                   out, through a 74HCT125
 #   GP19  25   MAX7219 DIN (SPI0 TX)                    out, through a 74HCT125
-#   GP26  31   spare (I2C1 SDA)
-#   GP27  32   spare (I2C1 SCL)
+#   GP0-15, GP20, GP21: spare
 #
-# Not wired: the UTH-spot sensors. The header has 26 GPIOs; the display takes
-# 4 (SCK, TX, CS and the MISO the rp2 port claims), leaving 22 for 6 seats x 4
-# signals + LOCK + key = 26. So each Seat gets
-# uth=None and the progressive chip alone qualifies the seat
-# (table.inputs.Seat.has_uth_wager). Adding them means an MCP23017 I2C
-# expander on GP26/GP27 and a driver for it; nothing here pretends otherwise.
+# The seats: both betting spots, the bet light and the jackpot light of
+# seven seats (28 signals) through two MCP23017 I2C port expanders at 400 kHz,
+# four seats a chip (table/seat_expanders.py):
+#
+#   expander  address  A2 A1 A0   seats
+#   U1        0x20     GND GND GND  1-4
+#   U2        0x21     GND GND 3V3  5-7 (GPA3, GPA7, GPB3, GPB7 spare: unconnected)
+#
+#   pin (chip k, seat n = 4k+i+1)  signal                  electrical
+#   GPAi  (i = 0..3)   seat n progressive spot's sensor    in, pull-up (GPPU, 100k),
+#                                                          low = chip present
+#   GPA4+i             seat n UTH spot's sensor            "
+#   GPBi               seat n bet light                    out, high = lit, via a ULN2803A
+#   GPB4+i             seat n jackpot light                "
+#
+# e.g. seat 3: U1 GPA2 (progressive), GPA6 (UTH), GPB2 (bet light), GPB6
+# (jackpot light); seat 6: U2 GPA1, GPA5, GPB1, GPB5. Each MCP23017 runs at
+# 3.3 V from the Pico's 3V3 (so SDA and SCL need no level shifter), RESET
+# tied to 3V3 through 10k, INTA/INTB unconnected (the table polls), 100 nF at
+# VDD. The internal 100k pull-ups suit sensors beside the board; a sensor at
+# the end of a long cable wants a 10k pull-up to 3V3 beside the expander.
+# An expander that does not answer is the table's fault, never an empty spot.
 #
 # Sensors, buttons and the key switch switch to GND (dry contact or open
-# collector): no GPIO ever sees more than 3.3 V. Lamps are driven by a low-side
-# driver, never straight from a GPIO. The MAX7219 runs at 5 V and wants 3.5 V
+# collector): no pin ever sees more than 3.3 V. Lamps are driven by a low-side
+# driver, never straight from a pin. The MAX7219 runs at 5 V and wants 3.5 V
 # for a logic high, hence the 74HCT125 level shifter on its three inputs.
-from machine import SPI, Pin
+from machine import I2C, SPI, Pin
 from micropython import const
 
-from table.hardware import Board, seats_from
+from table.hardware import Board
 from table.max7219 import Max7219
 from table.pins import ActiveLow
+from table.seat_expanders import SeatExpanders
 
 STORAGE_ROOT = "/meter"
 
-# GPIO numbers; the tuples are seats 1..6 in order.
-_GP_BET = (0, 1, 2, 3, 4, 5)
-_GP_BET_LIGHT = (6, 7, 8, 9, 10, 11)
-_GP_JACKPOT_LIGHT = (12, 13, 14, 15, 20, 21)
+_SEATS = const(7)
+_EXPANDERS = (0x20, 0x21)  # I2C addresses, seats 1-4 and 5-7
 _GP_LOCK = const(22)
 _GP_KEY = const(28)
 _GP_MISO = const(16)
 _GP_CS = const(17)
 _GP_SCK = const(18)
 _GP_MOSI = const(19)
+_GP_SDA = const(26)
+_GP_SCL = const(27)
 
 _SPI_BUS = const(0)
 _SPI_HZ = const(1_000_000)  # the MAX7219 takes up to 10 MHz; slow is kind to long wires
+_I2C_BUS = const(1)
+_I2C_HZ = const(400_000)  # the MCP23017's fast mode: both chips read in about 0.25 ms
 
 
 def _sensor(gpio):
     return ActiveLow(Pin(gpio, Pin.IN, Pin.PULL_UP))
-
-
-def _light(gpio):
-    return Pin(gpio, Pin.OUT, value=0)
 
 
 def _display():
@@ -79,7 +77,7 @@ def _display():
 
 
 def build():
-    seats = seats_from([_sensor(gpio) for gpio in _GP_BET],
-                       [_light(gpio) for gpio in _GP_BET_LIGHT],
-                       [_light(gpio) for gpio in _GP_JACKPOT_LIGHT])
-    return Board(seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT)
+    # No bus traffic here: the controller starts the expanders and faults if one is missing.
+    i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
+    io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
+    return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io)

@@ -5,9 +5,16 @@
 #           in a file) at /, the working folder, and machine.reset()
 #   pins    wires over a TCP connection to the supervisor (UTH_SIM_WIRE,
 #           "127.0.0.1:PORT"): one text line per change, "NAME LEVEL\n";
-#           inputs bet1..6, uth1..6, lock, key come in, outputs betlight1..6,
-#           jackpot1..6 and "display TEXT" go out. Without UTH_SIM_WIRE the
+#           inputs bet1..7, uth1..7, lock, key come in, outputs betlight1..7,
+#           jackpot1..7 and "display TEXT" go out. Without UTH_SIM_WIRE the
 #           board runs unwired: inputs read 0, outputs go nowhere.
+#   seats   as on the real boards, both spots and both lights of each seat on
+#           two MCP23017s (mcp23017_model.py) read and written by the
+#           firmware's driver (table/seat_expanders.py): betN and uthN drive
+#           the models' input pins (1 = a chip pulls the pin low), their
+#           output latches become betlightN and jackpotN. "i2c_fault 1" breaks
+#           the bus, "i2c_fault 1 ADDRESS" takes one expander off it, "... 0"
+#           mends it: the next I2C call fails as a NACK does on a board.
 #   serial  stdin/stdout, the pty the supervisor relays to the host
 #   random  os.urandom; UTH_SIM_SEED (TEST ONLY, never for play) swaps in a
 #           seeded generator so tests can predict hit values
@@ -28,12 +35,14 @@ import sys
 import time
 
 import simboot  # the supervisor boots it before this module loads the firmware
+from mcp23017_model import Mcp23017Model, ModelBus
 from micropython import const
 
-from table.inputs import Seat
+from table.seat_expanders import SeatExpanders, place
 from table.serial import UsbSerial
 
-SEATS = const(6)
+SEATS = const(7)
+EXPANDERS = (0x20, 0x21)  # as the real boards' addresses
 WIRE_ENV = "UTH_SIM_WIRE"
 SEED_ENV = "UTH_SIM_SEED"  # TEST ONLY: a deterministic random source
 RATE_ENV = "UTH_SIM_RATE"  # a soak's: the controller's clock this many times the host's
@@ -57,10 +66,23 @@ class InputWire:
         self.name = name
         self.level = 0
 
+    def set(self, level):
+        self.level = level
+
     def value(self, level=None):
         if level is None:
             return self.level
         return None  # an input pin ignores writes
+
+
+class ExpanderWire:
+    # An input line that drives an expander model's pin: 1 pulls it low.
+    def __init__(self, model, bit):
+        self.model = model
+        self.bit = bit
+
+    def set(self, level):
+        self.model.drive(self.bit, 0 if level else None)
 
 
 class OutputWire:
@@ -103,9 +125,10 @@ class Wires:
         self.ready = False
         self.retry_at = time.ticks_ms()
         self.display = None  # resent after a reconnect too
+        self.bus = None  # the expanders' ModelBus, for "i2c_fault"
 
-    def input(self, name):
-        wire = InputWire(name)
+    def input(self, name, wire=None):
+        wire = wire or InputWire(name)
         self.inputs[name] = wire
         return wire
 
@@ -192,11 +215,22 @@ class Wires:
         name, _, value = line.decode().partition(" ")
         wire = self.inputs.get(name)
         if wire is not None:
-            wire.level = 1 if value == "1" else 0
+            wire.set(1 if value == "1" else 0)
+        elif name == "i2c_fault" and self.bus is not None:
+            self._i2c_fault(value.split())
         elif name == "ready":
             self.ready = True
         elif name == "sync":
             self.send("sync", value)
+
+    def _i2c_fault(self, words):
+        on = words[:1] == ["1"]
+        if len(words) == 1:
+            self.bus.broken = on
+        elif on:
+            self.bus.detached.add(int(words[1]))
+        else:
+            self.bus.detached.discard(int(words[1]))
 
     def _flush(self):
         if self.sock is None or not self.outbuf:
@@ -266,9 +300,19 @@ def _clock():
 class Board:
     def __init__(self, wires):
         self.wires = wires
-        self.seats = [Seat(n, wires.input("bet%d" % n), wires.input("uth%d" % n),
-                           wires.output("betlight%d" % n), wires.output("jackpot%d" % n))
-                      for n in range(1, SEATS + 1)]
+        self.models = {address: Mcp23017Model() for address in EXPANDERS}
+        self.bus = wires.bus = ModelBus(self.models, self._show_lights)
+        self.io = SeatExpanders(self.bus, EXPANDERS, SEATS)
+        self.seats = self.io.seats
+        self.qualify = None  # both spots sensed
+        self.lights = []  # (output wire, model, bit)
+        for n in range(1, SEATS + 1):
+            for name, signal in (("bet%d", "bet"), ("uth%d", "uth")):
+                chip, bit = place(n, signal)
+                wires.input(name % n, ExpanderWire(self.models[EXPANDERS[chip]], bit))
+            for name, signal in (("betlight%d", "bet_light"), ("jackpot%d", "jackpot_light")):
+                chip, bit = place(n, signal)
+                self.lights.append((wires.output(name % n), self.models[EXPANDERS[chip]], bit))
         self.lock = wires.input("lock")
         self.key = wires.input("key")
         self.display = Display(wires)
@@ -280,6 +324,11 @@ class Board:
 
     def service(self):
         self.wires.service()
+
+    def _show_lights(self):
+        # After each write to an expander: its output pins, as the lamps see them.
+        for wire, model, bit in self.lights:
+            wire.value(model.output(bit))
 
 
 def build():

@@ -24,6 +24,7 @@ _TICK_MS = const(5)
 def build(board):
     bonus = MysteryBonus(Store(board.storage_root), board.random_bytes, time.time)
     table = Table(bonus, board.seats, board.lock, board.key, board.display, None,
+                  io=getattr(board, "io", None), qualify=getattr(board, "qualify", None),
                   today=lambda: expiry.board_date(time.localtime))
     link = HostLink(table, board.serial.write_line)
     table.emit = link.send

@@ -9,6 +9,8 @@
 #   betting  --key held--> service (configuration; the redraw of a hit value
 #                          a failed commit exposed) --key released--> betting
 #   any      --store fault--> fault (play refused until a technician reboots)
+#   any      --board fault--> fault (the same: an expander off the bus, or a
+#                          board whose seats and qualify declaration disagree)
 #
 # LOCK and the key read in the same tick: a key released returns the table to
 # betting first, so the LOCK then locks; a key turned loses to the LOCK (a
@@ -35,7 +37,7 @@ from mystery.meter import (
 from mystery.money import cents_text
 from uth.seats import MAX_SEAT
 
-from . import expiry, meter_text
+from . import expiry, meter_text, qualify
 from .inputs import FALL, RISE, Debounced
 from .turns import Rotation, Turns
 
@@ -58,7 +60,10 @@ _KEY_LOST_TO_LOCK = ("key turn ignored: LOCK was pressed in the same instant and
 
 
 class Table:
-    def __init__(self, bonus, seats, lock_pin, key_pin, display, emit, today=None):
+    # io: the seats' expanders (seat_expanders.py) or None; qualify: the
+    # board's declaration (qualify.py); today: the board's date for expiry.
+    def __init__(self, bonus, seats, lock_pin, key_pin, display, emit, io=None,
+                 qualify=None, today=None):
         self.bonus = bonus
         self.seats = seats  # inputs.Seat with raw pins; wrapped at start()
         self.lock_pin = lock_pin
@@ -75,10 +80,20 @@ class Table:
         self.stale_chips = []  # seats whose chip has been on its spot since start()
         self.shown = None
         self.lit = (0, 0)  # the bet and jackpot lights last driven, a bit a seat
+        self.io = io
+        self.qualify = qualify
+        self.board_fault = None  # why the board's seats cannot be trusted
+        self.warning = None  # the qualify declaration's, at every boot and in status
+        self.io_live = False  # the expanders are read and written each tick
 
     # ---- start-up ----
 
     def start(self, now):
+        # The expanders first: the debouncers take their first read as settled.
+        self.board_fault, self.warning = qualify.check(self.seats, self.qualify)
+        self.io_live = self.io is not None and self.board_fault is None
+        if self.io_live:
+            self.board_fault = self.io.start()
         for seat in self.seats:
             seat.bet = Debounced(seat.bet, SETTLE_MS, now)
             if seat.uth is not None:
@@ -90,9 +105,15 @@ class Table:
         self.blink = Turns(_BLINK_MS, now)
         for event in self.bonus.boot():
             self.emit(event)
+        if self.warning is not None:
+            self.emit({"ev": "warning", "reason": self.warning})
         self._resume()
         self._warn_of_expiry()
+        if self.board_fault is not None:
+            self.state = FAULT
+            self.emit({"ev": "fault", "reason": self.board_fault})
         self._refresh(now)
+        self._write_io()
 
     def _resume(self):
         # Pick up where the last power cut left the meter.
@@ -113,6 +134,8 @@ class Table:
     # ---- the loop ----
 
     def tick(self, now):
+        if self.io_live:
+            self._io_step(self.io.read)
         lock_edge = self.lock.poll(now)
         key_edge = self.key.poll(now)
         for seat in self.seats:
@@ -124,6 +147,21 @@ class Table:
         if handler is not None:
             handler(self, now, lock_edge, key_edge)
         self._refresh(now)
+        self._write_io()
+
+    def _write_io(self):
+        # After a fault, one last write puts the lights out if the bus still
+        # lets it; then the bus is left alone (a stuck bus costs its timeout).
+        if self.io_live:
+            self._io_step(self.io.write)
+            self.io_live = self.board_fault is None
+
+    def _io_step(self, step):
+        reason = step()
+        if reason is not None and self.board_fault is None:
+            self.board_fault = reason
+            self.state = FAULT
+            self.emit({"ev": "fault", "reason": reason})
 
     def _betting(self, now, lock_edge, key_edge):
         # A key turned with a LOCK that was itself refused (a flash full, an
@@ -264,10 +302,14 @@ class Table:
 
     def status(self):
         meter = self.bonus.meter
-        status = {"state": self.state, "display": self.shown, "fault": self.bonus.fault,
+        status = {"state": self.state, "display": self.shown,
+                  "fault": self.bonus.fault or self.board_fault,
+                  "qualify": self.qualify or qualify.BOTH_SPOTS,
                   "payment": self.payment, "locked_in": self.locked_in,
                   "stale_chips": list(self.stale_chips), "validation": self._validation(),
                   "lights": {"bet": _seats_lit(self.lit[0]), "jackpot": _seats_lit(self.lit[1])}}
+        if self.warning is not None:
+            status["warnings"] = [self.warning]
         if meter is not None and self.bonus.fault is None:
             # exposed: why LOCK is refused until a service-mode redraw.
             status.update(phase=meter.phase, config=meter.config, cycle=meter.cycle,

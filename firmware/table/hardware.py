@@ -9,7 +9,8 @@ from .serial import UsbSerial
 
 
 def seats_from(bet_sensors, bet_lights, jackpot_lights, uth_sensors=None):
-    # Seats 1..n from parallel lists; no UTH sensors: the progressive chip qualifies alone.
+    # Seats 1..n from parallel lists. No UTH sensors: the board must declare
+    # qualify="progressive_spot_only" (qualify.py), else the table faults.
     uth = uth_sensors or [None] * len(bet_sensors)
     return [Seat(i + 1, bet_sensors[i], uth[i], bet_lights[i], jackpot_lights[i])
             for i in range(len(bet_sensors))]
@@ -25,8 +26,13 @@ def _folder(path):
 
 class Board:
     # What docs/boards.md calls the board: everything the controller is handed.
-    def __init__(self, seats, lock, key, display, storage_root="/meter"):
+    # io: the seats' expanders (seat_expanders.py), read and written each tick;
+    # None where every pin is a GPIO. qualify: see qualify.py.
+    def __init__(self, seats, lock, key, display, storage_root="/meter", io=None,
+                 qualify=None):
         self.seats = seats
+        self.io = io
+        self.qualify = qualify
         self.lock = lock
         self.key = key
         self.display = display

@@ -54,8 +54,9 @@ class Debounced:
 
 class Seat:
     # One seat's wiring: the progressive wager's bet sensor, the UTH wager's
-    # (None where the board wires none: the progressive chip alone qualifies),
-    # the bet light and the jackpot light.
+    # (None on a board built without one, which must declare
+    # qualify="progressive_spot_only": qualify.py), the bet light and the
+    # jackpot light.
     def __init__(self, number, bet, uth, bet_light, jackpot_light):
         self.number = number
         self.bet = bet

@@ -10,6 +10,7 @@
 //
 //   node emulator.mjs --firmware IMAGE.uf2 --bootrom ROM.bin --flash FILE
 //        --control-fd N [--watch 6,7,...] [--low 0,22] [--cs 17] [--spi 0] [--realtime]
+//        [--i2c 1 --expanders 32,33 [--xlow 32:4,33:5] [--i2c-broken] [--i2c-detached 33]]
 //        [--cut-at N --cut-mode before|partial]
 //
 // stdin/stdout: the USB CDC serial (bytes only; the log goes to stderr).
@@ -22,7 +23,14 @@
 //        gpio GPIO            -> "gpio GPIO LEVEL OUT": the pad's level (0|1) and
 //                             whether the chip drives it (1) or reads it (0)
 //        flashops             -> "flashops ERASES PROGRAMS"
+//        xset ADDR BIT 0|1|z SEQ   as set, for pin BIT (0-15, GPB0 = 8) of the
+//                             MCP23017 at ADDR (mcp23017.mjs) on the --i2c bus
+//        i2cfault 0|1 [ADDR]  1: the whole bus (or only ADDR) stops answering;
+//                             0: it answers again
 //   out: pin GPIO 0|1         a watched output changed (1 = driven high)
+//        xout ADDR WORD       an expander's output pins after a transaction
+//                             changed them (bit n = pin n driven high)
+//        xlevel ADDR BIT NS   an xset's level reached the expander's pin
 //        level GPIO NS        a set's level reached the pin at emulated time NS
 //        spi REG DATA         a 16-bit frame latched by the rising CS edge
 //        flash KIND ADDR COUNT ERASES PROGRAMS   after each operation
@@ -40,6 +48,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { ConsoleLogger, LogLevel, Simulator, USBCDC } from 'rp2040js';
+import { Mcp23017, attach } from './mcp23017.mjs';
 
 const args = {};
 for (let i = 2; i < process.argv.length; i++) {
@@ -238,6 +247,30 @@ csPin.addListener(() => {
   }
 });
 
+// ---- MCP23017s on the I2C bus -------------------------------------------------------------
+const expanders = new Map();
+const i2cBus = {
+  broken: !!args['i2c-broken'],
+  detached: new Set(String(args['i2c-detached'] || '').split(',').filter(Boolean).map(Number)),
+};
+for (const address of String(args.expanders || '').split(',').filter(Boolean).map(Number)) {
+  expanders.set(address, new Mcp23017(address));
+}
+for (const spec of String(args.xlow || '').split(',').filter(Boolean)) {
+  const [address, bit] = spec.split(':').map(Number);
+  expanders.get(address).drive(bit, false);   // held low from power-on (chips on spots)
+}
+const shownOutputs = new Map();
+if (expanders.size) {
+  attach(mcu.i2c[Number(args.i2c || 0)], expanders, i2cBus, (device) => {
+    const word = device.outputs();
+    if (shownOutputs.get(device.address) !== word) {
+      shownOutputs.set(device.address, word);
+      tell(`xout ${device.address} ${word}`);
+    }
+  });
+}
+
 // ---- control lines from the supervisor ---------------------------------------------------
 const awaiting = [];   // [sim ns due, seq]
 let controlBuf = '';
@@ -250,9 +283,15 @@ control.on('data', (d) => {
     if (line) command(line.split(/\s+/));
   }
 });
-function command([cmd, a1, a2, a3]) {
+function command([cmd, a1, a2, a3, a4]) {
   if (cmd === 'set') {
     scheduleLevel(Number(a1), a2 === 'z' ? null : a2 === '1', a3);
+  } else if (cmd === 'xset' && expanders.has(Number(a1))) {
+    scheduleLevel([Number(a1), Number(a2)], a3 === 'z' ? null : a3 === '1', a4);
+  } else if (cmd === 'i2cfault') {
+    if (a2 === undefined) i2cBus.broken = a1 === '1';
+    else if (a1 === '1') i2cBus.detached.add(Number(a2));
+    else i2cBus.detached.delete(Number(a2));
   } else if (cmd === 'time') {
     tell(`time ${Math.round(clock.nanos)} ${mcu.core.cycles}`);
   } else if (cmd === 'gpio' && mcu.gpio[Number(a1)]) {
@@ -266,7 +305,7 @@ function command([cmd, a1, a2, a3]) {
 // The rig's timing kept on the chip's clock: a level comes as long after the
 // one before it, in emulated time, as it came after it on the wall clock, so
 // a 100 ms key turn stays 100 ms for the firmware even while the emulator lags.
-const levels = [];     // [sim ns due, gpio, level, seq], in order
+const levels = [];     // [sim ns due, gpio or [address, bit], level, seq], in order
 let lastWallNs = null, lastDueNs = 0;
 function scheduleLevel(n, level, seq) {
   const wall = wallNs();
@@ -280,9 +319,14 @@ function scheduleLevel(n, level, seq) {
 function applyLevels() {
   while (levels.length && levels[0][0] <= clock.nanos) {
     const [, n, level, seq] = levels.shift();
-    outside[n] = level;
-    updatePad(n);
-    tell(`level ${n} ${Math.round(clock.nanos)}`);
+    if (Array.isArray(n)) {   // [address, bit]: an expander's pin
+      expanders.get(n[0]).drive(n[1], level);
+      tell(`xlevel ${n[0]} ${n[1]} ${Math.round(clock.nanos)}`);
+    } else {
+      outside[n] = level;
+      updatePad(n);
+      tell(`level ${n} ${Math.round(clock.nanos)}`);
+    }
     awaiting.push([clock.nanos + APPLIED_NS, seq]);
   }
 }

@@ -3,32 +3,54 @@
 # its own emulator. A thread copies each level across as it changes, as the
 # wires of the README's table would carry it:
 #   rig drive GPIO high -> its NPN on -> the controller's input pulled low:
-#       the controller board's rig `set NAME 1` (chip present, pressed, turned)
-#   controller light output -> the rig's input GPIO of the same number
+#       the controller board's rig `set NAME 1` (chip present, pressed, turned;
+#       the seats' on its expanders)
+#   controller light (an expander's output) -> the rig's light input GPIO
+#       (boards/rig_pico/board.py: seats 1-6; the UTH spots stay placed)
 #   rig RUN GPIO high -> the controller reset; rig power GPIO low/high ->
 #       the controller's supply off/on
 # It polls both chips every few ms (all of a chip's pads in one round trip),
 # so a level crosses within about one poll plus the emulators' lag: presses
 # of a few hundred ms, as a dealer's, cross whole.
+import ast
 import json
 import threading
 import time
+from pathlib import Path
 
 from rig_pico_target import POWER_GPIO, RUN_GPIO
 
-from uthctl.boards import pico_image
 from uthctl.links.rig import Rig
 
 POLL_S = 0.005
 TIMEOUT = 30.0
+RIG = Path(__file__).resolve().parents[2] / "boards" / "rig_pico"
+
+
+def rig_names(path, prefix):
+    # The module-level assignments to names with prefix in a rig file, read
+    # from its source (never imported: it imports machine): tuples and const(N).
+    found = {}
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "").startswith(prefix):
+            value = node.value
+            found[node.targets[0].id] = ast.literal_eval(value if isinstance(value, ast.Tuple)
+                                                         else value.args[0])
+    return found
+
+
+def rig_gpios():
+    return rig_names(RIG / "board.py", "_GP_")
 
 
 class PinBridge(threading.Thread):
     def __init__(self, rig_board, controller_board):
         super().__init__(name="pin-bridge", daemon=True)
-        wiring = pico_image.wiring()
-        self.inputs = dict(wiring["inputs"])  # the rig drives GPIO n for the input on GPIO n
-        self.lights = wiring["bet_lights"] + wiring["jackpot_lights"]
+        gpios = rig_gpios()
+        names = rig_names(RIG / "rig_protocol.py", "INPUTS")["INPUTS"]
+        self.inputs = dict(zip(names, gpios["_GP_DRIVE"], strict=True))  # name: rig GPIO
+        self.seats = len(gpios["_GP_BET_LIGHT"])  # the seats whose lights the rig reads
+        self.lights = list(gpios["_GP_BET_LIGHT"]) + list(gpios["_GP_JACKPOT_LIGHT"])
         self.rig_address = rig_board.rig_address
         self.controller_address = controller_board.rig_address
         self.halt = threading.Event()
@@ -73,7 +95,8 @@ class PinBridge(threading.Thread):
             time.sleep(POLL_S)
 
     def _lights(self, rig_pins, state, lights):
-        levels = state["bet_lights"] + state["jackpot_lights"]
+        seats = self.seats
+        levels = state["bet_lights"][:seats] + state["jackpot_lights"][:seats]
         for gpio, level in zip(self.lights, levels, strict=True):
             if lights[gpio] != level:
                 lights[gpio] = level

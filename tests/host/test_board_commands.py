@@ -132,6 +132,11 @@ def test_status_shows_the_firmware_version_when_the_board_sends_it():
     assert "EXPOSED        this cycle's hit value was written to flash" in exposed
     del status["version"], status["build"]
     assert "firmware       not reported by this firmware" in format_status(status, None, "-")
+    declared = format_status(dict(status, qualify="progressive_spot_only",
+                                  warnings=["qualify=progressive_spot_only: needs approval"]),
+                             None, "-").splitlines()
+    assert declared[-2:] == ["qualify        progressive spot only",
+                             "WARNING        qualify=progressive_spot_only: needs approval"]
 
 
 def test_status_of_a_faulted_board_names_the_fault(tmp_path, capsys):

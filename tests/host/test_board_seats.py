@@ -13,10 +13,10 @@ BOARDS = Path(__file__).resolve().parents[2] / "boards"
 
 
 def _documented_pico_seats():
-    # The seats in the header table ("#   GP0    1   seat 1 bet sensor ...").
-    found = re.findall(r"#\s+GP\d+\s+\d+\s+seat (\d) bet sensor",
+    # The last seat of the header's expander table ("#   U2   0x21   ...  5-7").
+    found = re.findall(r"#\s+U\d\s+0x2\d\s+.*?\s(\d)-(\d)",
                        (BOARDS / "rp2040_pico" / "board.py").read_text())
-    return len(set(found))
+    return max(int(last) for _, last in found)
 
 
 def _documented_sim_seats():
@@ -26,24 +26,26 @@ def _documented_sim_seats():
 
 
 def test_each_board_wires_what_its_file_documents():
-    assert seats.pico_seats() == _documented_pico_seats() == 6
-    assert seats.sim_seats() == _documented_sim_seats() == 6
+    assert seats.pico_seats() == _documented_pico_seats() == 7
+    assert seats.sim_seats() == _documented_sim_seats() == 7
 
 
-def _pico_file(tmp_path, bets, lights, jackpots):
+def _pico_file(tmp_path, count, expanders):
     path = tmp_path / "board.py"
-    path.write_text("_GP_BET = %r\n_GP_BET_LIGHT = %r\n_GP_JACKPOT_LIGHT = %r\n"
-                    % (tuple(bets), tuple(lights), tuple(jackpots)))
+    path.write_text("_SEATS = const(%d)\n_EXPANDERS = %r\n_GP_LOCK = const(22)\n"
+                    "_GP_KEY = const(28)\n_GP_SDA = const(26)\n_GP_SCL = const(27)\n"
+                    "_GP_CS = const(17)\n_SPI_BUS = const(0)\n_I2C_BUS = const(1)\n"
+                    % (count, tuple(expanders)))
     return path
 
 
-def test_a_pico_map_with_more_seats_than_a_table_or_uneven_seats_is_refused(tmp_path):
-    eight = range(8)
+def test_a_pico_map_with_more_seats_than_a_table_or_too_few_expanders_is_refused(tmp_path):
     with pytest.raises(ValueError, match="wires 8 seats; a table has 1 to 7"):
-        seats.pico_seats(_pico_file(tmp_path, eight, eight, eight))
-    with pytest.raises(ValueError, match="differ in length"):
-        seats.pico_seats(_pico_file(tmp_path, range(6), range(6), range(5)))
-    assert seats.pico_seats(_pico_file(tmp_path, range(7), range(7), range(7))) == 7
+        seats.pico_seats(_pico_file(tmp_path, 8, (0x20, 0x21)))
+    with pytest.raises(ValueError, match="5 seats want 2 expanders, not 1"):
+        seats.pico_seats(_pico_file(tmp_path, 5, (0x20,)))
+    assert seats.pico_seats(_pico_file(tmp_path, 4, (0x20,))) == 4
+    assert seats.pico_seats(_pico_file(tmp_path, 7, (0x20, 0x21))) == 7
 
 
 def test_a_sim_board_without_its_count_or_with_too_many_is_refused(tmp_path):

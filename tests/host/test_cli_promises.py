@@ -121,7 +121,7 @@ def test_a_seat_the_table_lacks_is_an_argument_error(capsys):
     # Refused before any rig is reached (none listens at this address).
     assert main(["rig", "--sim", _closed_port(), "chip", "9", "on", "--json"]) == 2
     assert _one_json_line(capsys.readouterr().out) == {
-        "error": "argument seat: seat must be 1 to 6, not '9' (see uthctl rig chip --help)"}
+        "error": "argument seat: seat must be 1 to 7, not '9' (see uthctl rig chip --help)"}
 
 
 def test_argument_error_from_the_shell_is_one_line():
@@ -129,7 +129,7 @@ def test_argument_error_from_the_shell_is_one_line():
                            "9x", "on"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
-        "uthctl: error: argument seat: seat must be 1 to 6, not '9x' (see uthctl rig chip "
+        "uthctl: error: argument seat: seat must be 1 to 7, not '9x' (see uthctl rig chip "
         "--help)"]
 
 

@@ -190,16 +190,17 @@ def test_pico_deployed_image_plays_to_a_hit_validates_and_resets(table):
     assert link.command("meters")["meters"]["meter"] == meters["meter"]
 
 
-# ---- the rig's pins: UTH sensors are not wired on the Pico ----
+# ---- the rig's pins: both spots of seven seats, LOCK and the key ----
 
 
-def test_pico_rig_refuses_uth_pins_it_does_not_wire(table):
+def test_pico_rig_names_both_spots_of_seven_seats_and_refuses_others(table):
     board = table.board()
     rig = table.rig(board)
-    with pytest.raises(OSError, match="wires no UTH"):
-        rig.uth(2, True)
+    with pytest.raises(OSError, match="unknown input 'uth8'"):
+        rig.set("uth8", 1)
     assert sorted(rig.state()["inputs"]) == sorted(
-        ["bet%d" % n for n in range(1, 7)] + ["lock", "key"])
+        ["bet%d" % n for n in range(1, 8)] + ["uth%d" % n for n in range(1, 8)]
+        + ["lock", "key"])
 
 
 def test_pico_rig_reads_the_chips_clock_which_keeps_wall_time(table):

@@ -38,30 +38,41 @@ def test_without_node_the_reason_names_what_to_install(monkeypatch):
 
 
 def _documented_wiring():
-    # {signal: GPIO} from the board's header table ("#   GP6    9   seat 1 bet light").
+    # {signal: GPIO} from the board's header table ("#   GP22  29   LOCK button"),
+    # and the expanders' table ("#   U2        0x21     GND GND 3V3  5-7").
     wires = {}
-    pattern = re.compile(r"#\s+GP(\d+)\s+\d+\s+(seat (\d) (bet sensor|bet light|jackpot light)"
-                         r"|LOCK button|key switch|MAX7219 LOAD)")
+    pattern = re.compile(r"#\s+GP(\d+)\s+\d+\s+(LOCK button|key switch|MAX7219 LOAD"
+                         r"|I2C1 SDA|I2C1 SCL)")
     for line in BOARD.read_text().splitlines():
         found = pattern.match(line)
         if found:
-            gpio, what, seat, kind = found.groups()
-            wires[(kind, int(seat)) if seat else what] = int(gpio)
+            wires[found.group(2)] = int(found.group(1))
+    chips = re.findall(r"#\s+U\d\s+0x([0-9a-f]{2})\s+.*?\s(\d)-(\d)", BOARD.read_text())
+    wires["expanders"] = [(int(address, 16), int(first), int(last))
+                          for address, first, last in chips]
     return wires
 
 
 def test_the_rig_pins_are_the_boards_own_wiring():
     documented = _documented_wiring()
     wiring = pico_image.wiring(BOARD)
-    for seat in range(1, 7):
-        assert wiring["inputs"]["bet%d" % seat] == documented[("bet sensor", seat)]
-        assert wiring["bet_lights"][seat - 1] == documented[("bet light", seat)]
-        assert wiring["jackpot_lights"][seat - 1] == documented[("jackpot light", seat)]
-    assert wiring["inputs"]["lock"] == documented["LOCK button"]
-    assert wiring["inputs"]["key"] == documented["key switch"]
-    assert wiring["cs"] == documented["MAX7219 LOAD"]
-    assert sorted(wiring["inputs"]) == sorted(["bet%d" % n for n in range(1, 7)]
-                                              + ["lock", "key"])
+    assert wiring["inputs"] == {"lock": documented["LOCK button"],
+                                "key": documented["key switch"]}
+    assert (wiring["cs"], wiring["sda"], wiring["scl"]) == (
+        documented["MAX7219 LOAD"], documented["I2C1 SDA"], documented["I2C1 SCL"])
+    assert wiring["i2c"] == 1
+    # The header's pin table: seat n = 4k+i+1 on chip k, spots on GPAi and
+    # GPA4+i, lights on GPBi and GPB4+i (bit 8 + pin number on port B).
+    for address, first, last in documented["expanders"]:
+        for seat in range(first, last + 1):
+            i = seat - first
+            assert wiring["expander_inputs"]["bet%d" % seat] == (address, i)
+            assert wiring["expander_inputs"]["uth%d" % seat] == (address, 4 + i)
+            assert wiring["bet_lights"][seat - 1] == (address, 8 + i)
+            assert wiring["jackpot_lights"][seat - 1] == (address, 12 + i)
+    assert wiring["expanders"] == [address for address, _, _ in documented["expanders"]]
+    assert sorted(wiring["expander_inputs"]) == sorted(
+        ["bet%d" % n for n in range(1, 8)] + ["uth%d" % n for n in range(1, 8)])
 
 
 @pytest.mark.parametrize("flag", [["--bare"], ["--test-seed", "7"], ["--micropython", "mp"]])

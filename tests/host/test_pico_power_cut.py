@@ -275,6 +275,7 @@ class Bench:
         self.board = stack.enter_context(PicoBoard(flash=flash, realtime=False))
         self.board.power(False)
         self.rig = stack.enter_context(Rig(self.board.rig_address, timeout=WAIT))
+        self.rest = self.rig.state()["inputs"]
         self.link = stack.enter_context(Link(self.board.serial_path, timeout=WAIT))
 
     def power_on(self, cut=None):
@@ -299,10 +300,11 @@ class Bench:
         self.board.power(False)
 
     def release(self):
-        # Every input back to its pull-up, kept for the next power-on (a cut
-        # leaves what the step held: the key, chips).
-        for pin in self.board.state()["inputs"]:
-            self.rig.set(pin, 0)
+        # Every input back to its level at the start, kept for the next
+        # power-on (a cut leaves what the step held: the key, chips): nothing
+        # pressed, no progressive chip, every UTH chip placed.
+        for pin, level in self.rest.items():
+            self.rig.set(pin, level)
 
     def load(self, image):
         assert not self.board.state()["powered"]

@@ -4,8 +4,8 @@
 # checked from the emulator's side (the rig port's gpio op):
 # - `set` of each controller input drives that input's rig GPIO high, alone,
 #   which turns on the transistor that pulls the controller's pin to ground;
-#   the GPIO is the controller's own for that signal (the wires run straight
-#   across, README: The rig Pico), read from the controller's pin map;
+#   the GPIO is the one the rig's own pin map gives that signal (README: The
+#   rig Pico);
 # - a level on each light's rig GPIO shows in the rig's `state`, and a
 #   released wire reads unlit (the emulator reads a pad with no pull low
 #   too: the pull-down itself is test_rig_board.py's);
@@ -15,6 +15,7 @@ import json
 import time
 
 import pytest
+from pico_pair import RIG, rig_gpios, rig_names
 from rig_pico_target import BOOT_WAIT, POWER_GPIO, RUN_GPIO, deploy_rig
 
 from uthctl import cli
@@ -28,8 +29,11 @@ pytestmark = [pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s"
 if WHY_NOT is None:
     from uthctl.boards.pico import PicoBoard
 
-WIRING = pico_image.wiring()  # the controller's GPIO for each signal
-INPUT_GPIOS = dict(WIRING["inputs"])
+GPIOS = rig_gpios()  # the rig's GPIO for each signal, from its board file
+INPUT_GPIOS = dict(zip(rig_names(RIG / "rig_protocol.py", "INPUTS")["INPUTS"],
+                       GPIOS["_GP_DRIVE"], strict=True))
+WIRING = {"bet_lights": list(GPIOS["_GP_BET_LIGHT"]),
+          "jackpot_lights": list(GPIOS["_GP_JACKPOT_LIGHT"])}
 TIMEOUT = 30.0  # the emulator on a loaded 2-core host
 
 

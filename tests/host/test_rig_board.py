@@ -1,9 +1,10 @@
 # The test rig's board folder (boards/rig_pico), checked without a board:
-# build() with a stand-in `machine` wires each controller input to the rig
-# GPIO of the same number as the controller's own pin map
-# (boards/rp2040_pico/board.py, read by pico_image.wiring), drives start
-# released and the lights are read with pull-downs; `make build` gives the
-# rig its own modules alone and the controller none of them.
+# build() with a stand-in `machine` drives the controller inputs the rig
+# reaches (the progressive spots of seats 1-6 on the controller's expanders,
+# LOCK and the key on the controller's GPIO of the same number, read by
+# pico_image.wiring), drives start released and the lights are read with
+# pull-downs; `make build` gives the rig its own modules alone and the
+# controller none of them.
 import importlib.util
 import pathlib
 import sys
@@ -49,17 +50,17 @@ def rig(monkeypatch):
     return module.build(lambda ms: None)
 
 
-def test_each_controller_input_is_driven_from_the_rig_gpio_of_its_number(rig):
+def test_the_rig_drives_six_progressive_spots_and_lock_and_key_on_their_own_numbers(rig):
     wiring = pico_image.wiring()
-    assert {name: pin.gpio for name, pin in rig.drives.items()} == wiring["inputs"]
+    assert sorted(rig.drives) == sorted(["bet%d" % n for n in range(1, 7)] + ["lock", "key"])
+    assert set(rig.drives) - {"lock", "key"} <= set(wiring["expander_inputs"])
+    assert {name: rig.drives[name].gpio for name in ("lock", "key")} == wiring["inputs"]
     for pin in rig.drives.values():
         assert (pin.mode, pin.level) == (FakePin.OUT, 0)  # transistor off: released
 
 
-def test_each_light_is_read_on_the_rig_gpio_of_its_number_with_a_pull_down(rig):
-    wiring = pico_image.wiring()
-    assert [pin.gpio for pin in rig.bet_lights] == wiring["bet_lights"]
-    assert [pin.gpio for pin in rig.jackpot_lights] == wiring["jackpot_lights"]
+def test_six_seats_lights_are_read_with_a_pull_down(rig):
+    assert len(rig.bet_lights) == len(rig.jackpot_lights) == 6
     for pin in rig.bet_lights + rig.jackpot_lights:
         assert (pin.mode, pin.pull) == (FakePin.IN, FakePin.PULL_DOWN)
 

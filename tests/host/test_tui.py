@@ -26,7 +26,7 @@ import pytest
 from independent_draws import seeded_draws
 
 from mystery.money import dollars
-from uthctl.boards.virtual import find_micropython
+from uthctl.boards.virtual import SEATS, find_micropython
 from uthctl.tui.events import describe
 from uthctl.tui.hands import Hands
 from uthctl.tui.led import led_rows
@@ -259,7 +259,7 @@ def _view(status, meters, pins, at_repl=None):
 def test_tui_draws_a_pending_hit_at_80x24():
     pins = {"display": "187.34", "inputs": dict({"bet%d" % n: 1 for n in (2, 4)}, lock=0,
                                                 key=0, uth2=1, uth4=0),
-            "bet_lights": [0, 1, 0, 1, 0, 0], "jackpot_lights": [0, 0, 0, 1, 0, 0],
+            "bet_lights": [0, 1, 0, 1, 0, 0, 0], "jackpot_lights": [0, 0, 0, 1, 0, 0, 0],
             "board": True, "powered": True, "boots": 1}
     status = {"state": "hit_pending", "payment": "jackpot_slip", "locked_in": [2, 4]}
     meters = {"meter": 187_340_000, "contributed": 87_340_000, "seeded": 100_000_000,
@@ -296,16 +296,17 @@ def test_tui_refuses_without_a_terminal():
 @pytest.mark.board
 def test_tui_bet_lock_autoplay_hit_validate_quit(tmp_path):
     require_micropython()
-    manual = (1, 2, 3)  # one round by hand, then auto-play at all six seats
+    manual = (1, 2, 3)  # one round by hand, then auto-play at every seat the board wires
     after_manual = A1_MINIMUM_CENTS + A1_CENTS_PER_SEAT * len(manual)
     # A hit value 2-4 auto-played rounds in: the meter passes it by then.
-    seed = find_seed(after_manual + 12 * 2, after_manual + 12 * 4 - 1)
+    per_round = SEATS * A1_CENTS_PER_SEAT
+    seed = find_seed(after_manual + per_round * 2, after_manual + per_round * 4 - 1)
     value = first_a1_value(seed)
     k = (value - A1_MINIMUM_CENTS) // A1_CENTS_PER_SEAT + 1  # contributions to the hit
     award_cents = A1_MINIMUM_CENTS + k * A1_CENTS_PER_SEAT
     auto_index = k - len(manual) - 1  # 0-based seat-round within auto-play
-    hit_seat = auto_index % 6 + 1
-    carried_cents = (5 - auto_index % 6) * A1_CENTS_PER_SEAT  # later seats of that round
+    hit_seat = auto_index % SEATS + 1
+    carried_cents = (SEATS - 1 - auto_index % SEATS) * A1_CENTS_PER_SEAT  # later seats
 
     started = time.monotonic()
     term = start_sim(tmp_path, "--test-seed", str(seed))
@@ -353,7 +354,8 @@ def test_tui_bet_lock_autoplay_hit_validate_quit(tmp_path):
         term.wait_text("HIT seat %d $%s" % (hit_seat, money(award_cents)))
         term.wait_text("HIT at seat %d: $%s!" % (hit_seat, money(award_cents)))
         term.wait_text('display "%s"' % money(award_cents))
-        term.wait_for(lambda t: [n for n in range(1, 7) if "JACKPOT" in seat_row(term, n)]
+        term.wait_for(lambda t: [n for n in range(1, SEATS + 1)
+                                 if "JACKPOT" in seat_row(term, n)]
                       == [hit_seat], what="the jackpot light at seat %d alone" % hit_seat)
 
         # The key validates: light off, paid, the meter reset with the carry.
@@ -467,7 +469,7 @@ def test_tui_shows_an_exposed_hit_value_and_redraws_it_in_service_mode():
     assert header.startswith("uthctl sim  state BETTING  hit value EXPOSED: hold key (s), "
                              "then d redraws"), header
     assert any("EXPOSED: s, then d redraws" in line[54:] for line in lines[1:8]), lines
-    hint = lines[15]
+    hint = lines[9 + SEATS]  # the row below the seats
     assert "rounds refused until redrawn" in hint and "hold the key (s), then d" in hint, hint
     assert all(len(line) <= 80 for line in lines)
     # Outside service mode d only says what to do first.
@@ -479,7 +481,8 @@ def test_tui_shows_an_exposed_hit_value_and_redraws_it_in_service_mode():
     view.update()
     header, lines = _header(view)
     assert header.startswith("uthctl sim  state SERVICE  hit value EXPOSED"), header
-    assert lines[15].startswith("service mode: d redraws the exposed hit value"), lines[15]
+    hint = lines[9 + SEATS]
+    assert hint.startswith("service mode: d redraws the exposed hit value"), hint
     view.key(ord("d"))
     assert jobs == ["the redraw job"]
 

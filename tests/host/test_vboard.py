@@ -458,10 +458,10 @@ def test_vboard_headless_cli_and_rig_cli(tmp_path, capsys):
         assert state["inputs"]["bet2"] == 1 and state["display"] in ("no CFG", None)
         assert uthctl(["rig", "--sim", addresses["rig"], "state"]) == 0
         assert "chips          2" in capsys.readouterr().out
-        assert uthctl(["rig", "--sim", addresses["rig"], "chip", "7", "on"]) == 2
-        # Seven seats make a table; this board wires six and names the pin it lacks.
-        with Rig(addresses["rig"]) as rig, pytest.raises(RigError, match="unknown input 'bet7'"):
-            rig.chip(7)
+        assert uthctl(["rig", "--sim", addresses["rig"], "chip", "7", "on"]) == 0
+        # Seven seats make a table, all wired; a pin beyond them is named and refused.
+        with Rig(addresses["rig"]) as rig, pytest.raises(RigError, match="unknown input 'bet8'"):
+            rig.set("bet8", 1)
         assert uthctl(["rig", "--sim", addresses["rig"], "lock", "--hold", "50"]) == 0
         assert uthctl(["rig", "--sim", addresses["rig"], "power", "off"]) == 0
         assert uthctl(["rig", "--sim", addresses["rig"], "state", "--json"]) == 0

@@ -89,7 +89,8 @@ class Table:
         assert status["stale_chips"] == list(SEATS), status
         # The stale chips' lights blink together; the empty seats' stay dark.
         for level in (0, 1, 0, 1):
-            self.rig.wait_for(lambda s, level=level: s["bet_lights"] == [level] * 3 + [0] * 3,
+            lights = list(SEATS) if level else []
+            self.rig.wait_for(lambda s, lights=lights: lit(s["bet_lights"]) == lights,
                               timeout=10.0, what="the bet lights blinking")
         meters = self.lock(charged=())  # the same chips, locked again: nothing charged
         assert meters["contributed"] == 3 * A1_SEAT

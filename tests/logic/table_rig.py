@@ -24,9 +24,10 @@ def _nothing():
 class Rig:
     # chips: the seats whose chip is on its spot when the board starts (a
     # restart mid-round); now: the board's ticks at start (they wrap at 2**30);
-    # today: the board's date, "YYYY-MM-DD" (None: a board with no clock).
+    # today: the board's date, "YYYY-MM-DD" (None: a board with no clock);
+    # qualify: the board's declaration (table/qualify.py).
     def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True, chips=(),
-                 now=1000, today=None):
+                 now=1000, today=None, qualify=None):
         self.now = now
         self.lock = Pin()
         self.key = Pin()
@@ -41,7 +42,7 @@ class Rig:
         self.lines = []
         self.today = today
         self.table = Table(bonus, seat_list, self.lock, self.key, self.display, None,
-                           today=lambda: self.today)
+                           qualify=qualify, today=lambda: self.today)
         self.link = HostLink(self.table, self.lines.append)
         self.table.emit = self.link.send
         self.table.start(self.now)

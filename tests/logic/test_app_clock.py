@@ -56,7 +56,7 @@ class ScriptedBoard:
         self.lock = Pin()
         self.key = Pin()
         self.display = Display()
-        self.seats = [Seat(1, self.chip, None, Pin(), Pin())]
+        self.seats = [Seat(1, self.chip, Pin(1), Pin(), Pin())]  # the UTH chip stays on
         self.serial = Serial()
         self.storage_root = root
         self.random_bytes = high_hit_value

@@ -11,16 +11,16 @@
 # the emulator exits 75 when the watchdog fires) all restart the emulation on
 # its saved flash.
 #
-# The rig port speaks rig_port.py's JSON lines, mapped to the GPIOs of
+# The rig port speaks rig_port.py's JSON lines, mapped to the pins of
 # boards/rp2040_pico/board.py (pico_image.wiring):
-#   set bet1..6, lock, key: 1 = chip present / pressed / turned, which pulls
-#       the pin low; 0 releases it to its pull-up. Answered "applied": true
-#       once the chip has run two controller ticks (10 ms) with the level,
-#       whatever it runs (the pins are always wired: the serial port tells
-#       whether a controller reads them); false while it is off (the level
-#       is kept for the next power-on). The Pico wires no UTH sensors:
-#       uth1..6 are refused, saying so.
-#   state: bet_lights, jackpot_lights (outputs driven high), display (the
+#   set bet1..7, uth1..7, lock, key: 1 = chip present / pressed / turned,
+#       which pulls the pin low (the seats' on the MCP23017 models,
+#       pico_expanders.py); 0 releases it to its pull-up. Answered "applied":
+#       true once the chip has run two controller ticks (10 ms) with the
+#       level, whatever it runs (the pins are always wired: the serial port
+#       tells whether a controller reads them); false while it is off (the
+#       level is kept for the next power-on).
+#   state: bet_lights, jackpot_lights (the expanders' outputs), display (the
 #       text the MAX7219 lights, decoded from SPI0 by max7219_model), and
 #       display_segments, inputs, powered, boots, repl, pid, flash_ops
 #       {"erase", "program"} of this power-on and flash_bytes (the bytes
@@ -33,6 +33,7 @@
 #   {"op": "time"} -> {"ok": true, "emulated_ns": N, "cycles": N}: the
 #       chip's clock since this power-on (125 MHz instruction cycles)
 #   {"op": "gpio", ...}: any GPIO read or driven by number (pico_gpio.py)
+#   {"op": "i2c_fault", ...}: the expanders stop answering (pico_expanders.py)
 #
 # The flash image is the littlefs region of the Pico's flash (1408 KiB),
 # written through at every erase and program, so killing the emulator is a
@@ -51,6 +52,7 @@ from pathlib import Path
 from . import pico_image
 from .flash import prepare_folder, state_folder
 from .max7219_model import Max7219
+from .pico_expanders import ExpanderOps, initial_levels, light_places, no_faults
 from .pico_gpio import GpioOps
 from .seats import pico_seats
 from .supervisor import Supervisor, kill_and_reap, spawn_with_parent_death, write_some
@@ -74,13 +76,15 @@ def _erased_image(path):
         image.write(b"\xff" * FS_SIZE)
 
 
-class PicoBoard(GpioOps, Supervisor):
+class PicoBoard(ExpanderOps, GpioOps, Supervisor):
     title = "emulated Pico"  # how the interactive table names it
-    RIG_OPS = "state, set, power, reset, cut, time, gpio, ping"
+    RIG_OPS = "state, set, power, reset, cut, time, gpio, i2c_fault, ping"
     _CALL_TIMEOUT = 15.0
     _START_TIMEOUT = 60.0
     _START_POLL = 0.05
-    _APPLY_TIMEOUT = 5.0
+    # Levels are spaced on the chip's clock as on the wall clock (emulator.mjs): on a
+    # loaded host, late beats "applied": false, which would space the next by the wait.
+    _APPLY_TIMEOUT = 20.0
 
     def __init__(self, flash=None, realtime=True, stderr=None, cut_at=None, cut_mode="before"):
         super().__init__(Path(flash or default_pico_flash()).resolve(), stderr)
@@ -92,10 +96,7 @@ class PicoBoard(GpioOps, Supervisor):
         self.bootrom = pico_image.bootrom()
         self.wiring = pico_image.wiring()
         self._input_of = {gpio: name for name, gpio in self.wiring["inputs"].items()}
-        self._light_of = {}
-        for kind in ("bet_lights", "jackpot_lights"):
-            for seat, gpio in enumerate(self.wiring[kind]):
-                self._light_of[gpio] = (kind, seat)
+        self._light_places, self._i2c_faults = light_places(self.wiring), no_faults()
         self._cut = None
         if cut_at is not None:
             self._arm_cut(cut_at, cut_mode)  # the first power-on's
@@ -134,7 +135,7 @@ class PicoBoard(GpioOps, Supervisor):
         super()._reset_state()
         self._ctl = None
         self._ctl_buf = b""
-        self._levels = {name: 0 for name in self.wiring["inputs"]}
+        self._levels = initial_levels(self.wiring)
         self._lights = {"bet_lights": [0] * SEATS, "jackpot_lights": [0] * SEATS}
         self._display = Max7219()
         self._ops = {"erase": 0, "program": 0}
@@ -166,13 +167,13 @@ class PicoBoard(GpioOps, Supervisor):
 
     def _command(self):
         wiring = self.wiring
-        watch = wiring["bet_lights"] + wiring["jackpot_lights"]
-        low = [wiring["inputs"][name] for name, level in self._levels.items() if level]
+        low = [wiring["inputs"][name] for name, level in self._levels.items()
+               if level and name in wiring["inputs"]]
         command = [self.node, str(pico_image.EMULATOR), "--firmware", str(self.firmware),
                    "--bootrom", str(self.bootrom), "--flash", str(self.flash),
                    "--control-fd", str(self._ctl_child.fileno()),
-                   "--watch", ",".join(map(str, watch)), "--cs", str(wiring["cs"]),
-                   "--spi", str(wiring["spi"])]
+                   "--cs", str(wiring["cs"]), "--spi", str(wiring["spi"])]
+        command += self._expander_args(self._levels)
         if low:
             command += ["--low", ",".join(map(str, low))]
         if self.realtime:
@@ -325,10 +326,10 @@ class PicoBoard(GpioOps, Supervisor):
         if not words:
             return
         kind, args = words[0], words[1:]
-        if kind == "pin" and len(args) == 2:
-            light = self._light_of.get(int(args[0]))
-            if light is not None:
-                self._lights[light[0]][light[1]] = 1 if args[1] == "1" else 0
+        if kind == "xout" and len(args) == 2:
+            self._expander_outputs(int(args[0]), int(args[1]))
+        elif kind == "xlevel" and len(args) == 3:
+            self._expander_input_ns(int(args[0]), int(args[1]), int(args[2]))
         elif kind == "spi" and len(args) == 2:
             self._display.write(int(args[0]), int(args[1]))
         elif kind == "level" and len(args) == 2:
@@ -358,6 +359,8 @@ class PicoBoard(GpioOps, Supervisor):
             self._ask_time(conn)
         elif op == "gpio":
             self._gpio(conn, request)
+        elif op == "i2c_fault":
+            self._i2c_fault(conn, request)
         elif op == "cut":
             self._reply(conn, {"ok": True, "armed": self._arm_cut(request["at"],
                                                                   request.get("mode", "before"))})
@@ -372,9 +375,6 @@ class PicoBoard(GpioOps, Supervisor):
         self._ctl_send(b"time\n")
 
     def _check_pin(self, pin):
-        if isinstance(pin, str) and pin.startswith("uth"):
-            raise ValueError("the Pico wires no UTH wager sensors (boards/rp2040_pico/"
-                             "board.py): its progressive chip alone qualifies a seat")
         if pin not in self._levels:
             raise ValueError("unknown input %r (one of %s)" % (pin, " ".join(self._levels)))
 
@@ -385,6 +385,9 @@ class PicoBoard(GpioOps, Supervisor):
         # Active low: present, pressed or turned pulls the pin to ground;
         # otherwise it floats to its pull-up. The emulator answers "applied
         # NUMBER" after two controller ticks with it.
+        if pin in self.wiring["expander_inputs"]:
+            self._expander_level(pin, level, number)
+            return
         gpio = self.wiring["inputs"][pin]
         self._ctl_send(b"set %d %s %d\n" % (gpio, b"0" if level else b"z", number))
 

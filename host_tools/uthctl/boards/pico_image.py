@@ -12,6 +12,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from table import seat_expanders
+
 from . import REPO
 
 RUNNER = REPO / "host_tools" / "pico_emu"
@@ -25,6 +27,7 @@ FIRMWARE_SHA256 = "5daa8e5fcdb37f1d81ff1a720b6c632113a5b11336564c62db7cd0005354c
 BOOTROM_SHA256 = "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae"
 NODE_MAJOR = 18
 PIN_FILE = REPO / "boards" / "rp2040_pico" / "board.py"
+_READ = ("_GP_", "_SPI_BUS", "_I2C_BUS", "_EXPANDERS", "_SEATS")
 
 
 class PicoUnavailable(OSError):
@@ -95,24 +98,41 @@ def unavailable():
 
 
 def gpio_map(path=PIN_FILE):
-    # {"_GP_BET": [0, ...], "_GP_LOCK": [22], ...} from the board's own
-    # module-level _GP_* assignments, read from its source, never imported.
+    # {"_GP_LOCK": [22], "_EXPANDERS": [32, 33], ...} from the board's own
+    # module-level _GP_*, bus, expander and seat assignments, read from its
+    # source, never imported.
     tree = ast.parse(Path(path).read_text(), str(path))
     pins = {}
     for node in tree.body:
         target = node.targets[0] if isinstance(node, ast.Assign) else None
-        if isinstance(target, ast.Name) and target.id.startswith(("_GP_", "_SPI_BUS")):
+        if isinstance(target, ast.Name) and target.id.startswith(_READ):
             pins[target.id] = [n.value for n in ast.walk(node.value)
                                if isinstance(n, ast.Constant) and type(n.value) is int]
     return pins
 
 
 def wiring(path=PIN_FILE):
-    # The rig's names for the Pico's GPIOs: inputs by pin name, the lights by
-    # seat, the display's chip select and SPI bus.
+    # The rig's names for the Pico's signals: LOCK and the key by GPIO; each
+    # seat's spots ("bet3": progressive, "uth3") and lights as (expander
+    # address, pin 0..15) in the layout of table/seat_expanders.py; the I2C
+    # bus, the display's chip select and SPI bus.
     pins = gpio_map(path)
-    inputs = {"bet%d" % (n + 1): gpio for n, gpio in enumerate(pins["_GP_BET"])}
-    inputs.update(lock=pins["_GP_LOCK"][0], key=pins["_GP_KEY"][0])
-    return {"inputs": inputs, "bet_lights": pins["_GP_BET_LIGHT"],
-            "jackpot_lights": pins["_GP_JACKPOT_LIGHT"], "cs": pins["_GP_CS"][0],
-            "spi": pins["_SPI_BUS"][0]}
+    seats, addresses = pins["_SEATS"][0], pins["_EXPANDERS"]
+    if len(addresses) != seat_expanders.chips_needed(seats):
+        raise ValueError("%s: %d seats want %d expanders, not %d" % (
+            path, seats, seat_expanders.chips_needed(seats), len(addresses)))
+
+    def pin(seat, signal):
+        chip, bit = seat_expanders.place(seat, signal)
+        return (addresses[chip], bit)
+
+    numbers = range(1, seats + 1)
+    expander_inputs = {"bet%d" % n: pin(n, "bet") for n in numbers}
+    expander_inputs.update({"uth%d" % n: pin(n, "uth") for n in numbers})
+    return {"inputs": {"lock": pins["_GP_LOCK"][0], "key": pins["_GP_KEY"][0]},
+            "expander_inputs": expander_inputs,
+            "bet_lights": [pin(n, "bet_light") for n in numbers],
+            "jackpot_lights": [pin(n, "jackpot_light") for n in numbers],
+            "expanders": addresses, "i2c": pins["_I2C_BUS"][0],
+            "sda": pins["_GP_SDA"][0], "scl": pins["_GP_SCL"][0],
+            "cs": pins["_GP_CS"][0], "spi": pins["_SPI_BUS"][0]}

@@ -39,7 +39,7 @@ from pathlib import Path
 from . import REPO
 from .board_source import constant
 from .flash import prepare_folder, state_folder
-from .seats import sim_seats
+from .seats import sim_expanders, sim_seats
 from .supervisor import (
     RAW_BANNER,
     Supervisor,
@@ -48,12 +48,14 @@ from .supervisor import (
     spawn_with_parent_death,
     write_some,
 )
+from .vboard_i2c import I2cFaultOps
 
 SEATS = sim_seats()  # boards/sim/board.py wires them
 INPUTS = tuple("bet%d" % n for n in range(1, SEATS + 1)) + tuple(
     "uth%d" % n for n in range(1, SEATS + 1)) + ("lock", "key")
-# A virtual table starts with every seat's UTH wager in place, so a progressive
-# chip alone qualifies; a rig clears uthN to test the rule.
+# A virtual table starts with every seat's UTH chip in place, so a rig that
+# places only progressive chips plays qualifying seats; it clears uthN to test
+# that a progressive chip alone does not qualify.
 INITIAL_LEVELS = dict({name: 0 for name in INPUTS},
                       **{"uth%d" % n: 1 for n in range(1, SEATS + 1)})
 # The unix port's 8-byte words: 256K holds about what 128 KB does on a 32-bit
@@ -102,8 +104,10 @@ def find_micropython():
     return found
 
 
-class VirtualBoard(Supervisor):
+class VirtualBoard(I2cFaultOps, Supervisor):
     title = "virtual board"  # how the interactive table names it
+    RIG_OPS = "state, set, power, reset, i2c_fault, ping"
+    EXPANDERS = sim_expanders()
 
     def __init__(self, flash=None, micropython=None, heapsize=HEAPSIZE, seed=None, repo=REPO,
                  stderr=None, lend_firmware=True, clock_rate=None):
@@ -173,6 +177,7 @@ class VirtualBoard(Supervisor):
         self._respawn_at = None
         self._respawn_main = True
         self._board = None  # the board's wire connection
+        self._reset_faults()
         self._levels = dict(INITIAL_LEVELS)
         self._lights = {"betlight": [0] * SEATS, "jackpot": [0] * SEATS}
         self._display = None
@@ -253,7 +258,7 @@ class VirtualBoard(Supervisor):
         self._lights = {"betlight": [0] * SEATS, "jackpot": [0] * SEATS}
         self._display = None
         self._drop_board()
-        return True
+        return True  # (an I2C fault stays: vboard_i2c.py)
 
     def _check_exit(self):
         self._check_died()
@@ -374,7 +379,7 @@ class VirtualBoard(Supervisor):
         name, _, value = line.partition(" ")
         if name == "hello":
             levels = "".join("%s %d\n" % item for item in self._levels.items())
-            self._board.send((levels + "ready\n").encode())
+            self._board.send((levels + self._fault_lines() + "ready\n").encode())
         elif name == "display":
             self._display = value
         elif name == "sync":

@@ -97,6 +97,14 @@ class Rig:
     def state(self):
         return self.request(op="state")
 
+    def i2c_fault(self, on, address=None):
+        # The board's I2C bus (or one expander on it) stops answering, or
+        # answers again: the virtual board and the emulated Pico only.
+        request = {"op": "i2c_fault", "on": bool(on)}
+        if address is not None:
+            request["address"] = address
+        return self.request(**request)
+
     def power(self, on):
         return self.request(op="power", on=bool(on))
 

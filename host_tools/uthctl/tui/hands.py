@@ -215,9 +215,9 @@ class Hands(threading.Thread):
             self.say("auto-play starts from betting (the table is %s)"
                      % STATE_NAMES.get(status.get("state"), status.get("state")), "error")
             return
-        # A dealer's round: a UTH wager (where the board wires its sensor: the
-        # Pico does not) and a progressive chip at each seat.
-        self.rig.set_many([("uth%d" % n, 1) for n in seats if "uth%d" % n in inputs])
+        # A dealer's round: a UTH wager and a progressive chip at each seat
+        # (the UTH chips a rig has lifted are placed again; the rest stay).
+        self.rig.set_many([("uth%d" % n, 1) for n in seats if inputs.get("uth%d" % n) == 0])
         self.auto = {"seats": seats, "rounds": 0, "since": time.monotonic()}
         self.say("auto-play: seats %s, round after round until a hit (a stops)"
                  % " ".join(map(str, seats)), "head")

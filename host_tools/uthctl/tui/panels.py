@@ -65,8 +65,9 @@ class Panels:
         self._meters(canvas, 1, 54)
         self._seats(canvas, 8, 0)
         self._inputs(canvas, 8, 54)
-        self._hint(canvas, 15)
-        self._events(canvas, 17, h - 3)
+        # Below the seats' rows; a message, while shown, covers the events' rule.
+        self._events(canvas, 10 + SEATS, h - 3)
+        self._hint(canvas, 9 + SEATS)
         help_lines = HELP if self.rig is not None else HELP_NO_RIG
         canvas.put(h - 2, 0, help_lines[0], "help")
         canvas.put(h - 1, 0, help_lines[1], "help")
@@ -172,8 +173,9 @@ class Panels:
         c.put(row, col, "seat  prog.chip UTH wager  bet light  jackpot", "head")
         pins = self.pins or {}
         inputs = pins.get("inputs", {})
-        bets = pins.get("bet_lights", [0] * SEATS)
-        jackpots = pins.get("jackpot_lights", [0] * SEATS)
+        # A rig that reads fewer seats' lights (the rig Pico's six) shows the rest off.
+        bets = pins.get("bet_lights", []) + [0] * SEATS
+        jackpots = pins.get("jackpot_lights", []) + [0] * SEATS
         for n in range(1, SEATS + 1):
             r = row + n
             c.put(r, col, "%3d" % n, "bold")
@@ -241,7 +243,7 @@ class Panels:
         c.put(row, 0, *self.hint())
         text, style, since = self.message
         if text and time.monotonic() - since < 8.0:
-            c.put(row + 1, 0, "> " + text, style)
+            c.put(row + 1, 0, ("> " + text).ljust(c.width), style)
 
     def hint(self):
         # What to do next: the one line a person reads first.
