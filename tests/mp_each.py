@@ -18,7 +18,12 @@ LOGIC_DIR = os.path.join("tests", "logic")
 # the controller with the settlement (evaluator, paytables) compiled from
 # source, on a 64-bit port whose objects are twice a Pico's, beside the test
 # rig. 224K is the least the virtual board settles in (docs/host-link.md).
-HEAPS = {"test_round_command.py": "256K"}
+# test_expanders.py logs every bus transfer in a growing list, and
+# test_mystery_full_flash.py keeps a full RAM flash's worth of writes, in the
+# same heap as a controller that now carries its settings, expiry and
+# expander code: at 192K those test-side blocks no longer found room.
+HEAPS = {"test_round_command.py": "256K", "test_expanders.py": "256K",
+         "test_mystery_full_flash.py": "256K"}
 SUMMARY = re.compile(r"^micropython: (\d+) passed, (\d+) failed$", re.M)
 
 
