@@ -9,6 +9,7 @@
 # host sends meanwhile waits its turn (commands are answered in order, never
 # inside an export's records). A partial line is dropped after a silence, so a
 # host that died mid-line cannot spoil the next host's first command.
+import gc
 import json
 
 from micropython import const
@@ -94,7 +95,20 @@ class HostLink:
                          "validation": self._validation, "round": self._round}
 
     def send(self, message):
-        self.write(json.dumps(message))
+        # A line the heap cannot hold now is tried once more after a
+        # collection, then given up with a short line that says so: the table
+        # never stops for want of memory to speak (every event is also in the
+        # log, for the host to export).
+        try:
+            self.write(json.dumps(message))
+            return
+        except MemoryError:
+            gc.collect()
+        try:
+            self.write(json.dumps(message))
+        except MemoryError:
+            gc.collect()
+            self.write(_unsent(message))
 
     # ---- one turn of the loop ----
 
@@ -328,3 +342,12 @@ class _Export:
         self.command = command
         self.records = records
         self.count = 0
+
+
+def _unsent(message):
+    # The short line sent instead of one the heap could not hold.
+    if "ev" in message:
+        return '{"ev": "unsent", "was": "%s", "reason": "no memory free to send it"}' % (
+            message["ev"],)
+    return '{"ok": false, "id": %s, "error": "no memory free to send this reply"}' % (
+        json.dumps(message.get("id")),)

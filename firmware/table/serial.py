@@ -23,4 +23,6 @@ class UsbSerial:
         return data
 
     def write_line(self, text):
-        self.stdout.write(text.encode() + b"\r\n")
+        # Two writes, not one joined copy: a long reply needs no third buffer.
+        self.stdout.write(text.encode())
+        self.stdout.write(b"\r\n")

@@ -30,7 +30,7 @@ SEED = 653
 
 # The unix port's objects are twice a Pico's (64-bit): the settlement
 # compiled from source beside the controller needs about 224K there, and the
-# virtual board runs with 256K; where the heap cannot hold it a round is
+# virtual board runs with 320K; where the heap cannot hold it a round is
 # refused and play goes on (tests/logic/test_round_command.py). A Pico has
 # ample room (README).
 
