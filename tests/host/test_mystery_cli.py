@@ -14,26 +14,13 @@ from mystery import chain
 from mystery.bonus import MysteryBonus
 from mystery.meter import RUNNING, Meter
 from mystery.store import Store
+from regulation import PRINTED
 from uthctl.analysis import mystery_sim
 from uthctl.cli import main
 
 MICROS = 1_000_000
-# name: (minimum progressive wager $, minimum $, maximum $, contribution rate %),
-# as printed in 653b.1(c)(4).
-REGULATION = {
-    "A1": (1, 100, 200, "2"),
-    "A2": (2, 100, 200, "1.5"),
-    "A5": (5, 100, 250, "1"),
-    "B1": (1, 100, 500, "5"),
-    "B2": (2, 100, 500, "3.5"),
-    "B5": (5, 100, 500, "2"),
-    "C1": (1, 250, 500, "2"),
-    "C2": (2, 250, 500, "1.5"),
-    "C5": (5, 250, 500, "0.5"),
-    "D1": (1, 250, 1000, "5"),
-    "D2": (2, 250, 1000, "3"),
-    "D5": (5, 250, 1000, "2"),
-}
+# 653b.1(c)(4) as printed, typed once for the tests (tests/logic/regulation.py).
+REGULATION = PRINTED
 SIM = ["mystery", "simulate", "--config", "B2", "--rounds", "20000", "--seats", "6"]
 
 

@@ -6,6 +6,7 @@ import hashlib
 
 from mystery import configs
 from mystery.meter import Meter, Refused
+from regulation import PRINTED
 from scripted import SALT_HEX, source_for
 
 DOLLAR = 1_000_000
@@ -25,18 +26,13 @@ def _balanced(meter):
 
 
 def test_the_twelve_configurations_as_printed():
-    printed = {  # minimum wager $, minimum $, maximum $, rate %
-        "A1": (1, 100, 200, 2), "A2": (2, 100, 200, 1.5), "A5": (5, 100, 250, 1),
-        "B1": (1, 100, 500, 5), "B2": (2, 100, 500, 3.5), "B5": (5, 100, 500, 2),
-        "C1": (1, 250, 500, 2), "C2": (2, 250, 500, 1.5), "C5": (5, 250, 500, 0.5),
-        "D1": (1, 250, 1000, 5), "D2": (2, 250, 1000, 3), "D5": (5, 250, 1000, 2),
-    }
+    printed = PRINTED  # minimum wager $, minimum $, maximum $, rate % (as text)
     assert sorted(configs.NAMES) == sorted(printed)
     for name, (wager, low, high, rate) in printed.items():
         config = configs.get(name)
         assert config.min_wager_cents == wager * 100
         assert (config.minimum, config.maximum) == (low * DOLLAR, high * DOLLAR)
-        assert config.rate_bp == int(rate * 100)
+        assert config.rate_bp == round(float(rate) * 100)
     # 653b.1's source note: effective September 4, 2021, expiring September 4, 2024.
     assert (configs.SECTION, configs.EFFECTIVE, configs.EXPIRES) == (
         "653b.1(c)(4)", "2021-09-04", "2024-09-04")
