@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 import flash_wear  # bench/, beside this script
+import heap_report
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "bench"
@@ -388,6 +389,8 @@ def bench(hands, settle_round, repeats=7, settle_calls=10, wear_rounds=1000, loc
             result["settle"] = chip_settle(board.serial_path, tmp, settle_round, settle_calls,
                                            repeats)
             progress("evaluator and settlement done", started)
+            result["heap"] = last_json(mpremote(board.serial_path, "run",
+                                                str(BENCH / "heap_census.py")))
             board.reset()
             came = board.wait_started(BOOT_WAIT)
             if came["state"] in (None, "repl"):
@@ -456,6 +459,7 @@ def print_report(r, unix=None):
     print("  gc.mem_free() with the controller running on that flash, at each \"locked\":"
           " min %d bytes, %d after gc.collect()" % (lock["mem_free"]["min"],
                                                     lock["mem_free"]["collected_min"]))
+    heap_report.print_census("heap (bench/heap_census.py)", r["heap"])
     flash_wear.print_report(r["wear"])
     m = r["mpy"]
     print("  deployed build: %d .mpy files, %s bytes (build/rp2040_pico/lib), main.py %d bytes"

@@ -17,6 +17,7 @@ import tempfile
 import time
 from importlib import metadata
 
+import heap_report
 import pico_bench  # bench/, beside this script
 import vboard_lock
 
@@ -352,6 +353,9 @@ def main():
     order = check_order(mp_scores, cp, sample_pairs(args.pairs, len(hands), args.seed))
     result = figures(args, mp, cp, order, settle)
     print_report(result, args)
+    result["heap"] = heap_report.unix()
+    print()
+    heap_report.print_unix(result["heap"])
     result["vboard_lock"] = vboard_lock.bench(args.lock_rounds)  # LOCK to the commit
     print()
     vboard_lock.print_report(result["vboard_lock"])

@@ -81,7 +81,8 @@ class HostLink:
         # the first line to pass it gets a round's MAX_ROUND_LINE, made in
         # one piece and kept from then on (a table sent rounds gets them all
         # day; a buffer grown byte by byte, or made anew for each round,
-        # found the heap in pieces too small for it).
+        # found the heap in pieces too small for it). A board makes it at
+        # start (reserve_round_line).
         self.buffer = bytearray(MAX_LINE)
         self.length = 0
         self.overlong = False
@@ -169,6 +170,16 @@ class HostLink:
             return
         self.buffer[self.length:length] = data[at:stop]
         self.length = length
+
+    def reserve_round_line(self):
+        # A round's buffer made now, while the heap is whole: made at the
+        # first round instead, after hours of play, the heap could be in
+        # pieces too small for it, and every round would be refused.
+        if len(self.buffer) < MAX_ROUND_LINE and not self.length:
+            try:
+                self.buffer = bytearray(MAX_ROUND_LINE)
+            except MemoryError:
+                pass  # the first round's line tries again
 
     def _lengthen(self, length):
         # Room for a line of `length` bytes: a round's buffer, or the line is overlong.

@@ -14,7 +14,16 @@ _TRIPS_LINES = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house",
 
 
 def _lines(names, odds):
-    return tuple((names[i], odds[i], 1) for i in range(len(names)) if odds[i] is not None)
+    # A table's lines, made only when a table is used: 17 tables' worth of
+    # line tuples cost a board's heap about 9 KB it would never read.
+    # An odds entry is "to" (per 1), (to, per), or None where the table has
+    # no such line.
+    lines = []
+    for i in range(len(names)):
+        if odds[i] is not None:
+            to, per = (odds[i], 1) if type(odds[i]) is int else odds[i]
+            lines.append((names[i], to, per))
+    return tuple(lines)
 
 
 _BOARD_LINES = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
@@ -23,46 +32,39 @@ _BOARD_LINES = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house",
 # Ultimate Pairs lines in the order printed, which is the order they are tried.
 PAIRS_LINES = ("aa_and_dealer_aa", "ah_ad", "aa", "ak_suited", "aq_aj_suited", "ak",
                "kk_qq_jj", "aq_aj", "pair_tens_or_less")
+_BLIND_LINES = _TRIPS_LINES[:6]
 _NA = None
 
-# wager -> letter -> (section, dates, lines)
+# wager -> letter -> (section, dates, (line names, odds)), odds as _lines takes them
 TABLES = {
     "trips": {
-        "A": ("653a.12(c)", _S653A, _lines(_TRIPS_LINES, (50, 40, 30, 9, 7, 4, 3))),
-        "B": ("653a.12(c)", _S653A, _lines(_TRIPS_LINES, (50, 40, 30, 8, 6, 5, 3))),
-        "C": ("653a.12(c)", _S653A, _lines(_TRIPS_LINES, (50, 40, 30, 8, 7, 4, 3))),
-        "D": ("653a.12(c)", _S653A, _lines(_TRIPS_LINES, (50, 40, 20, 7, 6, 5, 3))),
-        "E": ("653b.2(b)", _S653B_2_5, _lines(_TRIPS_LINES, (50, 40, 30, 7, 6, 5, 3))),
+        "A": ("653a.12(c)", _S653A, (_TRIPS_LINES, (50, 40, 30, 9, 7, 4, 3))),
+        "B": ("653a.12(c)", _S653A, (_TRIPS_LINES, (50, 40, 30, 8, 6, 5, 3))),
+        "C": ("653a.12(c)", _S653A, (_TRIPS_LINES, (50, 40, 30, 8, 7, 4, 3))),
+        "D": ("653a.12(c)", _S653A, (_TRIPS_LINES, (50, 40, 20, 7, 6, 5, 3))),
+        "E": ("653b.2(b)", _S653B_2_5, (_TRIPS_LINES, (50, 40, 30, 7, 6, 5, 3))),
     },
     "bad_beat": {
-        "C": ("653b.3(b)", _S653B_2_5, _lines(_TRIPS_LINES[1:], (2500, 500, 50, 30, 20, 9))),
+        "C": ("653b.3(b)", _S653B_2_5, (_TRIPS_LINES[1:], (2500, 500, 50, 30, 20, 9))),
     },
     "play_the_board": {
-        "A": ("653b.4(f)", _S653B_2_5,
-              _lines(_BOARD_LINES, (1000, 200, 100, 50, 40, 25, 7, 3, 1))),
-        "B": ("653b.4(f)", _S653B_2_5,
-              _lines(_BOARD_LINES, (1000, 200, 100, 50, 40, 25, 6, 3, 1))),
-        "C": ("653b.4(f)", _S653B_2_5,
-              _lines(_BOARD_LINES, (1000, 200, 100, 50, 40, 20, 6, 3, 1))),
+        "A": ("653b.4(f)", _S653B_2_5, (_BOARD_LINES, (1000, 200, 100, 50, 40, 25, 7, 3, 1))),
+        "B": ("653b.4(f)", _S653B_2_5, (_BOARD_LINES, (1000, 200, 100, 50, 40, 25, 6, 3, 1))),
+        "C": ("653b.4(f)", _S653B_2_5, (_BOARD_LINES, (1000, 200, 100, 50, 40, 20, 6, 3, 1))),
     },
     "ultimate_pairs": {
-        "A": ("653b.5(f)", _S653B_2_5, _lines(PAIRS_LINES, (_NA, _NA, 30, 25, 20, 15, 10, 5, 3))),
-        "B": ("653b.5(f)", _S653B_2_5, _lines(PAIRS_LINES, (_NA, _NA, 30, 20, 20, 10, 5, 10, 5))),
-        "C": ("653b.5(f)", _S653B_2_5, _lines(PAIRS_LINES, (_NA, 100, 30, 20, 20, 10, 4, 10, 4))),
-        "D": ("653b.5(f)", _S653B_2_5, _lines(PAIRS_LINES, (_NA, 50, 25, 20, 20, 10, 5, 10, 5))),
-        "E": ("653b.5(f)", _S653B_2_5, _lines(PAIRS_LINES, (_NA, _NA, 25, 20, 20, 10, 5, 10, 5))),
-        "F": ("653b.5(f)", _S653B_2_5,
-              _lines(PAIRS_LINES, (1000, _NA, 30, 25, 20, 15, 10, 5, 3))),
+        "A": ("653b.5(f)", _S653B_2_5, (PAIRS_LINES, (_NA, _NA, 30, 25, 20, 15, 10, 5, 3))),
+        "B": ("653b.5(f)", _S653B_2_5, (PAIRS_LINES, (_NA, _NA, 30, 20, 20, 10, 5, 10, 5))),
+        "C": ("653b.5(f)", _S653B_2_5, (PAIRS_LINES, (_NA, 100, 30, 20, 20, 10, 4, 10, 4))),
+        "D": ("653b.5(f)", _S653B_2_5, (PAIRS_LINES, (_NA, 50, 25, 20, 20, 10, 5, 10, 5))),
+        "E": ("653b.5(f)", _S653B_2_5, (PAIRS_LINES, (_NA, _NA, 25, 20, 20, 10, 5, 10, 5))),
+        "F": ("653b.5(f)", _S653B_2_5, (PAIRS_LINES, (1000, _NA, 30, 25, 20, 15, 10, 5, 3))),
     },
     # The Blind pays only when the player's hand beats the dealer's; "to" 0 is a push.
-    # A: hands below a straight push; B: hands below a flush push.
+    # A: hands below a straight push; B: hands below a flush push. Its flush pays 3 to 2.
     "blind": {
-        "A": ("653a.12(b)", _S653A, (("royal_flush", 500, 1), ("straight_flush", 50, 1),
-                                     ("four_of_a_kind", 10, 1), ("full_house", 3, 1),
-                                     ("flush", 3, 2), ("straight", 1, 1))),
-        "B": ("653a.12(b)", _S653A, (("royal_flush", 500, 1), ("straight_flush", 50, 1),
-                                     ("four_of_a_kind", 10, 1), ("full_house", 3, 1),
-                                     ("flush", 3, 2), ("straight", 0, 1))),
+        "A": ("653a.12(b)", _S653A, (_BLIND_LINES, (500, 50, 10, 3, (3, 2), 1))),
+        "B": ("653a.12(b)", _S653A, (_BLIND_LINES, (500, 50, 10, 3, (3, 2), 0))),
     },
 }
 
@@ -111,7 +113,7 @@ def get(wager, letter):
                          % (letter, wager, ", ".join(sorted(letters))))
     made = _made.get(wager + letter)
     if made is None:
-        made = Paytable(wager, letter, entry[0], entry[1], entry[2])
+        made = Paytable(wager, letter, entry[0], entry[1], _lines(*entry[2]))
         _made[wager + letter] = made
     _made[given] = made
     return made

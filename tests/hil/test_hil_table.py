@@ -39,8 +39,8 @@ def test_the_controller_runs_this_checkouts_build(bench):
     status = bench.link.command("status")
     assert (status["state"], status["fault"]) == ("unconfigured", None)
     assert status["version"] == VERSION
-    if bench.name == "sim":
-        assert status["build"] == "source"  # the virtual board runs firmware/ as it is
+    if bench.name == "sim":  # the virtual board runs this checkout's sim build
+        assert status["build"] == sources_hash("sim")
     else:  # `make deploy` of this checkout, for the board it was built for
         assert status["build"] in {sources_hash(board) for board in CONTROLLER_BOARDS}
 

@@ -22,7 +22,7 @@ def sources_hash(board, root=REPO):
 
 
 def expected_identity(target_name):
-    # The virtual board runs firmware/ from source; the emulated Pico runs
-    # the rp2040_pico build that `make deploy` copied to it.
-    build = "source" if target_name == "sim" else sources_hash("rp2040_pico")
+    # The virtual board runs this checkout's sim build (boards/sim_build.py);
+    # the emulated Pico the rp2040_pico build that `make deploy` copied to it.
+    build = sources_hash("sim" if target_name == "sim" else "rp2040_pico")
     return {"version": VERSION, "build": build}

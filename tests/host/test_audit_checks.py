@@ -12,7 +12,8 @@ from mystery import chain
 from mystery.meter import Meter
 from mystery.record import public_meters
 from uthctl.analysis import audit_report, mystery_sim
-from uthctl.commands import audit as cmd_audit
+from uthctl.analysis.audit import audit
+from uthctl.commands.audit import read_logs
 from uthctl.links import logexport
 
 STATUS = {"ok": True, "state": "betting", "payment": "table_inventory", "fault": None}
@@ -29,7 +30,7 @@ def simulated(name="B1", rounds=3000, seed=7):
 
 
 def audit_of(records, meters, failures=()):
-    return cmd_audit.audit(STATUS, meters, records, list(failures), "test")
+    return audit(STATUS, meters, records, list(failures), "test")
 
 
 def relinked(records):
@@ -79,7 +80,7 @@ def test_one_byte_changed_in_an_exported_file_names_the_record(tmp_path):
     lines[number] = _flip(lines[number], at)
     path = tmp_path / "export.jsonl"
     path.write_text("\n".join(lines) + "\n")
-    read, failures = cmd_audit.read_logs([str(path)])
+    read, failures = read_logs([str(path)])
     assert failures == []
     result = audit_of(read, meters)
     assert not result["ok"]
@@ -96,7 +97,7 @@ def test_a_byte_that_breaks_the_json_names_the_line_and_the_record_before(tmp_pa
     lines[20] = lines[20].replace("{", "[", 1)
     path = tmp_path / "export.jsonl"
     path.write_text("\n".join(lines) + "\n")
-    read, failures = cmd_audit.read_logs([str(path)])
+    read, failures = read_logs([str(path)])
     assert len(failures) == 1
     assert "log line 21" in failures[0] and "after record %d" % records[19]["seq"] in failures[0]
     result = audit_of(read, meters, failures)
@@ -251,6 +252,6 @@ def test_the_firmware_version_is_shown_when_the_board_sends_it():
     plain = audit_report.text(audit_of(records, meters))
     assert "firmware       version not reported by this board" in plain
     status = dict(STATUS, version="0.9.1", build="3f2a9c1")
-    result = cmd_audit.audit(status, meters, records, [], "test")
+    result = audit(status, meters, records, [], "test")
     assert result["firmware"] == {"version": "0.9.1", "build": "3f2a9c1"}
     assert "firmware       version 0.9.1, build 3f2a9c1" in audit_report.text(result)

@@ -8,8 +8,8 @@ import pathlib
 import pytest
 
 from uthctl.analysis import audit_report, expiry
+from uthctl.analysis.audit import audit
 from uthctl.cli import main
-from uthctl.commands import audit as cmd_audit
 from uthctl.commands.monitor_text import event_line
 from uthctl.commands.status import format_status
 from uthctl.tui.events import describe, event_style
@@ -87,7 +87,7 @@ def _audit(monkeypatch, day, rules=None):
     if rules is not None:
         status["rules"] = rules
     meters = dict(METERS, log_seq=0, log_hash="0" * 64, log_dropped=0)
-    return cmd_audit.audit(status, meters, [], [], "test")
+    return audit(status, meters, [], [], "test")
 
 
 def test_the_audit_report_warns_and_does_not_fail_for_it(monkeypatch):

@@ -1,7 +1,7 @@
 # `uthctl meters` as text: what a floorperson reads at the table. An exposed
 # hit value (docs/host-link.md: `meters` says "exposed": true, every round is
 # refused until a redraw in service mode) must show, with the way to recover.
-from uthctl.commands.meters import format_meters
+from uthctl.analysis.meters_text import format_meters
 
 METERS = {"meter": 100_040_000, "contributed": 40_000, "seeded": 100_000_000, "paid": 0,
           "hits": 0, "cycle": 1, "round": 3, "config": "A1", "phase": "running",

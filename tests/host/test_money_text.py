@@ -5,8 +5,8 @@
 import json
 import pathlib
 
+from uthctl.analysis.meters_text import format_meters
 from uthctl.cli import main
-from uthctl.commands.meters import format_meters
 from uthctl.commands.monitor_text import event_line
 from uthctl.links.logexport import csv_row
 

@@ -13,8 +13,7 @@ import pytest
 from build_identity import VERSION, sources_hash
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-import build_mpy  # noqa: E402
+from uthctl import build_mpy  # noqa: E402
 
 ROUND_SCRIPT = """
 import uth.eval_viper

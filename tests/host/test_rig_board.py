@@ -15,8 +15,7 @@ from uthctl.boards import pico_image
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RIG = ROOT / "boards" / "rig_pico"
-sys.path.insert(0, str(ROOT / "tools"))
-import build_mpy  # noqa: E402
+from uthctl import build_mpy  # noqa: E402
 
 PICO_HEADER_GPIOS = set(range(23)) | {26, 27, 28}
 

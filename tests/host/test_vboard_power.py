@@ -623,6 +623,8 @@ def test_vboard_power_cuts_leave_every_meter_before_or_after(table):
     assert host.command("config", mystery="A1")[0]["ok"]
     rig.key(False)
     reset = host.wait_event(lambda e: e["ev"] == "reset", start, 5.0, lambda: False)
+    # The key's release is the table's to read on its next tick: status waits for it.
+    rig.wait_for(lambda s: s["display"] != "SErvICE", what="play")
     meters, log = table.observe()
     assert (meters["meter"], meters["seeded"], meters["cycle"], meters["round"]) == (
         A1_MINIMUM, A1_MINIMUM, 1, 0)

@@ -125,9 +125,9 @@ if sys.implementation.name == "micropython":
 
     def _on_littlefs(folder, board):
         # 16 blocks of 4 KB, in a file as a board's flash is outside its heap.
+        gc.collect()  # the earlier cases' controllers are garbage: their heap back, whole
         chip = FileChip(folder + "/flash.bin", 16)
         try:
-            gc.collect()  # the first case's controller is garbage: its heap back, whole
             device = RamFlash(chip)
             os.VfsLfs2.mkfs(device, **BOARD_MOUNTS[board])
             os.mount(os.VfsLfs2(device, **BOARD_MOUNTS[board]), "/xflash")

@@ -10,6 +10,7 @@ import sys
 
 import tmpdir
 from mystery import chain
+from table.hostlink import MAX_LINE, MAX_ROUND_LINE
 from table_rig import Rig
 
 TABLES = {"trips": "E", "bad_beat": "C", "play_the_board": "A", "ultimate_pairs": "F"}
@@ -354,3 +355,39 @@ def test_a_round_with_no_heap_to_load_the_settlement_is_refused_and_play_goes_on
     assert rig.table.bonus.store.head_seq == head  # nothing recorded
     assert rig.command(cmd="ping")[-1]["ok"]  # the table plays on
     assert _results(_round(rig, ROUND)) == EXPECTED  # the heap back, the round settles
+
+
+def _round_line():
+    # A six-seat round with every side wager, well past an ordinary line's 256 bytes.
+    stakes = {"trips": 500, "bad_beat": 500, "play_the_board": 500, "ultimate_pairs": 500}
+    cards = ["2c", "3c", "4c", "5c", "6c", "7c", "8c", "Tc", "Jc", "Qc", "Kc", "Ac"]
+    seats = [{"seat": n + 1, "cards": cards[2 * n:2 * n + 2], "wagers": stakes}
+             for n in range(6)]
+    return json.dumps({"cmd": "round", "id": 9, "round": "r-1", "dealer": ["Qs", "Ks"],
+                       "board": ["9s", "Ts", "Js", "9d", "9h"], "seats": seats}) + "\n"
+
+
+@tmpdir.within
+def test_a_board_reserves_its_round_line_at_start(root):
+    # app.build reserves it: the first round later needs no new piece of heap for its line.
+    rig = _ready(root)
+    rig.link.reserve_round_line()
+    buffer = rig.link.buffer
+    assert len(buffer) == MAX_ROUND_LINE
+    line = _round_line()
+    assert MAX_LINE < len(line) < MAX_ROUND_LINE
+    rig.feed(line.encode())
+    reply = json.loads(rig.lines[-1])
+    assert reply["id"] == 9 and reply["reply"] == "round" and reply["ok"], reply
+    assert rig.link.buffer is buffer
+    rig.link.reserve_round_line()  # again: nothing new
+    assert rig.link.buffer is buffer
+
+
+@tmpdir.within
+def test_without_the_reservation_the_first_round_makes_the_buffer(root):
+    rig = _ready(root)
+    assert len(rig.link.buffer) == MAX_LINE
+    rig.feed(_round_line().encode())
+    assert json.loads(rig.lines[-1])["ok"]
+    assert len(rig.link.buffer) == MAX_ROUND_LINE

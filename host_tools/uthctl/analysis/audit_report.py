@@ -9,9 +9,8 @@ from mystery.configs import MICROS_PER_DOLLAR
 from mystery.money import dollars
 from uth import paytables, sections
 
-from ..commands.meters import format_meters
-from ..commands.setting import setting_lines
 from . import expiry, hold, log_verify, mystery_report
+from .meters_text import format_meters, setting_lines
 
 HITS_SHOWN = 10
 

@@ -36,7 +36,7 @@ import time
 import tty
 from pathlib import Path
 
-from . import REPO
+from . import REPO, sim_build
 from .board_source import constant
 from .flash import prepare_folder, state_folder
 from .seats import sim_expanders, sim_seats
@@ -58,12 +58,11 @@ INPUTS = tuple("bet%d" % n for n in range(1, SEATS + 1)) + tuple(
 # that a progressive chip alone does not qualify.
 INITIAL_LEVELS = dict({name: 0 for name in INPUTS},
                       **{"uth%d" % n: 1 for n in range(1, SEATS + 1)})
-# The unix port's 8-byte words: 320K holds about what 160 KB does on a 32-bit
-# board (a Pico has about 190 KB free with the firmware loaded). More than the
-# logic tests' 192K: the virtual board compiles the firmware from source at
-# every boot, which a board given the .mpy build does not, and 256K ran out
-# in a long run of rounds.
-HEAPSIZE = "320K"
+# The unix port's 8-byte words: 256K holds about what 128 KB does on a
+# 32-bit board (a Pico has about 116 KB free with the firmware loaded and
+# rounds settled). The firmware with its settlement takes about 190K of it
+# (README "Heap"); at 224K a round's working set no longer found room.
+HEAPSIZE = "256K"
 SOFT_REBOOT = b"MPY: soft reboot\r\n"
 # As a board's _boot.py: the flash at / before any firmware package loads.
 BOOT = "import simboot;simboot.boot()"
@@ -197,11 +196,12 @@ class VirtualBoard(I2cFaultOps, Supervisor):
     def _environment(self):
         env = dict(os.environ)
         # As a board's sys.path: the working folder (/), the frozen
-        # modules (asyncio), then the firmware (unless bare) and this board's
-        # folder; simboot adds /lib on the flash last.
-        lent = [self.repo / "firmware"] if self.lend_firmware else []
+        # modules (asyncio), then the firmware's build (unless bare) and this
+        # board's own modules; simboot adds /lib on the flash last.
+        firmware, board_modules = sim_build.compiled(self.repo)
+        lent = [firmware] if self.lend_firmware else []
         env["MICROPYPATH"] = os.pathsep.join(
-            [".frozen"] + [str(p) for p in lent + [self.repo / "boards" / "sim"]])
+            [".frozen"] + [str(p) for p in lent + [board_modules]])
         env["UTH_SIM_FLASH"] = str(self.flash)
         env["UTH_SIM_RTC"] = os.path.join(self._workdir, "rtc")  # the clock outlives a reset
         env["UTH_SIM_WIRE"] = self.wire_address

@@ -9,6 +9,7 @@ import json
 from mystery import configs, settings
 from mystery.refusal import Refused
 
+from ..analysis.meters_text import meaning, setting_lines
 from .boardquery import add_board_arguments, ask, open_link, read_table
 from .config import Refusal, confirmed
 
@@ -55,21 +56,6 @@ def _show(args, meters):
     return 0
 
 
-def setting_lines(in_force):
-    # One line a setting: its name, its value in force, what it means.
-    return ["%-14s %-9s %s" % (name, json.dumps(in_force[name]), _meaning(name))
-            for name in sorted(in_force)]
-
-
-def _meaning(name):
-    # The firmware's own description; a setting this host does not know (a
-    # newer firmware) is shown without one.
-    try:
-        return settings.description(name)
-    except Refused:
-        return ""
-
-
 def _checked(meters, name, value):
     # The value as the board would keep it, or Refusal with its reason.
     config = configs.get(meters["config"]) if meters.get("config") else None
@@ -90,7 +76,7 @@ def _change(args, link, status, meters, name, value):
         raise Refusal("not changed: not in service mode (the table is %s): hold the key "
                       "switch, then change it" % status["state"])
     text = "change the setting %s: %s -> %s\n  (%s)" % (
-        name, json.dumps(was), json.dumps(value), _meaning(name))
+        name, json.dumps(was), json.dumps(value), meaning(name))
     if not confirmed(args, text):
         raise Refusal("not changed: not confirmed")
     reply = ask(link, "set", name=name, value=value)

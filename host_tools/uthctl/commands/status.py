@@ -3,9 +3,11 @@
 # `status` and `meters` replies over the host link.
 import json
 
+from mystery.configs import MICROS_PER_CENT
 from mystery.money import dollars
 
 from ..analysis import expiry
+from ..analysis.meters_text import EXPOSED_LINES, settings_text
 from .boardquery import (
     add_board_arguments,
     config_details,
@@ -14,7 +16,6 @@ from .boardquery import (
     open_link,
     read_table,
 )
-from .meters import EXPOSED_LINES, MICROS_PER_CENT, settings_text
 
 STATES = {
     "betting": "betting (chips may be placed; LOCK locks the round)",

@@ -9,7 +9,7 @@ import random
 import time
 from pathlib import Path
 
-from ..commands import audit as audit_command
+from ..analysis.audit import audit
 from ..links import logexport
 from .dealer import Dealer, SoakError
 from .record import HostRecord
@@ -82,7 +82,7 @@ def _finish(dealer, exports, record, rounds, hits, seconds, seed, whole):
         meters = exports.take(dealer)
         record.reconcile(meters, "at the end")
         status = dealer.command("status")
-        report = audit_command.audit(status, meters, exports.records, [], str(exports.path))
+        report = audit(status, meters, exports.records, [], str(exports.path))
     except (SoakError, OSError, ValueError) as error:
         record.differ("the closing export or audit failed: %s" % error)
         report = None

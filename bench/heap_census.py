@@ -1,0 +1,79 @@
+# The controller's heap, stage by stage, where it runs: on the emulated Pico
+# (`bench/pico_round.py bench/heap_census.py`: the deployed build, the
+# board's own pins and flash) or on the unix port with the sim build
+# (MICROPYPATH=.frozen:<the sim build's lib>:tests/logic micropython
+# -X heapsize=256K bench/heap_census.py: fake pins, a folder for flash).
+# Each figure is gc.mem_alloc() after a collection, bytes. Prints one JSON line:
+#   heap            the whole heap (free + used) before the firmware loads
+#   start           used before the firmware loads (this script, the runtime)
+#   controller      used with the controller built and started (table, store,
+#                   meter, host link), as main.py builds it
+#   first_round     used after the first round: the evaluator and paytables
+#                   loaded, the round line's buffer made
+#   after_rounds    used after ten six-seat rounds (the round line's buffer,
+#                   the side wagers' meters, what rounds leave behind)
+#   free_after      free after those rounds
+import gc
+import json
+import sys
+import time
+
+TABLES = {"trips": "E", "bad_beat": "C", "play_the_board": "A", "ultimate_pairs": "F"}
+STAKES = {"trips": 500, "bad_beat": 500, "play_the_board": 500, "ultimate_pairs": 500}
+SEATS = ((1, "2c", "3c"), (2, "4c", "5c"), (3, "6c", "7c"), (4, "8c", "Tc"), (5, "Jc", "Qc"),
+         (6, "Kc", "Ac"))
+ROUNDS = 10
+
+
+def used():
+    gc.collect()
+    return gc.mem_alloc()
+
+
+def _controller():
+    if sys.platform == "rp2":
+        import board
+
+        from table import app
+
+        table, link = app.build(board.build())
+        table.start(time.ticks_ms())
+        return table, link, "rp2"
+    import tmpdir
+    from table_rig import Rig
+
+    rig = Rig(tmpdir.make())
+    rig.configure("A1")
+    return rig.table, rig.link, "unix"
+
+
+def _round_line(number):
+    data = {"cmd": "round", "round": "heap-%d" % number, "dealer": ["Qs", "Ks"],
+            "board": ["9s", "Ts", "Js", "9c", "9d"],
+            "seats": [{"seat": n, "cards": [a, b], "wagers": STAKES} for n, a, b in SEATS]}
+    return json.dumps(data).encode() + b"\n"
+
+
+def main():
+    figures = {"heap": gc.mem_free() + gc.mem_alloc(), "start": used()}
+    table, link, where = _controller()
+    table.bonus.meter.settings["paytables"] = TABLES
+    said = [None]
+
+    def write(text):
+        said[0] = text
+    link.write = write
+    figures["controller"] = used()
+    link.feed(_round_line(0), time.ticks_ms())
+    assert json.loads(said[0])["ok"], said[0]
+    figures["first_round"] = used()
+    for number in range(1, ROUNDS + 1):
+        link.feed(_round_line(number), time.ticks_ms())
+        assert json.loads(said[0])["ok"], said[0]
+    figures["after_rounds"] = used()
+    figures["free_after"] = gc.mem_free()
+    figures["where"] = where
+    print(json.dumps(figures))
+
+
+main()

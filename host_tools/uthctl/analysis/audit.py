@@ -1,0 +1,82 @@
+# The audit's checks and everything its report shows, from a board's status,
+# meters and log records: the hash chain and every revealed commitment, the
+# accounting identity seeded + contributed = paid + meter + retained on the
+# meters and recomputed record by record, the holds beside the par sheets,
+# and the rules in force with their dates (`uthctl audit`, the soak).
+import datetime
+
+from ..links import logexport
+from . import audit_report, expiry, hold, ledger, log_verify
+
+
+def audit(status, meters, records, failures, source):
+    # Every check, and everything the report shows.
+    failures = list(failures)
+    head = logexport.head_of(meters)
+    log = log_verify.verify_log(records, head=head) if not failures else None
+    if log is not None and not log["ok"]:
+        failures.append("log: " + log["problem"])
+    failures += _identity_failures(meters)
+    from_genesis = bool(records) and records[0].get("seq") == 1
+    walked = None if log is None else ledger.Ledger(from_genesis).walk(records)
+    compared, differences = ("nothing: the log could not be read", [])
+    if walked is not None:
+        failures += ["accounts: " + text for text in walked.problems]
+        compared, differences = ledger.compare(walked, meters)
+        failures += ["accounts: " + text for text in differences]
+    if log is not None and log["ok"] and from_genesis:
+        failures += hold.meters_against_log(meters, records)
+    first = records[0]["seq"] if records else None
+    return {
+        "ok": not failures, "failures": failures, "source": source,
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "firmware": {key: status.get(key) for key in ("version", "build")},
+        "status": {key: status.get(key) for key in ("state", "payment", "fault")},
+        "settings": meters.get("settings") or status.get("settings"),
+        "meters": meters,
+        "log": {"records": len(records), "first_seq": first,
+                "last_seq": records[-1]["seq"] if records else None,
+                "dropped": (first - 1) if first else meters.get("log_dropped", 0),
+                "from_genesis": from_genesis, "head": list(head), "verify": log},
+        "accounts": {"compared": compared,
+                     "identity": _identity(meters),
+                     "recomputed": _recomputed(walked)},
+        "hits": audit_report.hits(meters, records),
+        "holds": hold.holds(meters),
+        "config": audit_report.config_rules(meters.get("config")),
+        "rule_tables": audit_report.rule_tables(expiry.host_date()),
+        # The sections in force past their dates: by the host's date, and as
+        # the board judged by its clock (status "rules"; None from older firmware).
+        "expiry": {"host": expiry.mystery_report(meters.get("config")),
+                   "board": status.get("rules")},
+        "series": walked.series if walked else [],
+        "hit_marks": walked.hit_marks if walked else [],
+    }
+
+
+def _identity(meters):
+    # retained: 0 from a firmware from before the retained meter existed.
+    values = {name: meters.get(name) for name in ("seeded", "contributed", "paid", "meter")}
+    values["retained"] = meters.get("retained", 0)
+    return values
+
+
+def _identity_failures(meters):
+    values = _identity(meters)
+    if not all(type(value) is int for value in values.values()):
+        return ["meters: the board's meters lack %s"
+                % ", ".join(name for name, value in values.items() if type(value) is not int)]
+    left = values["seeded"] + values["contributed"]
+    right = values["paid"] + values["meter"] + values["retained"]
+    if left != right:
+        return ["meters: seeded + contributed = %d, paid + meter + retained = %d: the identity "
+                "is broken by %+d" % (left, right, left - right)]
+    return []
+
+
+def _recomputed(walked):
+    if walked is None:
+        return None
+    return {"seeded": walked.seeded, "contributed": walked.contributed, "paid": walked.paid,
+            "retained": walked.retained, "meter": walked.meter, "hits": walked.hits,
+            "from_genesis": walked.from_genesis}

@@ -1,0 +1,78 @@
+# The meters and settings as text, for `uthctl meters`, `status`, `set` and the
+# audit report: what a person reads of a board's figures, in one place.
+import json
+import time
+
+from mystery import settings
+from mystery.configs import MICROS_PER_CENT
+from mystery.money import dollars
+from mystery.refusal import Refused
+
+# A failed commit left this cycle's hit value on flash: the board refuses every
+# round until a redraw in service mode replaces it (README, docs/host-link.md).
+EXPOSED_LINES = (
+    "EXPOSED        this cycle's hit value was written to flash by an operation",
+    "               that did not commit: every round is refused until it is",
+    "               redrawn. To recover, hold the key (service mode), then send",
+    "               {\"cmd\": \"redraw\"} on the host link (`uthctl sim`: d);",
+    "               release the key to play.",
+)
+
+
+def _at(when):
+    # The board's clock at the hit; a board whose clock was never set starts at its epoch.
+    if when is None:
+        return ""
+    return ", " + time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(when)) + " board time"
+
+
+def settings_text(in_force):
+    # The table's settings on one line: wager_cents 500, reset carry.
+    return ", ".join("%s %s" % (name, json.dumps(value).strip('"'))
+                     for name, value in sorted(in_force.items()))
+
+
+def format_meters(m):
+    lines = [
+        "configuration  %s" % (m.get("config") or "none"),
+        "phase          %s" % m["phase"],
+        *(EXPOSED_LINES if m.get("exposed") else ()),
+        "cycle          %d   round %d" % (m["cycle"], m["round"]),
+        "meter          %s" % dollars(m["meter"]),
+        "contributed    %s" % dollars(m["contributed"]),
+        "seeded         %s" % dollars(m["seeded"]),
+        "paid           %s" % dollars(m["paid"]),
+        *(["retained       %s" % dollars(m["retained"])] if m.get("retained") else ()),
+        "hits           %d" % m["hits"],
+        "display        %s" % dollars(m["display_cents"] * MICROS_PER_CENT),
+    ]
+    if m.get("pending"):
+        seat, award, cycle, round_number, when = m["pending"]
+        lines.append("pending hit    seat %d, %s (cycle %d, round %d%s)"
+                     % (seat, dollars(award), cycle, round_number, _at(when)))
+    for seat, award, cycle, round_number, payment, when in m.get("last_hits", [])[-5:]:
+        lines.append("hit            seat %d, %s (cycle %d, round %d, %s%s)"
+                     % (seat, dollars(award), cycle, round_number, payment, _at(when)))
+    if m.get("settings"):
+        lines.append("settings       %s" % settings_text(m["settings"]))
+    if m.get("commitment"):
+        lines.append("commitment     %s" % m["commitment"])
+    if "log_seq" in m:
+        lines.append("log head       record %d, hash %s (%d older records dropped)"
+                     % (m["log_seq"], m.get("log_hash", "?"), m.get("log_dropped", 0)))
+    return "\n".join(lines)
+
+
+def setting_lines(in_force):
+    # One line a setting: its name, its value in force, what it means.
+    return ["%-14s %-9s %s" % (name, json.dumps(in_force[name]), meaning(name))
+            for name in sorted(in_force)]
+
+
+def meaning(name):
+    # The firmware's own description; a setting this host does not know (a
+    # newer firmware) is shown without one.
+    try:
+        return settings.description(name)
+    except Refused:
+        return ""
