@@ -48,12 +48,13 @@ _HITS_COPIES = ("hits.a", "hits.b")
 # The temporary file a copy is written to and renamed from. Named to be the
 # last entry of its folder (littlefs keeps a folder's entries in the order
 # of their names): a power cut just after a rename over a file can leave
-# littlefs a pending move, which the next mount completes by deleting the
-# entry that then sits where the file renamed from was. With the Pico's
-# mount, where small files live in the folder's metadata, that deleted the
-# side wagers' meters (wagers.a, after meter.tmp), and the store faulted;
-# the last entry has none after it. (A temporary file in the log folder,
-# segment.tmp, comes after its numbered segments.)
+# littlefs counting the rename's move as pending, and it then takes the
+# entry that has come to sit where the renamed file was for the one moved,
+# and drops it. With the Pico's mount, where small files live in the
+# folder's metadata, that dropped the side wagers' meters (wagers.a, after
+# meter.tmp), and the store faulted; the last entry has none after it. (A
+# temporary file in the log folder, segment.tmp, comes after its numbered
+# segments.)
 TMP_NAME = "~meter.tmp"
 # The name an earlier firmware gave it: a store it left is cleared of it too.
 _OLD_TMP = "meter.tmp"
