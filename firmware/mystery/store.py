@@ -45,7 +45,19 @@ _HITS_MAGIC = "UTHHITS2"
 # hits (a bare list of hits): still read, as every setting at its default.
 _HITS_MAGICS = (_HITS_MAGIC, "UTHHITS1")
 _HITS_COPIES = ("hits.a", "hits.b")
-_TMP = "meter.tmp"
+# The temporary file a copy is written to and renamed from. Named to be the
+# last entry of its folder (littlefs keeps a folder's entries in the order
+# of their names): a power cut just after a rename over a file can leave
+# littlefs counting the rename's move as pending, and it then takes the
+# entry that has come to sit where the renamed file was for the one moved,
+# and drops it. With the Pico's mount, where small files live in the
+# folder's metadata, that dropped the side wagers' meters (wagers.a, after
+# meter.tmp), and the store faulted; the last entry has none after it. (A
+# temporary file in the log folder, segment.tmp, comes after its numbered
+# segments.)
+TMP_NAME = "~meter.tmp"
+# The name an earlier firmware gave it: a store it left is cleared of it too.
+_OLD_TMP = "meter.tmp"
 # The side wagers' meters (wagers.py), written by a settlement only: a
 # settlement changes no Mystery meter, so its commit is its log record, then
 # a copy of these meters naming that record, written over the older of two
@@ -209,7 +221,7 @@ class Store:
 
     def _replace(self, name, text):
         # A whole file at once: a temporary file renamed over the old one.
-        tmp = self._path(_TMP)
+        tmp = self._path(TMP_NAME)
         with open(tmp, "w") as f:
             f.write(text)
         os.rename(tmp, self._path(name))
@@ -528,8 +540,9 @@ class Store:
         return meter
 
     def _boot(self):
-        if _exists(self._path(_TMP)):
-            os.remove(self._path(_TMP))
+        for name in (TMP_NAME, _OLD_TMP):
+            if _exists(self._path(name)):
+                os.remove(self._path(name))
         newest = self._newest_copy()
         meter_copy_unreadable = bool(self.warnings)
         if newest is None:

@@ -13,7 +13,7 @@ import pytest
 from mystery import chain
 from mystery.bonus import MysteryBonus
 from mystery.meter import RUNNING, Meter
-from mystery.store import Store
+from mystery.store import TMP_NAME, Store
 from regulation import PRINTED
 from uthctl.analysis import mystery_sim
 from uthctl.cli import main
@@ -481,11 +481,11 @@ def redrawn_log(tmp_path):
     seats = [(seat, True, 500) for seat in range(1, 8)]  # 70 cents a round
     while bonus.meter.meter + 700_000 <= bonus.meter._hit_value:
         bonus.lock_round(seats)
-    (root / "meter.tmp").mkdir()
+    (root / TMP_NAME).mkdir()
     with pytest.raises(ValueError):
         bonus.lock_round(seats)  # the round that hits
     assert bonus.fault is not None
-    (root / "meter.tmp").rmdir()
+    (root / TMP_NAME).rmdir()
     bonus = MysteryBonus(Store(str(root), segment_records=10_000), os.urandom)
     assert len(bonus.boot()) == 2 and bonus.meter.exposed
     bonus.redraw(True)

@@ -21,7 +21,7 @@
 # reset did not commit is finished then). After a power off the image is
 # read (a copy, mounted read-only by another interpreter) to count the kills
 # that cut a commit short: log records past the meter record's head, or a
-# meter.tmp not yet renamed; such a round must read as "before".
+# temporary copy not yet renamed; such a round must read as "before".
 #
 # Expected meters are computed here from 653b.1(c)(4) as typed below (A1: $1
 # minimum wager, 2%, $100-$200), from the seats that have chips and a UTH
@@ -55,6 +55,7 @@ from independent_draws import SeedStream, commitment, draw, seeded_draws
 from vboard_procs import alive, image_holders, interpreter_pids
 
 from mystery import chain
+from mystery.store import TMP_NAME
 from uthctl.boards.virtual import REPO, VirtualBoard, find_micropython
 from uthctl.links.hostlink import Link, LinkError
 from uthctl.links.rig import Rig, lit
@@ -152,16 +153,17 @@ for name in names:
                     last = max(last, json.loads(line)["seq"])
                 except (ValueError, KeyError):
                     break  # a torn last line: the rest of the segment is unwritten
-print("INSPECT", best[1] if best else -1, last, int(exists(root + "/meter.tmp")))
+print("INSPECT", best[1] if best else -1, last, int(exists(root + "/%(tmp)s")))
 """
 
 
 def inside_commit(flash, scratch):
     # True when the image holds a commit cut short: log records past the
-    # meter record's head, or a meter.tmp not yet renamed over a copy.
+    # meter record's head, or a temporary copy not yet renamed over a copy.
     image = scratch / "inspect.img"
     shutil.copyfile(flash, image)
-    script = INSPECT % {"board": str(REPO / "boards" / "sim"), "image": str(image)}
+    script = INSPECT % {"board": str(REPO / "boards" / "sim"), "image": str(image),
+                        "tmp": TMP_NAME}
     done = subprocess.run([find_micropython(), "-c", script], capture_output=True, text=True,
                           timeout=10, env=dict(os.environ, MICROPYPATH=str(REPO / "firmware")))
     words = [line for line in done.stdout.splitlines() if line.startswith("INSPECT")]

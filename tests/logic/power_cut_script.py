@@ -1,7 +1,9 @@
 # The power-cut proof of design.md ("Nothing is lost"). test_power_cut.py runs
 # this file as a process of its own with the board's heap:
 #   MICROPYPATH=firmware:tests/logic micropython -X heapsize=192K \
-#       tests/logic/power_cut_script.py
+#       tests/logic/power_cut_script.py BOARD [MODE HEAP]
+# BOARD: pico or esp32 (the mount); MODE: day (the default), settled or
+# settled-full (the day with rounds settled on the board, below).
 # The meter store on littlefs (os.VfsLfs2) over a RAM flash device
 # (ramflash.py); power cut at every flash operation of the scripted table day
 # below, in each of three ways (the operation lost, half done, done); then a
@@ -33,6 +35,16 @@
 # refuse its rounds; the proof then redraws it in service mode, checks the
 # redraw's revealed and new commitments, reboots, and plays the new value to
 # its hit (the rest of the script no longer applies to that cycle).
+#
+# Rounds settled on the board (settled_day, settled_rounds.py): a
+# settlement's commit is its log record, then a copy of the side wagers'
+# meters naming it (store.py). After a cut in it the reboot must find those
+# meters as before or as after the settlement, never half; a record whose
+# meters never landed is reported and dropped (the store's one way for it:
+# the settlement did not happen); the meters equal the sum of the results,
+# worked by hand, of the rounds settled up to the last settlement record the
+# log keeps, which the meters' copy names; and play resumes to the end state
+# of the run with no cut.
 import sys
 
 from mystery.meter import Refused
@@ -86,6 +98,31 @@ SCRIPT = (
     ("round", FULL),
 )
 
+# The same day with rounds' side wagers settled on the board
+# (settled_rounds.py), in a process of its own (test_power_cut.py): each
+# operation below goes in after the step of SCRIPT numbered. Settlements in
+# a cycle, while its hit waits for validation, after the validation before
+# the reset, and under other paytables with a payout limit that cuts a win.
+def settled_day():
+    from settled_rounds import FIRST_TABLES, SECOND_LIMIT, SECOND_TABLES
+
+    after = {
+        0: (("set", "paytables", FIRST_TABLES, True),),  # the side wagers the table offers
+        2: (("settle", "s1"),),  # after the cycle's first round
+        7: (("settle", "s2"),),  # after the round that hit, the hit not yet validated
+        10: (("settle", "s3"),),  # after the validation, before the reset
+        14: (("set", "paytables", SECOND_TABLES, True),  # other paytables, no Bad Beat
+             ("set", "max_payout_cents", SECOND_LIMIT, True),  # and a payout limit
+             ("refused", "settle", "s4", {"paytables": FIRST_TABLES})),  # no longer the table's
+        17: (("settle", "s4"),),  # a Trips win cut to the payout limit
+        24: (("settle", "s5"),),
+    }
+    day = []
+    for i, op in enumerate(SCRIPT):
+        day.append(op)
+        day.extend(after.get(i, ()))
+    return tuple(day)
+
 
 def apply(bonus, op):
     # Plays one scripted operation and gives its events (None for a refusal,
@@ -109,12 +146,20 @@ def apply(bonus, op):
         return bonus.redraw(op[1])
     if name == "set":
         return bonus.change_setting(op[1], op[2], op[3])
+    if name == "settle":  # a round's side wagers (settled_rounds.py), maybe changed
+        from settled_rounds import ROUNDS
+
+        data = dict(ROUNDS[op[1]][2])
+        data.update(op[2] if len(op) > 2 else {})
+        return bonus.settle_round(data)[1]  # its log record, as the others' events
     raise ValueError("unknown operation %r" % (name,))
 
 
 def describe(index, op):
     if op[0] == "round":
         return "%d round (%d seats)" % (index, len(op[1]))
+    if op[0] == "settle":
+        return "%d settle round %s" % (index, op[1])
     return "%d %s" % (index, " ".join(str(part) for part in op))
 
 
@@ -145,7 +190,8 @@ class CycleRandom:
         return bytes(out)
 
 
-HEAP = "192K"  # as the Makefile's test-micropython, a Pico's or an ESP32's heap
+# The heap the process was given (test_power_cut.py passes it on, to be named).
+HEAP = sys.argv[3] if len(sys.argv) > 3 else "192K"
 
 if sys.implementation.name == "micropython" and __name__ == "__main__":
     import binascii
@@ -177,7 +223,6 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
     DROPPED = "an operation whose meter record never landed"  # the boot's report
     EXPOSED = "cycle %d's hit value was written to flash"  # and when it revealed the value
     BLOCK_SIZE = 4096  # a board's erase block
-    BLOCKS = 16  # enough for the store with a few to spare; a Pico's filesystem has 212
 
     # ---- the flash and the controller on it ----
 
@@ -185,6 +230,23 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
     # lives inline in metadata, with the ESP32's in a data block of its own.
     BOARD = sys.argv[1] if len(sys.argv) > 1 else "esp32"
     MOUNT_KEYWORDS = BOARD_MOUNTS[BOARD]
+    # The day the process plays: SCRIPT ("day"), or the day with settled
+    # rounds, cut at every operation of one settlement ("settled") or of
+    # every step ("settled-full"). The settlement's modules and the rounds'
+    # figures load only then: the table day keeps that heap, as a table
+    # never sent a round does.
+    MODE = sys.argv[2] if len(sys.argv) > 2 else "day"
+    SETTLED = MODE != "day"
+    if SETTLED:
+        import settled_rounds
+
+        DAY = settled_day()
+    else:
+        DAY = SCRIPT
+    # Enough for the store with a few to spare (a Pico's filesystem has
+    # 212); with the ESP32's mount the side wagers' two copies take a block
+    # each.
+    BLOCKS = 18 if SETTLED else 16
 
     def _mount(blocks, cut_at=-1, mode=DONE):
         device = RamFlash(blocks, cut_at, mode)
@@ -209,14 +271,24 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
     def _state(bonus):
         # Every field of the meter record (the secret hit value and salt too),
         # the recent hits, settings and retained total, the commitment, the
-        # commit and hits numbers and the log head, as one digest.
+        # commit and hits numbers, the log head and the side wagers' meters,
+        # as one digest.
         store, meter = bonus.store, bonus.meter
         rare = {"hits": meter.last_hits, "settings": meter.settings, "retained": meter.retained}
-        text = "%s|%s|%s|%d|%d|%d|%s" % (
-            chain.canonical(to_record(meter)), chain.canonical(rare),
-            meter.commitment, store.commit_seq, store.hits_seq, store.head_seq,
-            store.head_hash)
-        return hashlib.sha256(text.encode()).digest()
+        # The side wagers' meters and the copy that holds them (which, its
+        # number, the log record it names).
+        side = {"wagers": None if store.wagers is None else store.wagers.to_record(),
+                "copy": store._wagers_copy}
+        # Piece by piece: the heap, shared with the settlement's modules,
+        # may hold no block as long as the pieces joined.
+        digest = hashlib.sha256()
+        for piece in (chain.canonical(to_record(meter)), chain.canonical(rare),
+                      "%s|%d|%d|%d|%s" % (meter.commitment, store.commit_seq, store.hits_seq,
+                                          store.head_seq, store.head_hash),
+                      chain.canonical(side)):
+            digest.update(piece.encode())
+            digest.update(b"|")
+        return digest.digest()
 
     def _log_state(bonus):
         # The kept log: segment names and every record's hash (which covers it).
@@ -268,7 +340,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
 
     # The steps power is cut in: the first boot (a new store writes its
     # first meter record) and then every operation of the script.
-    STEPS = (("boot",),) + SCRIPT
+    STEPS = (("boot",),) + DAY
 
     def _describe(step):
         if step == 0:
@@ -295,7 +367,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
                 self._note(bonus)  # a new store boots to what its first boot writes
                 self._note(bonus)
                 self.starts.append(device.ops)
-                for op in SCRIPT:
+                for op in DAY:
                     events = apply(bonus, op) or ()
                     if [event for event in events if "hit_value" in event]:
                         self.reveals.append(len(self.starts) - 1)
@@ -303,9 +375,14 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
                         if event["ev"] == "hit":  # (cycle, seat, seats contributing after it)
                             self.hits.append((event["cycle"], event["seat"], [
                                 c[0] for c in events[0]["contributions"] if c[0] > event["seat"]]))
+                    if op[0] == "settle":
+                        _check_side_wagers(bonus, list(bonus.log_since(0)))
                     self._note(bonus)
                     self.starts.append(device.ops)
                 self.final_log = _log_state(bonus)
+                if SETTLED:
+                    assert bonus.wager_meters()["wagers"] == settled_rounds.meters(
+                        settled_rounds.LABELS)
             finally:
                 _unmount()
             _mount(chip.blocks)  # what was played is what a reboot reads
@@ -315,6 +392,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
                 assert source.unarmed_calls == 0, "the boot drew random bytes"
                 assert _state(bonus) == self.states[-1], "a reboot changed the meters"
                 assert _log_state(bonus) == self.final_log, "a reboot changed the log"
+                _check_side_wagers(bonus, list(bonus.log_since(0)))
             finally:
                 _unmount()
 
@@ -385,12 +463,47 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
         for record in records:
             if record["ev"] == "reset" and record["cycle"] == meter.cycle:
                 assert record["commitment"] == meter.commitment, "published commitment differs"
+        _check_side_wagers(bonus, records)
         meters = bonus.meters()
         assert meters["log_seq"] == store.head_seq
         low, high = ref.dropped[index], ref.dropped[index + 1]
         assert low <= meters["log_dropped"] <= high, "log dropped %d, not in [%d, %d]" % (
             meters["log_dropped"], low, high)
         return found, bool(dropped)
+
+    def _check_side_wagers(bonus, records):
+        # The side wagers' meters agree with the kept log's settlement
+        # records: those kept are the last ones settled, in order, each as
+        # worked by hand (settled_rounds.py); the meters are what the hand
+        # worked results of every round settled up to the last of them add up
+        # to; and the copy holding the meters names that last record. A log
+        # that keeps none (its segments removed to keep it bounded) must have
+        # dropped every settlement the meters count.
+        store = bonus.store
+        settled = [record for record in records if record["ev"] == "settled"]
+        if not SETTLED:
+            assert store.wagers is None and not settled
+            return
+        counted = bonus.wager_meters()
+        labels = [record["label"] for record in settled]
+        done = settled_rounds.LABELS[:counted["settled"]]
+        assert counted["wagers"] == settled_rounds.meters(done), (
+            "side-wager meters are not those of the rounds %r" % (done,))
+        assert labels == list(done[len(done) - len(labels):]), (
+            "the log's settlements %r are not the last of %r" % (labels, done))
+        for record in settled:
+            tables, limit, _, _ = settled_rounds.ROUNDS[record["label"]]
+            assert record["seats"] == settled_rounds.record_seats(record["label"]), record
+            assert record["paytables"] == [tables.get(w) for w in settled_rounds.ORDER]
+            assert record["limits"] == [limit] * len(settled_rounds.ORDER), record["limits"]
+        copy = store._wagers_copy
+        if settled:
+            assert copy[2:] == [settled[-1]["seq"], settled[-1]["hash"]], (
+                "the meters' copy names %r, not the last settlement" % (copy,))
+        elif done:
+            assert copy[2] <= store.dropped(), "the meters' settlement is not in the log"
+        else:
+            assert copy is None and store.wagers is None
 
     def _redraw_and_play(bonus, ref, step, chip):
         # An exposed cycle: its rounds refused, a redraw outside service mode
@@ -444,7 +557,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
             if step > 0:
                 assert bonus.fault is None, bonus.fault
                 for earlier in range(step - 1):
-                    apply(bonus, SCRIPT[earlier])
+                    apply(bonus, DAY[earlier])
                 assert not device.dead and device.ops == ref.starts[step], "replay differs"
                 try:
                     apply(bonus, STEPS[step])
@@ -470,13 +583,16 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
             found, reported = _check_booted(bonus, source, events, ref, step)
             tally[found] += 1
             tally["reported"] += reported
+            if STEPS[step][0] == "settle":
+                tally["settle " + found] = tally.get("settle " + found, 0) + 1
+                tally["settle reported"] += reported
             if found == "exposed":
                 _redraw_and_play(bonus, ref, step, chip)
                 return recovery_ops
             # Play resumes: the operation again if it did not happen, then the rest.
             first = max(0, step - 1 if found == "before" else step)
-            for later in range(first, len(SCRIPT)):
-                apply(bonus, SCRIPT[later])
+            for later in range(first, len(DAY)):
+                apply(bonus, DAY[later])
                 meter = bonus.meter
                 if meter.phase in (RUNNING, PENDING):  # each cycle with its one hit value
                     assert meter._hit_value == ref.hit_values[meter.cycle], "new hit value"
@@ -517,32 +633,35 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
             print("  FAILED", line)
         return tried[0], failures, recoveries
 
-    def check_power_cut_at_every_flash_operation():
-        started = time.ticks_ms()
-        chip = Chip()
-        ref = Reference(chip)
-        # The script does what it is for: a hit at a middle seat (later seats
-        # still contribute) in each of its two cycles, log segments rotate and
-        # old ones go, and a refused operation writes nothing.
+    def _check_day(ref, reveals):
+        # The day does what it is for: a hit at a middle seat (later seats
+        # still contribute) in each of its two cycles, revealing its value
+        # at the steps `reveals`; log segments rotate and old ones go; a
+        # refused operation writes nothing.
         assert ref.hits == [(1, 4, [6, 7]), (2, 4, [6, 7])], ref.hits
+        assert ref.reveals == reveals, ref.reveals
         assert ref.dropped[-1] > 0
         for step in range(1, len(STEPS)):
             assert (ref.flash_ops(step) == 0) == (STEPS[step][0] == "refused"), step
-        tally = {"before": 0, "after": 0, "reported": 0, "exposed": 0}
-        cuts = ((step, cut_at, mode, None) for step in range(len(STEPS))
+
+    def _cut_steps(ref, chip, steps, tally, label):
+        # Power cut at every flash operation of `steps` in each of the three
+        # ways; then again at every flash operation of the longest boot after
+        # a cut of each step that wrote (it may drop an unfinished
+        # operation's log records, remove meter.tmp, mark a value exposed).
+        # Gives the cut points of each round.
+        started = time.ticks_ms()
+        cuts = ((step, cut_at, mode, None) for step in steps
                 for cut_at in range(ref.flash_ops(step)) for mode in (LOST, HALF, DONE))
-        label = "power cut, %s mount %r (%d steps)" % (BOARD, MOUNT_KEYWORDS, len(STEPS))
+        label = "power cut, %s mount %r (%s)" % (BOARD, MOUNT_KEYWORDS, label)
         points, failures, recoveries = _try_all(cuts, ref, chip, tally, label, started)
         print("power cut: reboots found the operation not done %d times (%d of them reporting "
               "its log records dropped, %d its hit value exposed and then redrawn), done %d "
               "times; %d steps' boots after a cut wrote to flash" % (
                   tally["before"] + tally["exposed"], tally["reported"], tally["exposed"],
                   tally["after"], len(recoveries)))
-        # The boot after a cut may write (drop an unfinished operation's log
-        # records, remove meter.tmp): the power goes again in it, at every
-        # flash operation of the longest such boot of each step.
+        tally["exposed first"] = tally["exposed"]
         started = time.ticks_ms()
-        exposed_first = tally["exposed"]
         cuts = ((step, cut_at, mode, (op, second)) for step, (ops, cut_at, mode)
                 in sorted(recoveries.items()) for op in range(ops)
                 for second in (LOST, HALF, DONE))
@@ -550,13 +669,63 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
                                            "power cut in the boot after a cut", started)
         assert points > 0 and again > 0 and not failures and not more_failures, (
             failures + more_failures)
+        return points, again
+
+    def _new_tally():
+        return {"before": 0, "after": 0, "reported": 0, "exposed": 0, "settle before": 0,
+                "settle after": 0, "settle reported": 0}
+
+    def check_power_cut_at_every_flash_operation():
+        chip = Chip()
+        ref = Reference(chip)
+        _check_day(ref, [8, 22])
+        tally = _new_tally()
+        _cut_steps(ref, chip, range(len(STEPS)), tally, "%d steps" % len(STEPS))
         # The hitting rounds of both cycles were cut after their records
         # landed; and cut again in the boot that marks the cycle exposed, the
         # reboot still finds it exposed (the mark lands before the records go).
         print("  of the boots after a cut cut again, %d found the cycle exposed"
-              % (tally["exposed"] - exposed_first))
-        assert exposed_first > 0 and ref.reveals == [8, 22], (tally, ref.reveals)
-        assert tally["exposed"] > exposed_first, tally
+              % (tally["exposed"] - tally["exposed first"]))
+        assert tally["exposed first"] > 0, tally
+        assert tally["exposed"] > tally["exposed first"], tally
+
+    # The settlement cut at every operation in the default run (settled
+    # mode): the one after the first hit's validation, which writes over
+    # the older copy of the side wagers' meters (the two before it made
+    # them). With the Pico's mount the commit after it too, whose copies
+    # are renamed into place beside the meters' copies (a rename there once
+    # cost one of them, store.py); with the ESP32's, whose operations cost
+    # more time, that is the full sweep's (settled-full).
+    SETTLEMENT_CUT = "s3"
+
+    def check_power_cut_through_settled_rounds():
+        # The settled rounds' commits (a log record, then the side wagers'
+        # meters naming it) cut at every operation: found not done, with the
+        # record dropped when it had landed, or done; never half.
+        chip = Chip()
+        ref = Reference(chip)
+        _check_day(ref, [10, 30])
+        settles = [step for step in range(1, len(STEPS)) if STEPS[step][0] == "settle"]
+        assert [STEPS[step][1] for step in settles] == list(settled_rounds.LABELS)
+        if MODE == "settled":
+            at = [step for step in settles if STEPS[step][1] == SETTLEMENT_CUT][0]
+            steps = [at]
+            label = "settled round %s, %d operations" % (SETTLEMENT_CUT, ref.flash_ops(at))
+            if BOARD == "pico":
+                steps.append([step for step in range(at + 1, len(STEPS))
+                              if ref.flash_ops(step)][0])
+                label += ", and step %s, %d" % (_describe(steps[1]), ref.flash_ops(steps[1]))
+        else:
+            steps = range(len(STEPS))
+            label = "%d steps with %d settled rounds" % (len(STEPS), len(settles))
+        tally = _new_tally()
+        _cut_steps(ref, chip, steps, tally, label)
+        print("  settled rounds: %d of their operations cut; reboots found the settlement not "
+              "done %d times (%d of them reporting its record dropped), done %d times" % (
+                  sum(ref.flash_ops(step) for step in settles if step in steps),
+                  tally["settle before"], tally["settle reported"], tally["settle after"]))
+        assert tally["settle before"] > tally["settle reported"] > 0, tally
+        assert tally["settle after"] > 0, tally
 
     # ---- what cannot be read ----
 
@@ -796,6 +965,8 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
             # metadata, whose own CRC catches a flipped bit.
             checks = (check_a_bad_bit_in_the_inline_record_is_never_silent,
                       check_power_cut_at_every_flash_operation)
+        if SETTLED:
+            checks = (check_power_cut_through_settled_rounds,)
         passed = failed = 0
         for check in checks:
             gc.collect()
@@ -808,8 +979,10 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
                                                          error))
                 sys.print_exception(error)
         tmpdir.remove(FLASH_DIR)
-        print("  test_power_cut (own process, heap %s, %s mount): %d passed, %d failed"
-              % (HEAP, BOARD, passed, failed))
+        gc.collect()
+        print("  test_power_cut (own process, heap %s, %s mount, %s): %d passed, %d failed; "
+              "%d bytes of the heap free at the end" % (HEAP, BOARD, MODE, passed, failed,
+                                                        gc.mem_free()))
         sys.exit(1 if failed else 0)
 
     _main()

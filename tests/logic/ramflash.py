@@ -127,11 +127,13 @@ class FileChip:
     # it then has the heap a board has. Same operations as _RamChip, a block
     # at a time through one buffer allocated here; the file is unbuffered,
     # and seek, readinto and write take the caller's buffer, so the
-    # operations allocate nothing either.
-    def __init__(self, path, block_count, block_size=4096):
+    # operations allocate nothing either. buffer: a block's worth of bytes
+    # to use as that buffer, for a caller that took it while the heap was
+    # whole (None: one is allocated).
+    def __init__(self, path, block_count, block_size=4096, buffer=None):
         self.block_size = block_size
         self.block_count = block_count
-        self.buffer = bytearray(block_size)
+        self.buffer = bytearray(block_size) if buffer is None else buffer
         self.file = open(path, "w+b")
         _erase(self.buffer, block_size)
         for _ in range(block_count):

@@ -12,9 +12,14 @@ import json
 import os
 import sys
 
-import tmpdir
-from mystery import chain
-from table_rig import Rig
+# The RAM flash's block buffer (ramflash.FileChip), taken before the
+# controller's modules load: after them a 192K heap may hold 4 KB in one
+# piece nowhere.
+_BLOCK = bytearray(4096) if sys.implementation.name == "micropython" else None
+
+import tmpdir  # noqa: E402
+from mystery import chain  # noqa: E402
+from table_rig import Rig  # noqa: E402
 
 # (since, turns, rounds): an export from `since` gets `turns` turns (each
 # reads 4 records), then `rounds` rounds commit, then it runs to its end.
@@ -125,9 +130,9 @@ if sys.implementation.name == "micropython":
 
     def _on_littlefs(folder, board):
         # 16 blocks of 4 KB, in a file as a board's flash is outside its heap.
-        gc.collect()  # the earlier cases' controllers are garbage: their heap back, whole
-        chip = FileChip(folder + "/flash.bin", 16)
+        chip = FileChip(folder + "/flash.bin", 16, buffer=_BLOCK)
         try:
+            gc.collect()  # the first case's controller is garbage: its heap back, whole
             device = RamFlash(chip)
             os.VfsLfs2.mkfs(device, **BOARD_MOUNTS[board])
             os.mount(os.VfsLfs2(device, **BOARD_MOUNTS[board]), "/xflash")

@@ -12,6 +12,7 @@ import tmpdir
 from leaks import leaks, secrets_of
 from mystery import hitvalue
 from mystery.configs import MICROS_PER_CENT
+from mystery.store import TMP_NAME
 from scripted import SALT, ScriptedBytes
 from table_rig import Rig
 
@@ -37,11 +38,11 @@ def _round(rig, seat=1):
 
 
 def _break_meter_writes(root):
-    os.mkdir(root + "/meter.tmp")
+    os.mkdir(root + "/" + TMP_NAME)
 
 
 def _mend_meter_writes(root):
-    os.rmdir(root + "/meter.tmp")
+    os.rmdir(root + "/" + TMP_NAME)
 
 
 def _hit_fails(root):

@@ -8,7 +8,7 @@ from mystery import chain
 from mystery.bonus import MysteryBonus
 from mystery.meter import Refused
 from mystery.record import to_record
-from mystery.store import Store
+from mystery.store import TMP_NAME, Store
 
 ROUND = [(1, True, 500), (2, True, 100), (3, False, 500)]
 
@@ -129,7 +129,8 @@ def test_records_of_an_uncommitted_operation_are_dropped(root):
                         before.store.head_seq + 1, head)
     with open(segment, "a") as f:
         f.write(json.dumps(orphan) + "\n")
-    _write(root + "/meter.tmp", b"half a meter record")
+    _write(root + "/" + TMP_NAME, b"half a meter record")
+    _write(root + "/meter.tmp", b"the same, named as an earlier firmware named it")
     bonus, events = _reboot(root)
     seq = before.store.head_seq + 1
     assert events == [{"ev": "store_warning", "reason": "an operation whose meter record never "
@@ -137,7 +138,7 @@ def test_records_of_an_uncommitted_operation_are_dropped(root):
                        "log record %d is dropped" % seq}]
     assert bonus.fault is None
     assert [r["seq"] for r in bonus.log_since(0)][-1] == before.store.head_seq
-    assert "meter.tmp" not in os.listdir(root)
+    assert TMP_NAME not in os.listdir(root) and "meter.tmp" not in os.listdir(root)
     bonus.lock_round(ROUND)  # play resumes and the chain goes on from the head
     records = list(bonus.log_since(0))
     assert records[-1]["prev"] == head and chain.verify(records)[0]
