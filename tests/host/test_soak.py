@@ -44,10 +44,16 @@ def test_a_short_soak_on_the_virtual_board(tmp_path, capsys):
     assert totals["contributed"] == events["contribution"] * SEAT_MICROS
     assert totals["meter"] == totals["seeded"] + totals["contributed"] - totals["paid"]
     # Exports every 7 rounds plus the last, joined into one log from record 1:
-    # config, two resets, 30 rounds, hit, validated, paid.
-    assert figures["exports"] == 30 // 7 + 1 and figures["records"] == 36
+    # config, two resets, 30 rounds, hit, validated, paid; the two settings
+    # the soak set (paytables, payout limit) and a settlement for each round
+    # with a side wager, answered as the host settles it (no difference).
     lines = (tmp_path / "log.jsonl").read_text().splitlines()
-    assert [json.loads(line)["seq"] for line in lines] == list(range(1, 37))
+    kinds = [json.loads(line)["ev"] for line in lines]
+    assert kinds.count("setting") == 2 and kinds.count("settled") == figures["settled"]
+    assert figures["settled"] > 25  # a round all of whose stakes are 0 is not sent
+    assert figures["exports"] == 30 // 7 + 1
+    assert figures["records"] == 36 + 2 + figures["settled"]
+    assert [json.loads(line)["seq"] for line in lines] == list(range(1, len(lines) + 1))
     assert figures["audit"]["ok"] and figures["audit"]["from_genesis"]
     assert json.loads((tmp_path / "soak.json").read_text()) == figures
 
@@ -83,7 +89,7 @@ def test_a_soak_on_the_target(target, tmp_path):
                            stretch=target.stretch)
     finally:
         board.stop()
-    assert figures["differences"] == [] and figures["hits"] == 1
+    assert figures["differences"] == [] and figures["hits"] == 1 and figures["settled"] > 5
     assert figures["audit"]["ok"] and figures["audit"]["from_genesis"]
 
 
@@ -176,3 +182,29 @@ def test_the_record_follows_the_settings_and_retains_under_reset_minimum():
     meters = {"seeded": 100_000_000, "contributed": 200_000, "paid": 100_100_000, "meter": 0,
               "retained": 100_000, "hits": 1, "round": 1, "cycle": 1}
     assert record.reconcile(meters, "after the hit")
+
+
+# ---- the side wagers' sums ----
+
+def test_side_wager_sums_are_what_the_meters_must_show():
+    from uthctl.soak.rounds import SideWagerSums
+
+    # Seat 1's Trips $5 wins 3 to 1 on three of a kind (653b.2(b), paytable E):
+    # $20 paid back; seat 2's Trips $1 loses: nothing paid back.
+    data = {"seats": [{"seat": 1, "wagers": {"trips": 500}},
+                      {"seat": 2, "wagers": {"trips": 100}}]}
+    answered = [{"results": {"trips": {"net": 1500}}}, {"results": {"trips": {"net": -100}}}]
+    sums = SideWagerSums()
+    sums.add(data, answered)
+    meters = {"side_wagers": {"settled": 1, "wagers": {
+        "trips/E": {"wagers": 2, "wagered": 600, "paid": 2000}}}}
+    assert sums.differences(meters, {}) == []
+    meters["side_wagers"]["wagers"]["trips/E"]["paid"] = 1900
+    assert sums.differences(meters, {}) == [
+        "side wager meters trips/E: the board's wagers, wagered, paid [2, 600, 1900],"
+        " the host's [2, 600, 2000]"]
+    # A board that settled before the soak: only what the soak added counts.
+    before = {"settled": 4, "wagers": {"trips/E": {"wagers": 5, "wagered": 900, "paid": 0}}}
+    later = {"side_wagers": {"settled": 5, "wagers": {
+        "trips/E": {"wagers": 7, "wagered": 1500, "paid": 2000}}}}
+    assert sums.differences(later, before) == []

@@ -150,6 +150,8 @@ def text(f):
     lines.append("audit   %s" % ("none" if audit is None else "%s from %s, %d records" % (
         "PASSED" if audit["ok"] else "FAILED",
         "record 1" if audit["from_genesis"] else "a later record", audit["records"])))
+    lines.append("settled %d rounds' side wagers on the board, each as the host settles it"
+                 % f.get("settled", 0))
     lines.append("seats   seed %d" % f["seed"])
     if f["differences"]:
         lines.append("DIFFERENCES %d:" % len(f["differences"]))

@@ -10,6 +10,7 @@ from mystery.meter import PAYMENTS
 
 from ..links import logexport
 from ..links.rig import lit
+from . import rounds
 
 EVENT_WAIT = 10.0  # seconds for any one event or state; a board that takes longer is stuck
 
@@ -29,6 +30,7 @@ class Dealer:
         self.payments = itertools.cycle(PAYMENTS)
         self.rounds = 0
         self.seats = None  # the seats the board wires, read from its rig at the first deal
+        self.sums = None  # a SideWagerSums once the table settles rounds (settle_rounds)
 
     # ---- events ----
 
@@ -86,8 +88,10 @@ class Dealer:
 
     # ---- the table ----
 
-    def configure(self, name):
-        # A new board: the key held, the configuration chosen, the key released.
+    def configure(self, name, settle=False):
+        # A new board: the key held, the configuration chosen (and with
+        # settle, the paytables and payout limit its rounds are settled by),
+        # the key released.
         self.set("key", 1)
         deadline = time.monotonic() + self.wait
         while self.command("status")["state"] != "service":
@@ -95,6 +99,10 @@ class Dealer:
                 raise SoakError("the table did not enter service mode")
             time.sleep(self.poll)
         self.command("config", mystery=name)  # its config and reset events come before it
+        if settle:
+            self.command("set", name="paytables", value=rounds.PAYTABLES)
+            self.command("set", name="max_payout_cents", value=rounds.LIMIT_CENTS)
+            self.sums = rounds.SideWagerSums()
         self.set("key", 0)
         if self.record.events.get("reset", 0) < 1:
             raise SoakError("the board configured %s but sent no reset" % name)
@@ -118,11 +126,26 @@ class Dealer:
             self.set("bet%d" % seat, 0)
         state = self.lights(_round_over, "the round to end")
         self.rounds += 1
-        if not any(state["jackpot_lights"]):
-            return False
-        self.validate()
-        self.lights(_round_over, "betting after the hit")
-        return True
+        hit = any(state["jackpot_lights"])
+        if hit:
+            self.validate()
+            self.lights(_round_over, "betting after the hit")
+        if self.sums is not None:  # the hand's side wagers, once the Mystery's part is done
+            self.settle_round(seats)
+        return hit
+
+    def settle_round(self, seats):
+        # The round's cards and side wagers to the board, its answer to the host's.
+        data = rounds.deal(self.rng, seats, "soak-%d" % self.rounds)
+        if not any(seat["wagers"] for seat in data["seats"]):
+            return
+        reply = self.command("round", **data)
+        want = rounds.expected(data)
+        if reply.get("seats") != want:
+            self.record.differ("round %s settled as %s, by the host %s"
+                               % (data["round"], reply.get("seats"), want))
+            return
+        self.sums.add(data, reply["seats"])
 
     def validate(self):
         # The hit, the meters with it pending, the key turned to pay it.

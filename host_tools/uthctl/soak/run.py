@@ -14,7 +14,7 @@ from ..links import logexport
 from .dealer import Dealer, SoakError
 from .record import HostRecord
 
-EXPORT_EVERY = 100  # rounds; the board keeps 256 records, about one a round
+EXPORT_EVERY = 50  # rounds; the board keeps 256 records, about two a round (LOCK, settlement)
 MAX_DIFFERENCES = 100  # a board this far off is not soaked further
 
 
@@ -40,8 +40,10 @@ class Exports:
 
 
 def soak(link, rig, rounds, seed, out_dir, config="A1", export_every=EXPORT_EVERY,
-         poll=0.001, stretch=1.0, progress=None, about=None):
-    # about: what the figures say of the board (which, its clock)
+         poll=0.001, stretch=1.0, progress=None, about=None, settle=True):
+    # about: what the figures say of the board (which, its clock); settle:
+    # on a table the soak configures, each round's cards are settled too
+    # (soak/rounds.py)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     record = HostRecord()
@@ -51,7 +53,7 @@ def soak(link, rig, rounds, seed, out_dir, config="A1", export_every=EXPORT_EVER
     start = logexport.read_meters(link)
     record.start_from(start)
     if start.get("phase") == "unconfigured":
-        dealer.configure(config)
+        dealer.configure(config, settle)
     began = time.monotonic()
     hits = 0
     try:
@@ -60,6 +62,7 @@ def soak(link, rig, rounds, seed, out_dir, config="A1", export_every=EXPORT_EVER
             if number % export_every == 0:
                 meters = exports.take(dealer)
                 record.reconcile(meters, "at export %d" % exports.count)
+                _side_wagers(dealer, meters, start)
             if progress is not None:
                 progress(number)
             if len(record.differences) >= MAX_DIFFERENCES:
@@ -71,16 +74,19 @@ def soak(link, rig, rounds, seed, out_dir, config="A1", export_every=EXPORT_EVER
     # A board whose log had dropped records before the soak cannot be audited
     # from record 1; any other must be.
     whole = not start.get("log_dropped")
-    figures = _finish(dealer, exports, record, dealer.rounds, hits, seconds, seed, whole)
+    figures = _finish(dealer, exports, record, (dealer.rounds, hits, seconds, seed), whole,
+                      start)
     figures.update(about or {})
     (out_dir / "soak.json").write_text(json.dumps(figures, indent=1) + "\n")
     return figures
 
 
-def _finish(dealer, exports, record, rounds, hits, seconds, seed, whole):
+def _finish(dealer, exports, record, played, whole, start):
+    rounds, hits, seconds, seed = played
     try:
         meters = exports.take(dealer)
         record.reconcile(meters, "at the end")
+        _side_wagers(dealer, meters, start)
         status = dealer.command("status")
         report = audit(status, meters, exports.records, [], str(exports.path))
     except (SoakError, OSError, ValueError) as error:
@@ -100,6 +106,13 @@ def _finish(dealer, exports, record, rounds, hits, seconds, seed, whole):
         "audit": None if report is None else {
             "ok": report["ok"], "from_genesis": report["log"]["from_genesis"],
             "records": report["log"]["records"], "recomputed": report["accounts"]["recomputed"]},
+        "settled": 0 if dealer.sums is None else dealer.sums.settled,
         "differences": differences, "ok": not differences,
     }
     return figures
+
+
+def _side_wagers(dealer, meters, start):
+    if dealer.sums is not None:
+        for text in dealer.sums.differences(meters, start.get("side_wagers") or {}):
+            dealer.record.differ(text)
