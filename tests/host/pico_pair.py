@@ -12,26 +12,21 @@
 #       boards/rig_pico/board.py wires them
 #   rig RUN GPIO high -> the controller reset; rig power GPIO low/high ->
 #       the controller's supply off/on
-# It polls both chips every few ms (all of a chip's pads in one round trip),
+# It polls both chips every few ms (all of a chip's pads in one round trip, the
+# rig expander's outputs in another),
 # so a level crosses within about one poll plus the emulators' lag: presses
 # of a few hundred ms, as a dealer's, cross whole.
 import json
 import threading
 import time
 
-from rig_pico_target import POWER_GPIO, RIG, RUN_GPIO, rig_names, rig_pins
+from rig_pico_target import POWER_GPIO, RUN_GPIO, rig_pins
 
 from uthctl.links.rig import Rig
 
 POLL_S = 0.005
 TIMEOUT = 30.0
 PORT_B = 8  # an expander's GPB0 as a pin number (GPA0-7 = 0-7)
-
-__all__ = ["RIG", "PinBridge", "rig_gpios", "rig_names"]
-
-
-def rig_gpios():
-    return rig_pins()
 
 
 class PinBridge(threading.Thread):
