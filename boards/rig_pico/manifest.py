@@ -4,5 +4,6 @@
 # ruff: noqa: F821 -- include() and module() come from the build's manifest tool
 include("$(PORT_DIR)/boards/manifest.py")
 module("rig_protocol.py")
+module("rig_expander.py")
 module("board.py")
 module("main.py")

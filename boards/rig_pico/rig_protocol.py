@@ -3,20 +3,28 @@
 # host driver serves the virtual board, the emulated Pico and this rig.
 #   {"op": "set", "pin": "bet3", "level": 1} -> {"ok": true, "pin", "level",
 #       "applied": true} once the controller's next tick sees the level
-#   {"op": "state"} -> {"ok": true, "bet_lights": [6 x 0/1], "jackpot_lights":
-#       [6 x 0/1], "display": null (the rig does not read the MAX7219),
+#   {"op": "state"} -> {"ok": true, "bet_lights": [7 x 0/1], "jackpot_lights":
+#       [7 x 0/1], "display": null (the rig does not read the MAX7219),
 #       "inputs": {pin: level}, "board": true, "powered": BOOL, "boots": null
 #       (the rig cannot see the controller boot), "repl": null, "rig": "rig_pico"}
 #   {"op": "power", "on": BOOL}, {"op": "reset"}, {"op": "ping"}
-#   anything else -> {"ok": false, "error": TEXT}
-# Pins come in (board.py names the GPIOs): anything with value() is a pin.
-# A drive pin high turns its transistor on, which pulls the controller's
-# input to ground: chip present, LOCK pressed, key turned, as the sensors do.
+#   anything else -> {"ok": false, "error": TEXT}; so is a request whose pin
+#       is on the rig's expander when the expander does not answer: the
+#       reply names it, never reporting a level it could not read
+# Pins come in (board.py names them): anything with value() is a pin, a rig
+# GPIO or a bit of the rig's expander (rig_expander.py) alike. A drive pin
+# high turns its transistor on, which pulls the controller's input to
+# ground: chip present, LOCK pressed, key turned, as the sensors do.
+# The UTH spots start with their chips placed, as the virtual board's and
+# the emulated Pico's do: a scenario that places only progressive chips
+# plays qualifying seats, and lifts a UTH chip to test one that does not.
 import json
 
 from micropython import const
 
-INPUTS = ("bet1", "bet2", "bet3", "bet4", "bet5", "bet6", "lock", "key")
+SEATS = const(7)
+INPUTS = tuple("bet%d" % n for n in range(1, SEATS + 1)) + tuple(
+    "uth%d" % n for n in range(1, SEATS + 1)) + ("lock", "key")
 OPS = "state, set, power, reset, ping"
 _SETTLE_MS = const(10)  # two of the controller's 5 ms ticks: its next one sees the level
 _RESET_MS = const(50)  # RUN held low this long resets an RP2040
@@ -33,8 +41,11 @@ class RigPins:
         self.sleep_ms = sleep_ms
         self.run = run
         self.power = power
-        for pin in drives.values():
-            pin.value(0)  # released: the controller's pull-ups read no chip, no press
+        for name, pin in drives.items():
+            try:
+                pin.value(start_level(name))
+            except OSError:  # the expander, silent: every request that needs it says so
+                pass
         if run is not None:
             run.value(0)
         if power is not None:
@@ -51,7 +62,7 @@ class RigPins:
             if not isinstance(request, dict):
                 raise ValueError("a request is a JSON object")
             return self._request(request)
-        except (ValueError, TypeError, KeyError) as error:
+        except (ValueError, TypeError, KeyError, OSError) as error:
             return {"ok": False, "error": "%s: %s" % (type(error).__name__, error)}
 
     def _request(self, request):
@@ -109,6 +120,12 @@ class RigPins:
         self.sleep_ms(_POWER_GAP_MS)
         self.power.value(1)
         return {"ok": True, "changed": True}
+
+
+def start_level(name):
+    # The UTH chips placed, everything else released (the controller's
+    # pull-ups read no chip, no press).
+    return 1 if name.startswith("uth") else 0
 
 
 def _levels(pins):

@@ -174,11 +174,12 @@ class RealBench(Bench):
         return self.restart()
 
     def _release_inputs(self):
-        # No chip, press or turn left from the last test: the controller would
-        # start with them (a chip on its spot at start is a stale chip).
+        # The inputs as the rig starts them: no progressive chip, press or turn
+        # left from the last test (the controller would start with them: a
+        # chip on its spot at start is a stale chip), every UTH chip placed.
         for name, level in self.rig.state()["inputs"].items():
-            if level:
-                self.rig.set(name, 0)
+            if level != start_level(name):
+                self.rig.set(name, start_level(name))
 
     def _prepare(self, seed):
         # mpremote stops the controller (Ctrl-C), erases the store and
@@ -215,6 +216,12 @@ class RealBench(Bench):
             self.restart()
         finally:
             self.close()
+
+
+def start_level(name):
+    # The rig Pico's, the virtual board's and the emulated Pico's start: the
+    # UTH chips placed, everything else released.
+    return 1 if name.startswith("uth") else 0
 
 
 def mpremote(port, *args, timeout=120):

@@ -80,22 +80,22 @@ def real_bench(request):
 def pair_bench(tmp_path_factory, pico_images):
     _need_the_image()
     from pico_pair import PinBridge
-    from rig_pico_target import BOOT_WAIT, deploy_rig
+    from rig_pico_target import BOOT_WAIT, deploy_rig, rig_board
 
     from uthctl.boards.pico import PicoBoard
 
     folder = tmp_path_factory.mktemp("pair")
     rig_flash, controller_flash = folder / "rig.img", folder / "controller.img"
-    with PicoBoard(flash=rig_flash) as board:
+    with rig_board(rig_flash) as board:
         assert board.wait_started(BOOT_WAIT)["state"] == "repl"  # a bare image
         deploy_rig(board)
     shutil.copyfile(pico_images.image(None), controller_flash)
     with contextlib.ExitStack() as stack:
-        rig_board = stack.enter_context(PicoBoard(flash=rig_flash))
+        rig_pico = stack.enter_context(rig_board(rig_flash))
         controller = stack.enter_context(PicoBoard(flash=controller_flash))
-        bridge = stack.enter_context(PinBridge(rig_board, controller))
+        bridge = stack.enter_context(PinBridge(rig_pico, controller))
         controller.wait_started(BOOT_WAIT)
-        made = benches.RealBench(controller.serial_path, rig_board.serial_path,
+        made = benches.RealBench(controller.serial_path, rig_pico.serial_path,
                                  stretch=PAIR_STRETCH, press_ms=PAIR_PRESS_MS)
         made.name, made.bridge = "pair", bridge
         yield made

@@ -69,13 +69,19 @@ def chips_on(bench, seats):
                                 bench.trouble() or "no trouble known")) from None
 
 
+def lock_and_count(bench, seats):
+    # LOCK pressed: the `locked` event and one `contribution` for each of
+    # `seats` (the seats expected to qualify), in seat order.
+    bench.rig.press_lock(bench.press_ms)
+    locked = bench.link.wait_event("locked")
+    return locked, [bench.link.wait_event("contribution") for _ in seats]
+
+
 def play_round(bench, seats):
     # Chips on, LOCK, chips off; the `locked` event and the contributions.
     wait_state(bench, "betting")  # a validated hit's round may still be closing
     chips_on(bench, seats)
-    bench.rig.press_lock(bench.press_ms)
-    locked = bench.link.wait_event("locked")
-    contributions = [bench.link.wait_event("contribution") for _ in seats]
+    locked, contributions = lock_and_count(bench, seats)
     for seat in seats:
         bench.rig.chip(seat, False)
     # The round ends once the spots are clear (the bet lights go out), or

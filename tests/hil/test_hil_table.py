@@ -17,6 +17,7 @@ from steps import (
     configure,
     draws,
     identity_holds,
+    lock_and_count,
     play_round,
     seed_with_first_value,
     seed_without_hit,
@@ -99,6 +100,33 @@ def test_lock_takes_the_seats_with_chips_and_no_chip_placed_after(bench):
     meters = bench.link.command("meters")["meters"]
     assert meters["contributed"] == 5 * A1_CENTS_PER_SEAT * MICROS_PER_CENT
     assert identity_holds(meters)
+
+
+def test_a_seat_qualifies_only_with_both_wagers(bench):
+    # 653b.1(a), (c)(1): a player qualifies by placing both the Ultimate Texas
+    # Hold 'Em wager and the progressive payout wager. Seat 3's progressive
+    # chip has no UTH chip beside it; seat 7's has (the UTH chips start placed).
+    bench.fresh(seed_without_hit(2))
+    configure(bench)
+    assert len(bench.rig.state()["bet_lights"]) == 7
+    bench.rig.uth(3, False)
+    chips_on(bench, [3, 7])  # both progressive chips seen, while betting is open
+    locked, contributions = lock_and_count(bench, [7])
+    meter_cents = A1_MINIMUM_CENTS + A1_CENTS_PER_SEAT  # seat 7's contribution alone
+    assert locked["meter"] == meter_cents * MICROS_PER_CENT
+    assert [(c["seat"], c["wager"], c["amount"]) for c in contributions] == [
+        (7, 100, A1_CENTS_PER_SEAT * MICROS_PER_CENT)]
+    status = bench.link.command("status")
+    assert (status["state"], status["locked_in"]) == ("locked", [7])
+    # Seat 3's bet light goes out at LOCK: the dealer sees it does not count.
+    bench.rig.wait_for(lambda s: lit(s["bet_lights"]) == [7], what="seat 7's light alone")
+    assert bench.link.command("status")["lights"]["bet"] == [7]
+    assert bench.link.command("meters")["meters"]["contributed"] == (
+        A1_CENTS_PER_SEAT * MICROS_PER_CENT)
+    for seat in (3, 7):
+        bench.rig.chip(seat, False)
+    bench.rig.uth(3, True)
+    bench.rig.wait_for(lambda s: lit(s["bet_lights"]) == [], what="the round to end")
 
 
 def test_a_hit_lights_the_winning_seat_and_the_key_validates_it(bench):

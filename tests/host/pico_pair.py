@@ -5,52 +5,42 @@
 #   rig drive GPIO high -> its NPN on -> the controller's input pulled low:
 #       the controller board's rig `set NAME 1` (chip present, pressed, turned;
 #       the seats' on its expanders)
-#   controller light (an expander's output) -> the rig's light input GPIO
-#       (boards/rig_pico/board.py: seats 1-6; the UTH spots stay placed)
+#   rig expander's port A pin high (the UTH spots, seat 7's progressive
+#       spot) -> the controller's `set uthN` / `set bet7`, as for a GPIO
+#   controller light (an expander's output) -> the rig's light input: a GPIO
+#       (seats 1-6) or its expander's port B pin (seat 7), as
+#       boards/rig_pico/board.py wires them
 #   rig RUN GPIO high -> the controller reset; rig power GPIO low/high ->
 #       the controller's supply off/on
-# It polls both chips every few ms (all of a chip's pads in one round trip),
+# It polls both chips every few ms (all of a chip's pads in one round trip, the
+# rig expander's outputs in another),
 # so a level crosses within about one poll plus the emulators' lag: presses
 # of a few hundred ms, as a dealer's, cross whole.
-import ast
 import json
 import threading
 import time
-from pathlib import Path
 
-from rig_pico_target import POWER_GPIO, RUN_GPIO
+from rig_pico_target import POWER_GPIO, RUN_GPIO, rig_pins
 
 from uthctl.links.rig import Rig
 
 POLL_S = 0.005
 TIMEOUT = 30.0
-RIG = Path(__file__).resolve().parents[2] / "boards" / "rig_pico"
-
-
-def rig_names(path, prefix):
-    # The module-level assignments to names with prefix in a rig file, read
-    # from its source (never imported: it imports machine): tuples and const(N).
-    found = {}
-    for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "").startswith(prefix):
-            value = node.value
-            found[node.targets[0].id] = ast.literal_eval(value if isinstance(value, ast.Tuple)
-                                                         else value.args[0])
-    return found
-
-
-def rig_gpios():
-    return rig_names(RIG / "board.py", "_GP_")
+PORT_B = 8  # an expander's GPB0 as a pin number (GPA0-7 = 0-7)
 
 
 class PinBridge(threading.Thread):
     def __init__(self, rig_board, controller_board):
         super().__init__(name="pin-bridge", daemon=True)
-        gpios = rig_gpios()
-        names = rig_names(RIG / "rig_protocol.py", "INPUTS")["INPUTS"]
-        self.inputs = dict(zip(names, gpios["_GP_DRIVE"], strict=True))  # name: rig GPIO
-        self.seats = len(gpios["_GP_BET_LIGHT"])  # the seats whose lights the rig reads
-        self.lights = list(gpios["_GP_BET_LIGHT"]) + list(gpios["_GP_JACKPOT_LIGHT"])
+        pins = rig_pins()
+        self.inputs = dict(pins["_GP_DRIVE"])  # name: rig GPIO
+        self.x_inputs = dict(pins["_X_DRIVE"])  # name: the rig expander's port A bit
+        self.address = pins["_X_ADDRESS"]
+        # Each seat's light, in the controller's order: ("gpio", N) or ("x", expander pin).
+        self.lights = {kind: [("gpio", gpio) for gpio in pins["_GP_" + key]]
+                       + [("x", PORT_B + bit) for bit in pins["_X_" + key]]
+                       for kind, key in (("bet_lights", "BET_LIGHT"),
+                                         ("jackpot_lights", "JACKPOT_LIGHT"))}
         self.rig_address = rig_board.rig_address
         self.controller_address = controller_board.rig_address
         self.halt = threading.Event()
@@ -77,14 +67,20 @@ class PinBridge(threading.Thread):
 
     def _bridge(self, rig_pins, controller):
         drives = {name: 0 for name in self.inputs}
-        lights = {gpio: None for gpio in self.lights}  # None: not yet put on the rig's pad
+        # None: not yet copied, so the first poll gives the controller the UTH
+        # spots as the rig's expander drives them (all released until it is set up).
+        drives.update({name: None for name in self.x_inputs})
+        lights = {}  # place: the level last put on the rig's pin
         run, power = 0, 1
         while not self.halt.is_set():
             pads = read_pads(rig_pins, list(self.inputs.values()) + [RUN_GPIO, POWER_GPIO])
-            for name, gpio in self.inputs.items():
-                if pads[gpio] != drives[name]:
-                    drives[name] = pads[gpio]
-                    controller.set(name, pads[gpio])  # high: the transistor pulls it low
+            levels = {name: pads[gpio] for name, gpio in self.inputs.items()}
+            word = rig_pins.request(op="expander", address=self.address)["outputs"]
+            levels.update({name: (word >> bit) & 1 for name, bit in self.x_inputs.items()})
+            for name, level in levels.items():
+                if level != drives[name]:
+                    drives[name] = level
+                    controller.set(name, level)  # high: the transistor pulls it low
                     self.crossed += 1
             if pads[RUN_GPIO] and not run:
                 controller.reset()
@@ -95,14 +91,17 @@ class PinBridge(threading.Thread):
             time.sleep(POLL_S)
 
     def _lights(self, rig_pins, state, lights):
-        seats = self.seats
-        levels = state["bet_lights"][:seats] + state["jackpot_lights"][:seats]
-        for gpio, level in zip(self.lights, levels, strict=True):
-            if lights[gpio] != level:
-                lights[gpio] = level
-                rig_pins.request(op="gpio", pin=gpio, level=level)
+        for kind, places in self.lights.items():
+            for place, level in zip(places, state[kind], strict=True):
+                if lights.get(place) == level:
+                    continue
+                lights[place] = level
+                if place[0] == "gpio":
+                    rig_pins.request(op="gpio", pin=place[1], level=level)
+                else:
+                    rig_pins.request(op="expander", address=self.address, pin=place[1],
+                                     level=level)
                 self.crossed += 1
-
 
 def read_pads(pins, gpios):
     # Every pad's level in one round trip: the requests sent together, the

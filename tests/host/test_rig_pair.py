@@ -17,7 +17,7 @@ import time
 import pytest
 from independent_draws import commitment, seeded_draws
 from pico_pair import PinBridge
-from rig_pico_target import BOOT_WAIT, deploy_rig
+from rig_pico_target import BOOT_WAIT, deploy_rig, rig_board
 
 from uthctl.boards import pico_image
 from uthctl.links.hostlink import Link
@@ -53,7 +53,7 @@ SEED = first_seed_with_hit_within(2)
 @pytest.fixture(scope="module")
 def rig_flash(tmp_path_factory):
     flash = tmp_path_factory.mktemp("rig-pico") / "flash.img"
-    with PicoBoard(flash=flash) as board:
+    with rig_board(flash) as board:
         assert board.wait_started(BOOT_WAIT)["state"] == "repl"  # a bare image
         deploy_rig(board)
     return flash
@@ -65,12 +65,12 @@ def pair(tmp_path, rig_flash, pico_images):
     shutil.copyfile(rig_flash, rig_copy)
     pico_images.copy_to(SEED, controller_flash)
     with contextlib.ExitStack() as stack:
-        rig_board = stack.enter_context(PicoBoard(flash=rig_copy))
+        rig_pico = stack.enter_context(rig_board(rig_copy))
         controller = stack.enter_context(PicoBoard(flash=controller_flash))
-        bridge = stack.enter_context(PinBridge(rig_board, controller))
+        bridge = stack.enter_context(PinBridge(rig_pico, controller))
         assert controller.wait_started(BOOT_WAIT)["state"] == "unconfigured"
         link = stack.enter_context(Link(controller.serial_path, timeout=WAIT))
-        rig = stack.enter_context(Rig(port=rig_board.serial_path, timeout=WAIT))
+        rig = stack.enter_context(Rig(port=rig_pico.serial_path, timeout=WAIT))
         yield rig, link, bridge
 
 

@@ -17,7 +17,9 @@ from uthctl.links.rig import Rig, RigError, open_rig
 from uthctl.links.rig_transport import SerialTransport, SocketTransport
 
 RIG_DIR = Path(__file__).resolve().parents[2] / "boards" / "rig_pico"
-NAMES = ("bet1", "bet2", "bet3", "bet4", "bet5", "bet6", "lock", "key")
+SEATS = 7
+NAMES = tuple("bet%d" % n for n in range(1, SEATS + 1)) + tuple(
+    "uth%d" % n for n in range(1, SEATS + 1)) + ("lock", "key")
 
 
 class Pin:
@@ -41,8 +43,8 @@ class FakeRigPico(threading.Thread):
         finally:
             sys.path.remove(str(RIG_DIR))
         self.drives = {name: Pin() for name in NAMES}
-        self.jackpot = [Pin() for _ in range(6)]
-        self.pins = RigPins(self.drives, [Pin() for _ in range(6)], self.jackpot,
+        self.jackpot = [Pin() for _ in range(SEATS)]
+        self.pins = RigPins(self.drives, [Pin() for _ in range(SEATS)], self.jackpot,
                             lambda ms: None, run=Pin(), power=Pin())
         self.before, self.answer = before, answer
         self.master, slave = os.openpty()
@@ -93,7 +95,7 @@ def test_set_and_state_over_a_serial_port(board):
         assert rig.chip(2, True)["applied"] is True
         state = rig.state()
     assert pico.drives["bet2"].level == 1
-    assert state["jackpot_lights"] == [0, 0, 0, 1, 0, 0] and state["inputs"]["bet2"] == 1
+    assert state["jackpot_lights"] == [0, 0, 0, 1, 0, 0, 0] and state["inputs"]["bet2"] == 1
 
 
 def test_what_the_board_prints_besides_a_reply_is_skipped(board):

@@ -34,6 +34,9 @@
 #       chip's clock since this power-on (125 MHz instruction cycles)
 #   {"op": "gpio", ...}: any GPIO read or driven by number (pico_gpio.py)
 #   {"op": "i2c_fault", ...}: the expanders stop answering (pico_expanders.py)
+#   {"op": "expander", ...}: any expander pin read or driven (pico_expanders.py)
+# wiring (pico_image.wiring's form) may name other expanders and inputs: the
+# test rig's Pico has one expander of its own and no seats.
 #
 # The flash image is the littlefs region of the Pico's flash (1408 KiB),
 # written through at every erase and program, so killing the emulator is a
@@ -78,7 +81,7 @@ def _erased_image(path):
 
 class PicoBoard(ExpanderOps, GpioOps, Supervisor):
     title = "emulated Pico"  # how the interactive table names it
-    RIG_OPS = "state, set, power, reset, cut, time, gpio, i2c_fault, ping"
+    RIG_OPS = "state, set, power, reset, cut, time, gpio, i2c_fault, expander, ping"
     _CALL_TIMEOUT = 15.0
     _START_TIMEOUT = 60.0
     _START_POLL = 0.05
@@ -86,7 +89,8 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
     # loaded host, late beats "applied": false, which would space the next by the wait.
     _APPLY_TIMEOUT = 20.0
 
-    def __init__(self, flash=None, realtime=True, stderr=None, cut_at=None, cut_mode="before"):
+    def __init__(self, flash=None, realtime=True, stderr=None, cut_at=None, cut_mode="before",
+                 wiring=None):
         super().__init__(Path(flash or default_pico_flash()).resolve(), stderr)
         # Emulated time kept with the wall clock (a rig's press lasts as long
         # on the chip's clock); False lets sleeps cost no wall time.
@@ -94,7 +98,7 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
         self.node = pico_image.find_node()
         self.firmware = pico_image.firmware()
         self.bootrom = pico_image.bootrom()
-        self.wiring = pico_image.wiring()
+        self.wiring = wiring or pico_image.wiring()
         self._input_of = {gpio: name for name, gpio in self.wiring["inputs"].items()}
         self._light_places, self._i2c_faults = light_places(self.wiring), no_faults()
         self._cut = None
@@ -137,6 +141,7 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
         self._ctl_buf = b""
         self._levels = initial_levels(self.wiring)
         self._lights = {"bet_lights": [0] * SEATS, "jackpot_lights": [0] * SEATS}
+        self._xout = {}  # each expander's output pins, as its last transaction left them
         self._display = Max7219()
         self._ops = {"erase": 0, "program": 0}
         self._bytes = {"erase": 0, "program": 0}
@@ -230,6 +235,7 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
             self._reply(conn, {"ok": False, "error": "the board went off"})
         self._time_asked = []
         self._lights = {"bet_lights": [0] * SEATS, "jackpot_lights": [0] * SEATS}
+        self._xout = {}
         self._display = Max7219()
         self._board_in = b""
         return proc.returncode
@@ -361,6 +367,8 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
             self._gpio(conn, request)
         elif op == "i2c_fault":
             self._i2c_fault(conn, request)
+        elif op == "expander":
+            self._expander_pin(conn, request)
         elif op == "cut":
             self._reply(conn, {"ok": True, "armed": self._arm_cut(request["at"],
                                                                   request.get("mode", "before"))})

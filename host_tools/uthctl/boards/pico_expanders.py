@@ -7,9 +7,18 @@
 #   {"op": "i2c_fault", "on": BOOL[, "address": N]}: the bus (or only the
 #       expander at N) stops answering, or answers again; a fault outlasts
 #       power cycles (a broken wire), until the rig mends it
+#   {"op": "expander", "address": N} -> {"ok": true, "address": N, "outputs":
+#       WORD}: the output pins of the expander at N (bit n = pin n, GPB0 =
+#       8) as its last transaction left them, 0 while the board is off
+#   {"op": "expander", "address": N, "pin": B, "level": 0|1|null}: the
+#       outside drives its pin B (null: lets it go to its pull), answered
+#       once two 5 ms ticks of the chip's clock have it, as a gpio's is
+#       (pico_gpio.py): for a board whose expanders are not the seats' (the
+#       test rig's own, tests/host/rig_pico_target.py)
 # A table starts with every seat's UTH chip in place, as the virtual board's
 # does, so a rig that sets only betN plays as before; it clears uthN to test
 # that a progressive chip alone does not qualify.
+import time
 
 
 def initial_levels(wiring):
@@ -48,6 +57,7 @@ class ExpanderOps:
         self._ctl_send(b"xset %d %d %s %d\n" % (address, bit, b"0" if level else b"z", number))
 
     def _expander_outputs(self, address, word):
+        self._xout[address] = word
         for bit in range(16):
             light = self._light_places.get((address, bit))
             if light is not None:
@@ -75,3 +85,24 @@ class ExpanderOps:
             tail = b"" if address is None else b" %d" % address
             self._ctl_send(b"i2cfault %d%s\n" % (int(on), tail))
         self._reply(conn, {"ok": True, "on": on, "address": address})
+
+    def _expander_pin(self, conn, request):
+        address = request["address"]
+        if address not in self.wiring["expanders"]:
+            raise ValueError("expander: address is one of %s" % self.wiring["expanders"])
+        if "pin" not in request:
+            self._reply(conn, {"ok": True, "address": address,
+                               "outputs": self._xout.get(address, 0)})
+            return
+        pin, level = request["pin"], request.get("level")
+        if type(pin) is not int or not 0 <= pin < 16:
+            raise ValueError("expander: pin is 0 to 15 (GPB0 = 8)")
+        if level not in (0, 1, None):
+            raise ValueError("expander: level is 0, 1 or null (released)")
+        if self._ctl is None:
+            raise ValueError("the board is off: its pins are not running")
+        self._seq += 1
+        reply = {"ok": True, "address": address, "pin": pin, "level": level, "applied": True}
+        self._pending[self._seq] = (conn, reply, time.monotonic() + self._APPLY_TIMEOUT)
+        drive = b"z" if level is None else b"%d" % level
+        self._ctl_send(b"xset %d %d %s %d\n" % (address, pin, drive, self._seq))
