@@ -213,10 +213,11 @@ class HostLink:
     def _handle(self, line):
         parsed = True
         try:
-            strict_json(line)  # json.loads alone takes lines that are not JSON (and not UTF-8)
+            # json.loads alone takes lines that are not JSON (and not UTF-8).
+            floats = strict_json(line)
             command = _loads(line)
         except (ValueError, UnicodeError):  # MicroPython raises ValueError for both
-            command, parsed = None, False
+            command, parsed, floats = None, False, False
         except MemoryError:  # nothing done yet: the line is refused, play goes on
             self.send({"ok": False, "error": "no memory free to read this line now"})
             return
@@ -227,7 +228,7 @@ class HostLink:
         if not parsed:
             self.send({"ok": False, "error": "not a JSON line"})
             return
-        if not _finite(command):
+        if floats and not _finite(command):  # (a line without a float holds none)
             # 1e400 parses to inf, which no JSON reply could echo back.
             self.send({"ok": False, "error": "numbers must be finite"})
             return
