@@ -29,7 +29,6 @@ def _timed(name, step, found):
 
 def _one_run(line, found, link, said):
     from mystery import chain, settlement, table_rules, wagers
-    from mystery import store as mystery_store
     from table import hostlink
     from table.jsoncheck import strict_json
 
@@ -54,8 +53,9 @@ def _one_run(line, found, link, said):
                    found)
     linked = _timed("hash", lambda: chain.link(event, 1, store.head_hash), found)
     _timed("record_text", lambda: json.dumps(linked, separators=(",", ":")), found)
-    _timed("meters_text", lambda: mystery_store._encode("UTHWAGERS1", 1, {
-        "log_seq": 1, "log_hash": linked["hash"], "wagers": counted.to_record()}), found)
+    _timed("meters_text", lambda: json.dumps({"log_seq": 1, "log_hash": linked["hash"],
+                                              "wagers": counted.to_record()},
+                                             separators=(",", ":")), found)
     records = _timed("commit", lambda: bonus._commit([event], counted), found)
     reply = {"ok": True, "reply": "round", "seq": records[0]["seq"],
              "seats": result["seats"], "round": result["round"]}
