@@ -7,120 +7,115 @@
 # leaves to jsoncheck's full walk. Every refusal, and its reason, is the full
 # walk's, so the fast pass may say -1 wherever it likes but must never pass a
 # line the walk would refuse (tests/logic/test_jsonscan.py holds both to it).
-# One flat loop: a key is a string before a ':', and the open containers
-# are the bits of one int, as in jsoncheck.
+#
+# One loop, one step a token, in a state: what may come next. The open
+# containers are the bits of one int, as in jsoncheck (1: an object); so
+# after a comma the state is the innermost container's bit, _KEY or _VALUE,
+# and its closing bracket is "]" + 0x20 * that bit ("}").
 from micropython import const
 
+from .jsonclass import CLASSES, DIGIT, ESCAPE, PLAIN, SPACE
+
 _MAX_DEPTH = const(16)  # jsoncheck.MAX_DEPTH
-
-
-def _space(c):
-    return c == 0x20 or c == 0x0A or c == 0x0D or c == 0x09
-
-
-def _digit(c):
-    return 0x30 <= c <= 0x39
+_VALUE = const(0)  # a value (in an array, after a colon, or the line's own)
+_KEY = const(1)  # a member's name, after a comma in an object
+_COLON = const(2)
+_AFTER = const(3)  # a value ended: a comma, a closing bracket, or the line's end
+_OPENED = const(4)  # just after "[" or "{": a closing bracket, or the first item
 
 
 def scan(data):
     end = len(data)
-    at = stack = depth = floats = key = 0
+    at = state = stack = depth = floats = 0
     while True:
-        while at < end and _space(data[at]):
+        while at < end and CLASSES[data[at]] & SPACE:
             at += 1
         if at >= end:
-            return -1
+            return floats if state == _AFTER and depth == 0 else -1
         c = data[at]
-        if key and c != 0x22:
-            return -1
-        if c == 0x22:  # a string: ASCII, its escapes the simple ones
-            at += 1
+        at += 1
+        if state == _AFTER:
+            if depth == 0:
+                return -1  # text after the value
+            if c == 0x2C:  # ,
+                state = stack & 1
+            elif c == 0x5D + (stack & 1) * 0x20:
+                stack >>= 1
+                depth -= 1
+            else:
+                return -1
+        elif state == _COLON:
+            if c != 0x3A:
+                return -1
+            state = _VALUE
+        elif state == _OPENED and c == 0x5D + (stack & 1) * 0x20:  # empty
+            stack >>= 1
+            depth -= 1
+            state = _AFTER
+        elif c == 0x22:  # a string: ASCII, its escapes the simple ones
             while True:
                 if at >= end:
                     return -1
                 c = data[at]
+                at += 1
+                if CLASSES[c] & PLAIN:
+                    continue
                 if c == 0x22:
                     break
-                if c == 0x5C:
-                    at += 1
-                    if at >= end or data[at] not in b'"\\/bfnrt':
-                        return -1
-                elif c < 0x20 or c >= 0x80:
+                if c != 0x5C or at >= end or not CLASSES[data[at]] & ESCAPE:
                     return -1
                 at += 1
-            at += 1
-            if key:  # a member name: its ':' then the value
-                while at < end and _space(data[at]):
-                    at += 1
-                if at >= end or data[at] != 0x3A:
-                    return -1
-                at += 1
-                key = 0
-                continue
-        elif c == 0x5B or c == 0x7B:
+            state = _COLON if state == _KEY or (state == _OPENED and stack & 1) else _AFTER
+        elif state == _KEY or (state == _OPENED and stack & 1):
+            return -1  # a member's name is a string
+        elif c == 0x5B or c == 0x7B:  # [ {
             depth += 1
             if depth > _MAX_DEPTH:
                 return -1
-            stack = (stack << 1) | (1 if c == 0x7B else 0)
-            at += 1
-            while at < end and _space(data[at]):
-                at += 1
-            if at >= end:
+            stack = (stack << 1) | (c >> 5 & 1)
+            state = _OPENED
+        elif c == 0x74 or c == 0x6E:  # true, null: the three letters after the first
+            if at + 2 >= end:
                 return -1
-            if data[at] != (0x7D if stack & 1 else 0x5D):
-                key = stack & 1
-                continue
-            # Empty: closed below.
-        elif c == 0x2D or _digit(c):
+            word = (data[at] << 16) | (data[at + 1] << 8) | data[at + 2]
+            if (c == 0x74 and word != 0x727565) or (c == 0x6E and word != 0x756C6C):
+                return -1
+            at += 3
+            state = _AFTER
+        elif c == 0x66:  # false
+            if at + 3 >= end or data[at] != 0x61:
+                return -1
+            if ((data[at + 1] << 16) | (data[at + 2] << 8) | data[at + 3]) != 0x6C7365:
+                return -1
+            at += 4
+            state = _AFTER
+        else:  # a number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
             if c == 0x2D:
-                at += 1
                 if at >= end:
                     return -1
                 c = data[at]
-            if c == 0x30:
                 at += 1
-            elif _digit(c):
-                while at < end and _digit(data[at]):
+            if c == 0x30:
+                pass
+            elif CLASSES[c] & DIGIT:
+                while at < end and CLASSES[data[at]] & DIGIT:
                     at += 1
             else:
                 return -1
             if at < end and data[at] == 0x2E:  # .
                 floats = 1
                 at += 1
-                if at >= end or not _digit(data[at]):
+                if at >= end or not CLASSES[data[at]] & DIGIT:
                     return -1
-                while at < end and _digit(data[at]):
+                while at < end and CLASSES[data[at]] & DIGIT:
                     at += 1
-            if at < end and (data[at] == 0x65 or data[at] == 0x45):  # e E
+            if at < end and (data[at] | 0x20) == 0x65:  # e E
                 floats = 1
                 at += 1
                 if at < end and (data[at] == 0x2B or data[at] == 0x2D):
                     at += 1
-                if at >= end or not _digit(data[at]):
+                if at >= end or not CLASSES[data[at]] & DIGIT:
                     return -1
-                while at < end and _digit(data[at]):
+                while at < end and CLASSES[data[at]] & DIGIT:
                     at += 1
-        else:
-            word = b"true" if c == 0x74 else b"false" if c == 0x66 else b"null" if c == 0x6E \
-                else None
-            if word is None or bytes(data[at:at + len(word)]) != word:
-                return -1
-            at += len(word)
-        # After a value: close what it completes; a comma starts the next.
-        while True:
-            while at < end and _space(data[at]):
-                at += 1
-            if depth == 0:
-                return floats if at == end else -1
-            if at >= end:
-                return -1
-            c = data[at]
-            if c == 0x2C:
-                break
-            if c != (0x7D if stack & 1 else 0x5D):
-                return -1
-            stack >>= 1
-            depth -= 1
-            at += 1
-        at += 1
-        key = stack & 1
+            state = _AFTER

@@ -7,6 +7,7 @@ import json
 import sys
 
 from lcg import Lcg
+from table import jsonclass
 from table.jsoncheck import MAX_DEPTH, strict_json, walk
 from table.jsonscan_plain import scan as plain_scan
 
@@ -141,3 +142,16 @@ def test_a_memoryview_part_of_a_buffer():
     assert plain_scan(view) == 0
     if viper_scan is not None:
         assert viper_scan(view) == 0
+
+
+def test_byte_classes_as_rfc_8259_names_them():
+    # Whitespace (section 2), digits (6), the unescaped bytes of a string
+    # that are ASCII (7: 0x20-21, 0x23-5B, 0x5D-7F), the
+    # letters of the two-character escapes (7).
+    for byte in range(256):
+        bits = jsonclass.CLASSES[byte]
+        assert bool(bits & jsonclass.SPACE) == (byte in (0x20, 0x09, 0x0A, 0x0D)), byte
+        assert bool(bits & jsonclass.DIGIT) == (0x30 <= byte <= 0x39), byte
+        plain = 0x20 <= byte <= 0x21 or 0x23 <= byte <= 0x5B or 0x5D <= byte <= 0x7F
+        assert bool(bits & jsonclass.PLAIN) == plain, byte
+        assert bool(bits & jsonclass.ESCAPE) == (chr(byte) in '"\\/bfnrt'), byte
