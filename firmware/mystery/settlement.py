@@ -3,7 +3,7 @@
 # and payout limits configured on the table, never with ones the round names,
 # and recorded in the log as one compact record. Lists, not objects, in the
 # record: its hash is computed the fast way (chain.canonical).
-from uth.cards import card_name
+from uth.cards import names_text
 from uth.paytables import SETTLED_WAGERS
 from uth.round import limits, parse_round
 from uth.settle import settle_parsed
@@ -68,7 +68,7 @@ def settle(data, rules):
 
 
 def _names(codes):
-    return "".join([card_name(code) for code in codes])
+    return names_text(codes)
 
 
 # Each wager's place in SETTLED_WAGERS: a look-up, not a search of the tuple.

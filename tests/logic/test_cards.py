@@ -1,5 +1,6 @@
 # Card notation: ranks 23456789TJQKA ("10" for ten), suits cdhs.
-from uth.cards import card_name, parse_card, parse_cards
+from lcg import Lcg
+from uth.cards import card_name, names_text, parse_card, parse_cards
 
 
 def _raises(call, *args, needle=""):
@@ -56,3 +57,44 @@ def test_bad_tokens_are_named():
 def test_duplicates_are_refused():
     _raises(parse_cards, "As Kd as", needle="duplicate card As")
     _raises(parse_cards, ["Th", "10h"], needle="Th")
+
+
+def _reference(token):
+    # The notation read as the header gives it, or None for no card.
+    if not isinstance(token, str) or len(token) not in (2, 3):
+        return None
+    rank_text, suit = token[:-1], token[-1].lower()
+    rank_text = "T" if rank_text == "10" else rank_text.upper()
+    if len(rank_text) != 1 or rank_text not in "23456789TJQKA" or suit not in "cdhs":
+        return None
+    return "23456789TJQKA".index(rank_text) * 4 + "cdhs".index(suit)
+
+
+def test_random_tokens_read_as_the_notation_says():
+    # Short tokens from the notation's symbols and their neighbours, past
+    # ASCII among them, each read as the reference reads it.
+    symbols = "23456789TJQKAtjqkacdhsCDHS10xX \u00e9\u00c1\u2660\U0001F0A1"
+    lcg = Lcg(52)
+    for _ in range(3000):
+        token = "".join(symbols[lcg.below(len(symbols))] for _ in range(lcg.below(5)))
+        expected = _reference(token)
+        if expected is None:
+            _raises(parse_card, token, needle=repr(token))
+        else:
+            assert parse_card(token) == expected, token
+
+
+def test_names_run_together_as_the_records_keep_them():
+    lcg = Lcg(7)
+    for count in (0, 1, 2, 5, 7):
+        codes = lcg.deal(count)
+        assert names_text(codes) == "".join(card_name(code) for code in codes)
+        assert names_text(bytes(codes)) == names_text(codes)
+    assert names_text([51, 0, 34]) == "As2cTh"
+
+
+def test_a_lone_surrogate_is_no_card():
+    # CPython's json gives one for "\\ud800" (the board's check refuses the escape).
+    import json
+
+    _raises(parse_card, json.loads('"A\\ud800"'), needle="unknown card")
