@@ -32,6 +32,26 @@ if sys.implementation.name == "micropython":
 else:
     from .jsonscan_plain import scan
 
+# The byte classes the fast pass reads, a bit for each class a byte is in
+# (the scanners compile the same bits in as constants). A byte in no class,
+# a control character or one past ASCII, is never passed.
+SPACE = const(1)  # JSON's whitespace: space, tab, line feed, carriage return
+DIGIT = const(2)
+PLAIN = const(4)  # stands for itself in a string: printable ASCII but " and \
+ESCAPE = const(8)  # may follow a \: " \ / b f n r t (\u is left to the walk)
+_classes = bytearray(256)
+for _c in b" \t\n\r":
+    _classes[_c] = SPACE
+for _c in range(0x30, 0x3A):
+    _classes[_c] = DIGIT
+for _c in range(0x20, 0x7F + 1):
+    if _c != 0x22 and _c != 0x5C:
+        _classes[_c] |= PLAIN
+for _c in b'"\\/bfnrt':
+    _classes[_c] |= ESCAPE
+CLASSES = bytes(_classes)
+del _classes, _c
+
 MAX_DEPTH = const(16)
 
 _TAB = const(0x09)
@@ -68,7 +88,7 @@ def strict_json(line):
     # whether the value may hold a float (a number with a fraction or an
     # exponent): False only for a line surely without one.
     data = line.encode() if isinstance(line, str) else line
-    found = scan(data)
+    found = scan(data, CLASSES)
     if found >= 0:
         return found == 1
     walk(data)

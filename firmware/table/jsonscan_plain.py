@@ -11,12 +11,15 @@
 # One loop, one step a token, in a state: what may come next. The open
 # containers are the bits of one int, as in jsoncheck (1: an object); so
 # after a comma the state is the innermost container's bit, _KEY or _VALUE,
-# and its closing bracket is "]" + 0x20 * that bit ("}").
+# and its closing bracket is "]" + 0x20 * that bit ("}"). Bytes are read by
+# class, from the table jsoncheck passes in (jsoncheck.CLASSES).
 from micropython import const
 
-from .jsonclass import CLASSES, DIGIT, ESCAPE, PLAIN, SPACE
-
 _MAX_DEPTH = const(16)  # jsoncheck.MAX_DEPTH
+_SPACE = const(1)  # jsoncheck's byte classes, read from its table, CLASSES
+_DIGIT = const(2)
+_PLAIN = const(4)
+_ESCAPE = const(8)
 _VALUE = const(0)  # a value (in an array, after a colon, or the line's own)
 _KEY = const(1)  # a member's name, after a comma in an object
 _COLON = const(2)
@@ -24,11 +27,11 @@ _AFTER = const(3)  # a value ended: a comma, a closing bracket, or the line's en
 _OPENED = const(4)  # just after "[" or "{": a closing bracket, or the first item
 
 
-def scan(data):
+def scan(data, classes):
     end = len(data)
     at = state = stack = depth = floats = 0
     while True:
-        while at < end and CLASSES[data[at]] & SPACE:
+        while at < end and classes[data[at]] & _SPACE:
             at += 1
         if at >= end:
             return floats if state == _AFTER and depth == 0 else -1
@@ -58,11 +61,11 @@ def scan(data):
                     return -1
                 c = data[at]
                 at += 1
-                if CLASSES[c] & PLAIN:
+                if classes[c] & _PLAIN:
                     continue
                 if c == 0x22:
                     break
-                if c != 0x5C or at >= end or not CLASSES[data[at]] & ESCAPE:
+                if c != 0x5C or at >= end or not classes[data[at]] & _ESCAPE:
                     return -1
                 at += 1
             state = _COLON if state == _KEY or (state == _OPENED and stack & 1) else _AFTER
@@ -97,25 +100,25 @@ def scan(data):
                 at += 1
             if c == 0x30:
                 pass
-            elif CLASSES[c] & DIGIT:
-                while at < end and CLASSES[data[at]] & DIGIT:
+            elif classes[c] & _DIGIT:
+                while at < end and classes[data[at]] & _DIGIT:
                     at += 1
             else:
                 return -1
             if at < end and data[at] == 0x2E:  # .
                 floats = 1
                 at += 1
-                if at >= end or not CLASSES[data[at]] & DIGIT:
+                if at >= end or not classes[data[at]] & _DIGIT:
                     return -1
-                while at < end and CLASSES[data[at]] & DIGIT:
+                while at < end and classes[data[at]] & _DIGIT:
                     at += 1
             if at < end and (data[at] | 0x20) == 0x65:  # e E
                 floats = 1
                 at += 1
                 if at < end and (data[at] == 0x2B or data[at] == 0x2D):
                     at += 1
-                if at >= end or not CLASSES[data[at]] & DIGIT:
+                if at >= end or not classes[data[at]] & _DIGIT:
                     return -1
-                while at < end and CLASSES[data[at]] & DIGIT:
+                while at < end and classes[data[at]] & _DIGIT:
                     at += 1
             state = _AFTER

@@ -7,14 +7,21 @@ import json
 import sys
 
 from lcg import Lcg
-from table import jsonclass
-from table.jsoncheck import MAX_DEPTH, strict_json, walk
-from table.jsonscan_plain import scan as plain_scan
+from table import jsoncheck
+from table.jsoncheck import CLASSES, MAX_DEPTH, strict_json, walk
+from table.jsonscan_plain import scan as _plain
 
 if sys.implementation.name == "micropython":
-    from table.jsonscan_viper import scan as viper_scan
+    from table.jsonscan_viper import scan as _viper
+
+    def viper_scan(line):
+        return _viper(line, CLASSES)
 else:
     viper_scan = None
+
+
+def plain_scan(line):
+    return _plain(line, CLASSES)
 
 _ROUND_LINE = (b'{"cmd": "round", "round": "bench-1", "dealer": ["Qs", "Ks"], '
                b'"board": ["9s", "Ts", "Js", "9c", "9d"], "seats": [{"seat": 1, '
@@ -149,9 +156,9 @@ def test_byte_classes_as_rfc_8259_names_them():
     # that are ASCII (7: 0x20-21, 0x23-5B, 0x5D-7F), the
     # letters of the two-character escapes (7).
     for byte in range(256):
-        bits = jsonclass.CLASSES[byte]
-        assert bool(bits & jsonclass.SPACE) == (byte in (0x20, 0x09, 0x0A, 0x0D)), byte
-        assert bool(bits & jsonclass.DIGIT) == (0x30 <= byte <= 0x39), byte
+        bits = jsoncheck.CLASSES[byte]
+        assert bool(bits & jsoncheck.SPACE) == (byte in (0x20, 0x09, 0x0A, 0x0D)), byte
+        assert bool(bits & jsoncheck.DIGIT) == (0x30 <= byte <= 0x39), byte
         plain = 0x20 <= byte <= 0x21 or 0x23 <= byte <= 0x5B or 0x5D <= byte <= 0x7F
-        assert bool(bits & jsonclass.PLAIN) == plain, byte
-        assert bool(bits & jsonclass.ESCAPE) == (chr(byte) in '"\\/bfnrt'), byte
+        assert bool(bits & jsoncheck.PLAIN) == plain, byte
+        assert bool(bits & jsoncheck.ESCAPE) == (chr(byte) in '"\\/bfnrt'), byte
