@@ -185,25 +185,19 @@ class Store:
         # is settled: the module stays out of the heap of a table never sent one.
         self.wagers = None
         self._wagers_copy = None  # [copy index, its seq, its log record] of the copy that counts
-        # Paths made once: a path joined anew is a new string at every
-        # commit, and on the board each new string costs a search of every
-        # interned one. The store's own files (a handful of names) by name;
-        # of the log's segments only the one appended to, as (name, path).
+        # The store's own files' paths, made here once: a path joined anew
+        # is a new string at every commit, and on the board each new string
+        # costs a search of every interned one. Made with the store, not at
+        # their first use, so these few lasting strings lie together rather
+        # than among a commit's passing ones.
         self._paths = {}
-        self._tail_path = (None, None)
+        for name in _COPIES + _HITS_COPIES + _WAGERS_COPIES + (_TMP, _LOG_DIR):
+            self._paths[name] = root + "/" + name
 
     def _path(self, *names):
-        if len(names) == 1:
-            path = self._paths.get(names[0])
-            if path is None:
-                path = self._paths[names[0]] = self.root + "/" + names[0]
-            return path
+        if len(names) == 1 and names[0] in self._paths:
+            return self._paths[names[0]]
         return "/".join((self.root,) + names)
-
-    def _segment_path(self, name):
-        if self._tail_path[0] != name:
-            self._tail_path = (name, self._path(_LOG_DIR, name))
-        return self._tail_path[1]
 
     # ---- the meter record ----
 
@@ -497,7 +491,7 @@ class Store:
         # Unknown until the flash holds what the list will say: an error
         # half way leaves the folder to be listed again.
         self._segment_names = None
-        with open(self._segment_path(segments[-1]), "a") as f:
+        with open(self._path(_LOG_DIR, segments[-1]), "a") as f:
             for record in records:
                 # Its text made whole before it is written; its line end
                 # apart, not joined into a second string.
