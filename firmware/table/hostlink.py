@@ -26,6 +26,9 @@ MAX_LINE = const(256)
 # wagers): its line may be this long. A longer line than MAX_LINE is read up
 # to here and refused unless it is a round's (docs/host-link.md, the measure).
 MAX_ROUND_LINE = const(4096)
+# A line this long (a round's: a host's other commands are shorter) has its
+# JSON checked by the check's fast pass first (table/jsoncheck.py).
+_FAST_CHECK = const(128)
 LINE_GAP_MS = const(500)  # a partial line with no byte for this long is dropped
 LOG_SLICE = const(4)  # log records read (and so at most sent) per turn of the loop
 _HELD_MAX = const(512)  # bytes read ahead during an export; more wait in the serial buffer
@@ -214,7 +217,7 @@ class HostLink:
         parsed = True
         try:
             # json.loads alone takes lines that are not JSON (and not UTF-8).
-            floats = strict_json(line)
+            floats = strict_json(line, len(line) >= _FAST_CHECK)
             command = _loads(line)
         except (ValueError, UnicodeError):  # MicroPython raises ValueError for both
             command, parsed, floats = None, False, False

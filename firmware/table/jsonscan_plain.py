@@ -12,11 +12,11 @@
 # containers are the bits of one int, as in jsoncheck (1: an object); so
 # after a comma the state is the innermost container's bit, _KEY or _VALUE,
 # and its closing bracket is "]" + 0x20 * that bit ("}"). Bytes are read by
-# class, from the table jsoncheck passes in (jsoncheck.CLASSES).
+# class, from the table jsoncheck passes in (jsoncheck.classes()).
 from micropython import const
 
 _MAX_DEPTH = const(16)  # jsoncheck.MAX_DEPTH
-_SPACE = const(1)  # jsoncheck's byte classes, read from its table, CLASSES
+_SPACE = const(1)  # jsoncheck's byte classes
 _DIGIT = const(2)
 _PLAIN = const(4)
 _ESCAPE = const(8)

@@ -8,8 +8,10 @@ import sys
 
 from lcg import Lcg
 from table import jsoncheck
-from table.jsoncheck import CLASSES, MAX_DEPTH, strict_json, walk
+from table.jsoncheck import MAX_DEPTH, strict_json, walk
 from table.jsonscan_plain import scan as _plain
+
+CLASSES = jsoncheck.classes()
 
 if sys.implementation.name == "micropython":
     from table.jsonscan_viper import scan as _viper
@@ -137,9 +139,28 @@ def test_float_flag_on_each_number_form():
     for line, has in ((b"[1, 2, -3]", 0), (b"[1, 2.0]", 1), (b'{"a": 1e5}', 1),
                       (b'{"a": [0, {"b": -1E-2}]}', 1), (b'"1.5"', 0), (b'{"e": 10}', 0)):
         assert plain_scan(line) == has, line
-        assert strict_json(line) == bool(has), line
+        assert strict_json(line, fast=True) == bool(has), line
+        assert strict_json(line) is True, line  # the walk alone: maybe one
     # The walk's lines are reported as maybe holding one.
-    assert strict_json('{"a": "\u00e9"}') is True
+    assert strict_json('{"a": "\u00e9"}', fast=True) is True
+
+
+def _verdict(line, fast):
+    try:
+        return strict_json(line, fast)
+    except ValueError as error:
+        return str(error)
+
+
+def test_the_fast_pass_gives_every_refusal_as_the_walk_alone():
+    # The same refusal, word for word, and acceptance for the same lines.
+    for lines in (_EDGES, _lines(200)):
+        for line in lines:
+            fast, walked = _verdict(line, True), _verdict(line, False)
+            if isinstance(walked, str):
+                assert fast == walked, (line, fast, walked)
+            else:
+                assert fast in (True, False), (line, fast)
 
 
 def test_a_memoryview_part_of_a_buffer():
@@ -156,7 +177,7 @@ def test_byte_classes_as_rfc_8259_names_them():
     # that are ASCII (7: 0x20-21, 0x23-5B, 0x5D-7F), the
     # letters of the two-character escapes (7).
     for byte in range(256):
-        bits = jsoncheck.CLASSES[byte]
+        bits = CLASSES[byte]
         assert bool(bits & jsoncheck.SPACE) == (byte in (0x20, 0x09, 0x0A, 0x0D)), byte
         assert bool(bits & jsoncheck.DIGIT) == (0x30 <= byte <= 0x39), byte
         plain = 0x20 <= byte <= 0x21 or 0x23 <= byte <= 0x5B or 0x5D <= byte <= 0x7F
