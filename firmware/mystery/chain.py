@@ -39,8 +39,8 @@ def _plain(lists):
     # (its keys need sorting and its "hash" leaving out) and no tuple
     # (json.dumps puts spaces in one). Looked at through one repr of them
     # all, where either shows as "{" or "(": one call rather than one per
-    # item, and one new string rather than one a list (on the board each new
-    # string costs a search of every interned one). A string holding one of
+    # item, and one new string rather than one a list (on the board a new
+    # string costs about 0.1 ms with the firmware loaded). A string holding one of
     # them only sends the record the field by field way.
     text = repr(lists)
     return "{" not in text and "(" not in text

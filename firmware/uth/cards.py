@@ -24,9 +24,8 @@ _SUIT_BYTES = SUITS.encode()
 
 def parse_card(token):
     # Read as bytes, through _SYMBOL: a rank or suit cut from the token as
-    # a string was a new string each time, and on the board each new string
-    # costs a search of every interned one (about 0.1 ms with the firmware
-    # loaded).
+    # a string was a new string each time, and on the board a new string
+    # costs about 0.1 ms with the firmware loaded.
     try:
         name = token.encode()
     except (AttributeError, UnicodeError):  # not text, or a lone surrogate (CPython)

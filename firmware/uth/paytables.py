@@ -91,8 +91,8 @@ class Paytable:
 
 # wager -> letter, as given -> Paytable: a round names its tables each time.
 # Two look-ups by the names as they came, not one by the names joined: a
-# joined string is a new one at every look-up, which on the board costs a
-# search of every interned string.
+# joined string is a new one at every look-up, which on the board costs
+# about 0.1 ms with the firmware loaded.
 _made = {}
 
 
