@@ -10,8 +10,8 @@
 # As uth/eval_viper's, the viper code is compiled on the board when this
 # module loads, not by mpy-cross: viper in a .mpy is tied to one CPU
 # (-march), while this way one build serves every board whose firmware has
-# the native emitter (jsoncheck falls back to jsonscan_plain where it has
-# not). jsoncheck loads it at the first line long enough to need it.
+# the native emitter (where it has not, jsoncheck's walk serves alone).
+# jsoncheck loads it at the first line long enough to need it.
 import micropython
 
 _SOURCE = """
