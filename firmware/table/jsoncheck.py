@@ -107,13 +107,28 @@ def _fast_pass():
         _fast = False
         try:
             if sys.implementation.name == "micropython":
-                from .jsonscan_viper import scan
+                scan = _compiled_scan()
             else:
                 from .jsonscan_plain import scan
             _fast = (scan, classes())
         except Exception:  # MemoryError among them: the walk serves
             pass
     return _fast
+
+
+def _compiled_scan():
+    # jsonscan_viper's scan, and the module let go: the compiled function
+    # needs nothing of it, and the module keeps the source it compiled among
+    # its constants (about 4 KB of a Pico's heap) for as long as it is loaded.
+    from . import jsonscan_viper
+
+    scan = jsonscan_viper.scan
+    name = jsonscan_viper.__name__  # "table.jsonscan_viper"
+    del sys.modules[name]
+    package = sys.modules.get(name.split(".")[0])
+    if package is not None and hasattr(package, "jsonscan_viper"):
+        delattr(package, "jsonscan_viper")
+    return scan
 
 
 def walk(data):
