@@ -3,7 +3,7 @@
 # how), step for step, over the line's bytes in place. One function, as
 # viper-to-viper calls box their arguments; it allocates nothing. The tests
 # hold it to its twin on random and adversarial lines
-# (tests/logic/test_jsonscan.py). Compiled, it keeps about 7.5 KB of a
+# (tests/logic/test_jsonscan.py). Compiled, it keeps about 4 KB of a
 # Pico's heap; a round's line takes it about 0.7 ms there, where the full
 # walk took 22.
 #
