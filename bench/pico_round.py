@@ -3,6 +3,8 @@
 # after `make deploy`. Times are estimates from the emulator's cycle count at
 # 125 MHz, CPU only (flash operations take no emulated time; see pico_bench).
 # Usage: .venv/bin/python bench/pico_round.py [CHIP_SCRIPT]  (default: round_command.py)
+# round_command.py is copied to the chip's flash too, for a script that
+# imports it (bench/round_profile.py).
 import json
 import os
 import sys
@@ -26,6 +28,8 @@ def main(script):
                 if came["state"] != "repl":
                     raise RuntimeError("a new flash did not come up at the REPL: %s" % came)
                 pico_bench.deploy(board, tmp, pico_bench.quiet_seed())
+                pico_bench.mpremote(board.serial_path, "cp",
+                                    str(pico_bench.BENCH / "round_command.py"), ":")
                 out = pico_bench.mpremote(board.serial_path, "run",
                                           str(script))
     found = pico_bench.last_json(out)

@@ -113,4 +113,5 @@ def main():
                       "settled": table.bonus.wager_meters()["settled"]}))
 
 
-main()
+if __name__ == "__main__":  # bench/round_profile.py imports it
+    main()

@@ -3,7 +3,7 @@
 # and payout limits configured on the table, never with ones the round names,
 # and recorded in the log as one compact record. Lists, not objects, in the
 # record: its hash is computed the fast way (chain.canonical).
-from uth.cards import card_name
+from uth.cards import names_text
 from uth.paytables import SETTLED_WAGERS
 from uth.round import limits, parse_round
 from uth.settle import settle_parsed
@@ -68,7 +68,11 @@ def settle(data, rules):
 
 
 def _names(codes):
-    return "".join([card_name(code) for code in codes])
+    return names_text(codes)
+
+
+# Each wager's place in SETTLED_WAGERS: a look-up, not a search of the tuple.
+_PLACE = {SETTLED_WAGERS[i]: i for i in range(len(SETTLED_WAGERS))}
 
 
 def record(round_, result, locked_round):
@@ -86,13 +90,14 @@ def record(round_, result, locked_round):
         stakes = [0] * len(order)
         nets = [0] * len(order)
         for wager, stake in seat.wagers:
-            at = order.index(wager)
+            at = _PLACE[wager]
             stakes[at] = stake
             nets[at] = results[wager]["net"]
         seats.append([seat.number, _names(seat.cards), seat.folded, stakes, nets])
     tables = round_.tables
+    # The dealer's cards then the board's are the dealer's hand: one text made, not three.
     event = {"ev": "settled", "locked_round": locked_round,
-             "cards": _names(round_.dealer) + _names(round_.board),
+             "cards": _names(round_.dealer_hand),
              "paytables": [tables[w].letter if w in tables else None for w in order],
              "rules": [round_.settings["bad_beat_mode"], round_.settings["bad_beat_on_fold"]],
              "limits": [round_.limits.get(w) for w in order], "seats": seats}

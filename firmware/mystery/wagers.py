@@ -11,8 +11,25 @@
 ROUNDS, WAGERS, WAGERED, PAID, LIMITED, LINES = 0, 1, 2, 3, 4, 5
 
 
-def _key(table):
-    return table.wager + "/" + table.letter
+# wager -> letter -> (the meters' key, {line name: its index}), made once
+# for each paytable: the key joined anew was a new string twice a wager
+# counted (on the board a new string costs about 0.1 ms with the firmware
+# loaded), and the lines were searched one by one. By names, not by the
+# Paytable: hashing an object looks up its class's __hash__ each time.
+_about = {}
+
+
+def _about_table(table):
+    letters = _about.get(table.wager)
+    if letters is None:
+        letters = _about[table.wager] = {}
+    about = letters.get(table.letter)
+    if about is None:
+        lines = {}
+        for i in range(len(table.lines)):
+            lines[table.lines[i][0]] = i
+        about = letters[table.letter] = (table.wager + "/" + table.letter, lines)
+    return about
 
 
 class WagerMeters:
@@ -21,30 +38,35 @@ class WagerMeters:
         self.settled = settled  # rounds settled, all wagers together
 
     def _row(self, table):
-        row = self.meters.get(_key(table))
+        # (its row, its lines' indexes) for the paytable, the row made at its first round.
+        key, lines = _about_table(table)
+        row = self.meters.get(key)
         if row is None:
             row = [0] * (LINES + len(table.lines))
-            self.meters[_key(table)] = row
-        return row
+            self.meters[key] = row
+        return row, lines
 
     def add(self, round_, result):
         # One settled round (its parsed Round and settle's result) counted;
         # returns nothing, changes only these meters.
-        played = []
+        played = {}  # wager -> (row, lines, paytable), for those played this round
         for i in range(len(round_.seats)):  # one result a seat, in its order
-            seat, settled = round_.seats[i], result["seats"][i]
+            seat, results = round_.seats[i], result["seats"][i]["results"]
             for wager, stake in seat.wagers:
-                table = round_.tables[wager]
-                outcome = settled["results"][wager]
-                row = self._row(table)
-                if table not in played:
-                    played.append(table)
+                counted = played.get(wager)
+                if counted is None:
+                    table = round_.tables[wager]
+                    row, lines = self._row(table)
                     row[ROUNDS] += 1
+                    counted = played[wager] = (row, lines, table)
+                row, lines, table = counted
+                outcome = results[wager]
                 row[WAGERS] += 1
                 row[WAGERED] += stake
-                if outcome["net"] > 0:
-                    row[PAID] += stake + outcome["net"]
-                    row[LINES + _line_index(table, outcome["category"])] += 1
+                net = outcome["net"]
+                if net > 0:
+                    row[PAID] += stake + net
+                    row[LINES + _line_index(lines, table, outcome["category"])] += 1
                 if outcome.get("limited"):
                     row[LIMITED] += 1
         self.settled += 1
@@ -71,11 +93,11 @@ class WagerMeters:
         return {"settled": self.settled, "meters": self.meters}
 
 
-def _line_index(table, line):
-    for i in range(len(table.lines)):
-        if table.lines[i][0] == line:
-            return i
-    raise ValueError("no line %r in %s %s" % (line, table.wager, table.letter))
+def _line_index(lines, table, line):
+    index = lines.get(line)
+    if index is None:
+        raise ValueError("no line %r in %s %s" % (line, table.wager, table.letter))
+    return index
 
 
 def from_record(record):

@@ -26,6 +26,9 @@ MAX_LINE = const(256)
 # wagers): its line may be this long. A longer line than MAX_LINE is read up
 # to here and refused unless it is a round's (docs/host-link.md, the measure).
 MAX_ROUND_LINE = const(4096)
+# A line this long (a round's: a host's other commands are shorter) has its
+# JSON checked by the check's fast pass first (table/jsoncheck.py).
+_FAST_CHECK = const(128)
 LINE_GAP_MS = const(500)  # a partial line with no byte for this long is dropped
 LOG_SLICE = const(4)  # log records read (and so at most sent) per turn of the loop
 _HELD_MAX = const(512)  # bytes read ahead during an export; more wait in the serial buffer
@@ -224,10 +227,11 @@ class HostLink:
     def _handle(self, line):
         parsed = True
         try:
-            strict_json(line)  # json.loads alone takes lines that are not JSON (and not UTF-8)
+            # json.loads alone takes lines that are not JSON (and not UTF-8).
+            floats = strict_json(line, len(line) >= _FAST_CHECK)
             command = _loads(line)
         except (ValueError, UnicodeError):  # MicroPython raises ValueError for both
-            command, parsed = None, False
+            command, parsed, floats = None, False, False
         except MemoryError:  # nothing done yet: the line is refused, play goes on
             self.send({"ok": False, "error": "no memory free to read this line now"})
             return
@@ -238,7 +242,7 @@ class HostLink:
         if not parsed:
             self.send({"ok": False, "error": "not a JSON line"})
             return
-        if not _finite(command):
+        if floats and not _finite(command):  # (a line without a float holds none)
             # 1e400 parses to inf, which no JSON reply could echo back.
             self.send({"ok": False, "error": "numbers must be finite"})
             return

@@ -15,8 +15,38 @@
 #
 # The walk goes by index over the bytes, keeps its open containers as bits of
 # one int and never slices, so checking a line allocates nothing but the
-# error it may raise (and one bytes copy when given a str).
+# error it may raise (and one bytes copy when given a str). It is the
+# definition, and what gives every refusal. A long line (a round's) may go
+# through a fast pass first (jsonscan_plain, compiled by viper on the board:
+# byte by byte in Python, a round's line took 22 ms of a Pico's time), and
+# then only a line the fast pass is not sure of is walked here.
+import sys
+
 from micropython import const
+
+# The byte classes the fast pass reads, a bit for each class a byte is in
+# (the scanners compile the same bits in as constants). A byte in no class,
+# a control character or one past ASCII, is never passed.
+SPACE = const(1)  # JSON's whitespace: space, tab, line feed, carriage return
+DIGIT = const(2)
+PLAIN = const(4)  # stands for itself in a string: printable ASCII but " and \
+ESCAPE = const(8)  # may follow a \: " \ / b f n r t (\u is left to the walk)
+
+
+def classes():
+    # The table of byte classes, 256 bytes.
+    table = bytearray(256)
+    for c in b" \t\n\r":
+        table[c] = SPACE
+    for c in range(0x30, 0x3A):
+        table[c] = DIGIT
+    for c in range(0x20, 0x7F + 1):
+        if c != 0x22 and c != 0x5C:
+            table[c] |= PLAIN
+    for c in b'"\\/bfnrt':
+        table[c] |= ESCAPE
+    return bytes(table)
+
 
 MAX_DEPTH = const(16)
 
@@ -48,10 +78,61 @@ _FALSE = b"false"
 _NULL = b"null"
 
 
-def strict_json(line):
-    # None if `line` (bytes or str) is exactly one JSON value, optionally
-    # surrounded by JSON whitespace; otherwise ValueError saying where it fails.
+def strict_json(line, fast=False):
+    # ValueError saying where it fails unless `line` (bytes or str) is
+    # exactly one JSON value, optionally surrounded by JSON whitespace. Gives
+    # whether the value may hold a float (a number with a fraction or an
+    # exponent): False only for a line the fast pass (fast=True) found
+    # surely without one. The refusals are the walk's either way.
     data = line.encode() if isinstance(line, str) else line
+    loaded = _fast_pass() if fast else False
+    if loaded:
+        scan, table = loaded
+        found = scan(data, table)
+        if found >= 0:
+            return found == 1
+    walk(data)
+    return True
+
+
+# The fast pass, (scan, classes), loaded at its first use: a table never
+# sent a long line never compiles it. False: none on this board (no native
+# emitter, or no heap to compile it when first asked), and the walk alone.
+_fast = None
+
+
+def _fast_pass():
+    global _fast
+    if _fast is None:
+        _fast = False
+        try:
+            if sys.implementation.name == "micropython":
+                scan = _compiled_scan()
+            else:
+                from .jsonscan_plain import scan
+            _fast = (scan, classes())
+        except Exception:  # MemoryError among them: the walk serves
+            pass
+    return _fast
+
+
+def _compiled_scan():
+    # jsonscan_viper's scan, and the module let go: the compiled function
+    # needs nothing of it, and the module keeps the source it compiled among
+    # its constants (about 4 KB of a Pico's heap) for as long as it is loaded.
+    from . import jsonscan_viper
+
+    scan = jsonscan_viper.scan
+    name = jsonscan_viper.__name__  # "table.jsonscan_viper"
+    del sys.modules[name]
+    package = sys.modules.get(name.split(".")[0])
+    if package is not None and hasattr(package, "jsonscan_viper"):
+        delattr(package, "jsonscan_viper")
+    return scan
+
+
+def walk(data):
+    # The check itself, on bytes: ValueError saying where `data` fails.
     end = len(data)
     at = _skip(data, _walk(data, _skip(data, 0, end), end), end)
     if at != end:

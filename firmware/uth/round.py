@@ -42,27 +42,33 @@ def _fault(message, *args):
     return ValueError(message % args if args else message)
 
 
-def _check_keys(data, allowed, where):
+def _place(where):
+    # A seat is named by its number until a message needs its text: a text
+    # made for every seat of every round was a new string each time.
+    return "seat %d" % where if type(where) is int else where
+
+
+def _check_keys(data, allowed, where, after=""):
     if not isinstance(data, dict):
-        raise _fault("%s must be an object", where)
+        raise _fault("%s%s must be an object", _place(where), after)
     for key in data:
         if key not in allowed:
-            raise _fault("unknown key %r in %s", key, where)
+            raise _fault("unknown key %r in %s%s", key, _place(where), after)
 
 
 def _cards(tokens, count, where, owners):
     # Parses `count` cards, recording who holds each so a repeat names both places.
     if not isinstance(tokens, list) or len(tokens) != count:
-        raise _fault("%s needs %d cards", where, count)
+        raise _fault("%s needs %d cards", _place(where), count)
     codes = []
     for token in tokens:
         try:
             code = parse_card(token)
         except ValueError as error:
-            raise _fault("%s: %s", where, error) from None
+            raise _fault("%s: %s", _place(where), error) from None
         if code in owners:
-            raise _fault("%s: duplicate card %s (also %s)", where, card_name(code),
-                         owners[code])
+            raise _fault("%s: duplicate card %s (also %s)", _place(where), card_name(code),
+                         _place(owners[code]))
         owners[code] = where
         codes.append(code)
     return codes
@@ -113,16 +119,16 @@ def limits(data):
 
 
 def _wagers(data, tables, where):
-    _check_keys(data, paytables.SETTLED_WAGERS, "%s wagers" % where)
+    _check_keys(data, paytables.SETTLED_WAGERS, where, " wagers")
     wagers = []
     for wager in paytables.SETTLED_WAGERS:
         cents = data.get(wager, 0)
         if type(cents) is not int or cents < 0:
-            raise _fault("%s: %s wager must be whole cents, 0 or more, not %r", where, wager,
-                         cents)
+            raise _fault("%s: %s wager must be whole cents, 0 or more, not %r", _place(where),
+                         wager, cents)
         if cents and wager not in tables:
-            raise _fault("%s wagers on %s but the round names no %s paytable", where, wager,
-                         wager)
+            raise _fault("%s wagers on %s but the round names no %s paytable", _place(where),
+                         wager, wager)
         if cents:
             wagers.append((wager, cents))
     return tuple(wagers)
@@ -136,12 +142,11 @@ def _seat(data, tables, board, owners, numbers):
     if number in numbers:
         raise _fault("seat %d is listed twice", number)
     numbers.append(number)
-    where = "seat %d" % number
-    cards = _cards(data.get("cards"), 2, where, owners)
+    cards = _cards(data.get("cards"), 2, number, owners)
     folded = data.get("folded", False)
     if folded is not True and folded is not False:
-        raise _fault("%s: folded must be true or false", where)
-    wagers = _wagers(data.get("wagers", {}), tables, where)
+        raise _fault("%s: folded must be true or false", _place(number))
+    wagers = _wagers(data.get("wagers", {}), tables, number)
     return Seat(number, cards, bytes(cards + board), folded, wagers)
 
 

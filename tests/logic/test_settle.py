@@ -180,6 +180,26 @@ def test_bad_rounds_are_refused_whole():
     _refused(data, "dealer: unknown card '1'")
 
 
+def test_each_seat_is_named_in_its_refusal():
+    # Seats are named by number: a card held by an earlier seat, a short
+    # hand, wagers that are not an object or name an unknown wager.
+    data = _good()
+    data["seats"][1]["cards"] = ["Qh", "Ac"]
+    _refused(data, "seat 2: duplicate card Ac (also seat 1)")
+    data = _good()
+    data["seats"][1]["cards"] = ["Qh"]
+    _refused(data, "seat 2 needs 2 cards")
+    data = _good()
+    data["seats"][0]["wagers"] = [500]
+    _refused(data, "seat 1 wagers must be an object")
+    data = _good()
+    data["seats"][1]["wagers"] = {"keno": 5}
+    _refused(data, "unknown key 'keno' in seat 2 wagers")
+    data = _good()
+    data["seats"][1]["sat"] = 1
+    _refused(data, "unknown key 'sat' in a seat")
+
+
 def test_bad_wagers_are_refused_whole():
     for stake, needle in ((-5, "-5"), (2.5, "2.5"), (True, "True"), ("500", "'500'")):
         data = _good()
