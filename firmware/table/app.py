@@ -26,7 +26,7 @@ def build(board):
     table = Table(bonus, board.seats, board.lock, board.key, board.display, None,
                   io=getattr(board, "io", None), qualify=getattr(board, "qualify", None),
                   today=lambda: expiry.board_date(time.localtime))
-    link = HostLink(table, board.serial.write_line)
+    link = HostLink(table, board.serial.write_line, getattr(board.serial, "write_json", None))
     link.reserve_round_line()
     table.emit = link.send
     return table, link

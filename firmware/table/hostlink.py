@@ -77,9 +77,12 @@ def _loads(line):
 
 
 class HostLink:
-    def __init__(self, table, write):
+    def __init__(self, table, write, write_json=None):
         self.table = table
         self.write = write  # sends one line, terminator added by the writer
+        # Sends a message as a line written a piece at a time (the board's
+        # UsbSerial.write_json), for one too long to make whole; None: none.
+        self.write_json = write_json
         # The line so far: its bytes are buffer[:length]. MAX_LINE at first;
         # the first line to pass it gets a round's MAX_ROUND_LINE, made in
         # one piece and kept from then on (a table sent rounds gets them all
@@ -100,8 +103,9 @@ class HostLink:
 
     def send(self, message):
         # A line the heap cannot hold now is tried once more after a
-        # collection, then given up with a short line that says so: the table
-        # never stops for want of memory to speak (every event is also in the
+        # collection, then written a piece at a time where the port can,
+        # then given up with a short line that says so: the table never
+        # stops for want of memory to speak (every event is also in the
         # log, for the host to export).
         try:
             self.write(json.dumps(message))
@@ -110,9 +114,16 @@ class HostLink:
             gc.collect()
         try:
             self.write(json.dumps(message))
+            return
         except MemoryError:
             gc.collect()
-            self.write(_unsent(message))
+        if self.write_json is not None:
+            try:
+                self.write_json(message)
+                return
+            except MemoryError:
+                gc.collect()
+        self.write(_unsent(message))
 
     # ---- one turn of the loop ----
 
