@@ -81,8 +81,14 @@ class Rig:
             self.link.poll(_nothing, self.now)
 
     def events(self, name=None):
-        found = [json.loads(line) for line in self.lines]
-        return [e for e in found if "ev" in e and (name is None or e["ev"] == name)]
+        # Parsed a line at a time: every line parsed at once held a test's
+        # whole transcript in a board-sized heap.
+        found = []
+        for line in self.lines:
+            message = json.loads(line)
+            if "ev" in message and (name is None or message["ev"] == name):
+                found.append(message)
+        return found
 
     def lit(self, lights):
         return [n + 1 for n in range(len(lights)) if lights[n].level]
