@@ -16,8 +16,7 @@ HEAP = "192K"  # as the Makefile's test-micropython, a Pico's or an ESP32's heap
 # allocations of 1.1-1.2 KB (a commit's, a boot's, the proof's own) fail:
 # the full sweep with the Pico's mount failed 587 of its 978 cuts there
 # (at 208K, 16 of its 1,353).
-# With 224K, the least the virtual board settles in (tests/mp_each.py), it
-# has about 64 KB, and every cut passes.
+# With 224K it has about 64 KB, and every cut passes.
 SETTLED_HEAP = "224K"
 
 if sys.implementation.name == "micropython":
