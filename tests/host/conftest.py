@@ -13,6 +13,9 @@
 # board of its own (a VirtualBoard, a PicoBoard, `uthctl sim`) says so itself.
 # `slow` (over about 20 s on the 2-core machine): every board test run on the
 # emulated Pico, here; the others say so themselves.
+import contextlib
+
+import cli_board
 import pytest
 import targets
 
@@ -83,6 +86,14 @@ def target(request):
     if why_not is not None:
         pytest.skip("emulated Pico: %s" % why_not)
     return targets.PicoTarget(request.getfixturevalue("pico_images"))
+
+
+@pytest.fixture
+def cli_table(tmp_path, target):
+    # A new board on the target that the test drives with uthctl commands
+    # and its rig (cli_board.py), stopped when the test ends.
+    with contextlib.ExitStack() as stack:
+        yield cli_board.Board(tmp_path, stack, target)
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -6,11 +6,10 @@
 # A1 is a $1 minimum wager, 2%, hitting by $100-$200; C1 a $1 minimum wager,
 # 2%, $250-$500. A configuration changes only in service mode (key held) with
 # the meter at a reset (docs/host-link.md).
-import contextlib
 import io
-import json
 
 import pytest
+from cli_board import configured
 
 from uthctl.boards.max7219_model import reading
 from uthctl.cli import main as uthctl
@@ -28,67 +27,16 @@ A1_PER_SEAT = 2 * 10_000  # a $1 chip at 2%: 2 cents
 pytestmark = pytest.mark.usefixtures("micropython")
 
 
-@pytest.fixture
-def table(tmp_path, target):
-    with contextlib.ExitStack() as stack:
-        yield Board(tmp_path, stack, target)
-
-
-class Board:
-    # A new board on the target, powered and answering, with its rig.
-    def __init__(self, tmp_path, stack, target):
-        self.target = target
-        self.vb = target.board(tmp_path / "flash.img")
-        stack.callback(self.vb.stop)
-        self.port = self.vb.serial_path
-        with target.link(self.port) as link:  # closed: one reader on the port at a time
-            link.wait_ready(20.0)
-        self.rig = stack.enter_context(target.rig(self.vb.rig_address))
-
-    def run(self, capsys, *argv, code=0):
-        # One uthctl command on this board: its stdout (JSON read when asked for).
-        capsys.readouterr()
-        timeout = "%g" % self.target.wait(5.0)
-        assert uthctl([*argv, "--port", self.port, "--timeout", timeout]) == code
-        out, err = capsys.readouterr()
-        if code:
-            return err.strip() or json.loads(out)["error"]
-        return json.loads(out) if "--json" in argv else out
-
-    def key(self, held):
-        # Held: service mode, which the display shows; released: back to play.
-        self.rig.key(held)
-        service = reading("SErvICE")
-        self.rig.wait_for(lambda s: (reading(s["display"]) == service) == held,
-                          what="the key %s" % ("held" if held else "released"))
-
-    def play_round(self, seats):
-        for seat in seats:
-            self.rig.chip(seat, True)
-        self.rig.wait_for(lambda s: lit(s["bet_lights"]) == sorted(seats), what="bet lights")
-        self.rig.press_lock()
-        for seat in seats:
-            self.rig.chip(seat, False)
-        self.rig.wait_for(lambda s: lit(s["bet_lights"]) == [], what="the round's end")
-
-
-def configured(table, capsys, name="A1"):
-    table.key(True)
-    changed = table.run(capsys, "config", name, "--yes", "--json")
-    table.key(False)
-    return changed
-
-
 # ---- status ----
 
 
 @pytest.mark.pico_quick
-def test_status_of_a_new_board(table, capsys):
-    shown = table.run(capsys, "status", "--json")
+def test_status_of_a_new_board(cli_table, capsys):
+    shown = cli_table.run(capsys, "status", "--json")
     assert shown["status"]["state"] == "unconfigured" and shown["status"]["fault"] is None
     assert shown["meters"]["phase"] == "unconfigured" and shown["meters"]["meter"] == 0
     assert shown["config"] is None
-    text = table.run(capsys, "status")
+    text = cli_table.run(capsys, "status")
     assert text.splitlines()[0].startswith("state          not configured")
     assert "configuration  none" in text and "meter          $0.00" in text
     firmware = [line for line in text.splitlines() if line.startswith("firmware")]
@@ -97,18 +45,18 @@ def test_status_of_a_new_board(table, capsys):
         assert shown["status"]["version"] in firmware[0]
 
 
-def test_status_after_a_round_names_the_locked_seats(table, capsys):
-    configured(table, capsys)
+def test_status_after_a_round_names_the_locked_seats(cli_table, capsys):
+    configured(cli_table, capsys)
     for seat in (2, 5):
-        table.rig.chip(seat, True)
-    table.rig.wait_for(lambda s: lit(s["bet_lights"]) == [2, 5], what="bet lights")
-    table.rig.press_lock()
-    table.rig.wait_for(lambda s: reading(s["display"]) == reading("100.04"), 7.0,
+        cli_table.rig.chip(seat, True)
+    cli_table.rig.wait_for(lambda s: lit(s["bet_lights"]) == [2, 5], what="bet lights")
+    cli_table.rig.press_lock()
+    cli_table.rig.wait_for(lambda s: reading(s["display"]) == reading("100.04"), 7.0,
                        what="the meter after the round")
-    shown = table.run(capsys, "status", "--json")
+    shown = cli_table.run(capsys, "status", "--json")
     assert shown["status"]["state"] == "locked" and shown["status"]["locked_in"] == [2, 5]
     assert shown["meters"]["meter"] == A1["minimum"] + 2 * A1_PER_SEAT
-    text = table.run(capsys, "status")
+    text = cli_table.run(capsys, "status")
     assert "locked in      seats 2, 5" in text and "meter          $100.04" in text
     assert "A1: $1 minimum progressive wager, $100.00-$200.00, 2%" in text
     assert "653b.1(c)(4), effective 2021-09-04, expires 2024-09-04" in text
@@ -160,13 +108,13 @@ def test_status_of_a_faulted_board_names_the_fault(tmp_path, capsys):
 
 
 @pytest.mark.pico_quick
-def test_config_shows_the_configuration_in_force(table, capsys):
-    configured(table, capsys)
-    shown = table.run(capsys, "config", "--json")
+def test_config_shows_the_configuration_in_force(cli_table, capsys):
+    configured(cli_table, capsys)
+    shown = cli_table.run(capsys, "config", "--json")
     assert {key: shown["config"][key] for key in A1} == A1
     assert (shown["state"], shown["phase"], shown["at_reset"]) == ("betting", "running", True)
     assert shown["changeable"] is False  # not in service mode
-    text = table.run(capsys, "config")
+    text = cli_table.run(capsys, "config")
     assert text.startswith("configuration  A1: $1 minimum progressive wager, $100.00-$200.00")
     assert "not in service mode (the table is betting)" in text
 
@@ -174,70 +122,70 @@ def test_config_shows_the_configuration_in_force(table, capsys):
 # ---- config: a change ----
 
 
-def test_config_changes_in_service_mode_at_a_reset(table, capsys):
-    changed = configured(table, capsys, "A1")
+def test_config_changes_in_service_mode_at_a_reset(cli_table, capsys):
+    changed = configured(cli_table, capsys, "A1")
     assert changed["changed"] is True and changed["from"] is None
     assert changed["meter_after"] == A1["minimum"] == changed["meters"]["meter"]
     # An untouched cycle ends: A1's $100 seed is withdrawn, C1's $250 seeded.
-    table.key(True)
-    text = table.run(capsys, "config", "c1", "--yes")
+    cli_table.key(True)
+    text = cli_table.run(capsys, "config", "c1", "--yes")
     assert "change the Mystery configuration A1 -> C1" in text
     assert "C1: $1 minimum progressive wager, $250.00-$500.00, 2%" in text
     assert "meter        $100.00 -> $250.00" in text
-    meters = table.run(capsys, "meters", "--json")
+    meters = cli_table.run(capsys, "meters", "--json")
     assert (meters["config"], meters["meter"], meters["cycle"]) == ("C1", C1_MINIMUM, 2)
     assert meters["seeded"] == A1["minimum"] + C1_MINIMUM - A1["minimum"]
 
 
-def test_config_refused_outside_service_mode(table, capsys):
-    configured(table, capsys, "A1")
-    error = table.run(capsys, "config", "B2", "--yes", code=2)
+def test_config_refused_outside_service_mode(cli_table, capsys):
+    configured(cli_table, capsys, "A1")
+    error = cli_table.run(capsys, "config", "B2", "--yes", code=2)
     assert error == ("uthctl: error: not changed: not in service mode (the table is betting): "
                      "hold the key switch, then change it")
-    assert table.run(capsys, "meters", "--json")["config"] == "A1"
+    assert cli_table.run(capsys, "meters", "--json")["config"] == "A1"
 
 
-def test_config_refused_with_the_meter_not_at_a_reset(table, capsys):
-    configured(table, capsys, "A1")
-    table.play_round((1, 3))
-    table.key(True)
-    error = table.run(capsys, "config", "B2", "--yes", code=2)
+def test_config_refused_with_the_meter_not_at_a_reset(cli_table, capsys):
+    configured(cli_table, capsys, "A1")
+    cli_table.play_round((1, 3))
+    cli_table.key(True)
+    error = cli_table.run(capsys, "config", "B2", "--yes", code=2)
     assert error == ("uthctl: error: not changed: the meter is not at a reset (cycle 1 has "
                      "played 1 round since its reset, meter $100.04): a configuration "
                      "changes only before a cycle's first round, or once its hit is validated")
-    meters = table.run(capsys, "meters", "--json")
+    meters = cli_table.run(capsys, "meters", "--json")
     assert (meters["config"], meters["round"], meters["log_seq"]) == ("A1", 1, 3)
 
 
-def test_config_reports_the_boards_own_refusal(table, capsys, monkeypatch):
+def test_config_reports_the_boards_own_refusal(cli_table, capsys, monkeypatch):
     # Were the table to leave service mode between the check and the command
     # (the key released), the board's refusal is what is reported.
-    configured(table, capsys, "A1")
+    configured(cli_table, capsys, "A1")
     monkeypatch.setattr(cmd_config, "_why_not", lambda status, meters: None)
-    error = table.run(capsys, "config", "B2", "--yes", code=2)
+    error = cli_table.run(capsys, "config", "B2", "--yes", code=2)
     assert error == ("uthctl: error: the board refused config: configuration changes only in "
                      "service mode")
 
 
-def test_config_asks_before_it_changes(table, capsys, monkeypatch):
-    table.key(True)
+def test_config_asks_before_it_changes(cli_table, capsys, monkeypatch):
+    cli_table.key(True)
     for answer, code in (("n\n", 2), ("y\n", 0)):
         monkeypatch.setattr("sys.stdin", _Terminal(answer))
-        out = table.run(capsys, "config", "A1", code=code)
+        out = cli_table.run(capsys, "config", "A1", code=code)
         if code:
             assert out == "uthctl: error: not changed: not confirmed"
-            assert table.run(capsys, "meters", "--json")["config"] is None
+            assert cli_table.run(capsys, "meters", "--json")["config"] is None
     assert "none -> A1" in out and "Change it? [y/N]" in out
     assert "changed: A1 in force, cycle 1, meter $100.00" in out
 
 
-def test_config_without_a_terminal_or_yes_is_refused(table, capsys, monkeypatch):
-    table.key(True)
+def test_config_without_a_terminal_or_yes_is_refused(cli_table, capsys, monkeypatch):
+    cli_table.key(True)
     monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))  # piped: not a terminal
-    error = table.run(capsys, "config", "A1", code=2)
+    error = cli_table.run(capsys, "config", "A1", code=2)
     assert error == ("uthctl: error: not changed: no terminal to ask on; give --yes to change "
                      "without asking")
-    assert table.run(capsys, "meters", "--json")["config"] is None
+    assert cli_table.run(capsys, "meters", "--json")["config"] is None
 
 
 def test_config_refuses_an_unknown_name_before_opening_the_port(capsys):
@@ -255,13 +203,13 @@ class _Terminal(io.StringIO):
 # ---- payment ----
 
 
-def test_payment_chooses_the_method(table, capsys):
-    assert table.run(capsys, "status", "--json")["status"]["payment"] == "table_inventory"
-    assert table.run(capsys, "payment", "jackpot_slip", "--json") == {"method": "jackpot_slip"}
-    assert table.run(capsys, "status", "--json")["status"]["payment"] == "jackpot_slip"
-    text = table.run(capsys, "payment", "table_inventory")
+def test_payment_chooses_the_method(cli_table, capsys):
+    assert cli_table.run(capsys, "status", "--json")["status"]["payment"] == "table_inventory"
+    assert cli_table.run(capsys, "payment", "jackpot_slip", "--json") == {"method": "jackpot_slip"}
+    assert cli_table.run(capsys, "status", "--json")["status"]["payment"] == "jackpot_slip"
+    text = cli_table.run(capsys, "payment", "table_inventory")
     assert text.startswith("payment        table inventory")
-    assert table.run(capsys, "status", "--json")["status"]["payment"] == "table_inventory"
+    assert cli_table.run(capsys, "status", "--json")["status"]["payment"] == "table_inventory"
 
 
 def test_payment_refuses_a_bad_method(capsys):

@@ -7,19 +7,11 @@
 import datetime
 
 import pytest
-from test_board_commands import Board, configured  # noqa: F401 (the table fixture's class)
+from cli_board import configured
 
 A1_ROW = ["653b.1", "2021-09-04", "2024-09-04"]
 
 pytestmark = pytest.mark.usefixtures("micropython")
-
-
-@pytest.fixture
-def table(tmp_path, target):
-    import contextlib
-
-    with contextlib.ExitStack() as stack:
-        yield Board(tmp_path, stack, target)
 
 
 def _board_days(target, rig):
@@ -38,32 +30,32 @@ def _expected(day):
 
 
 @pytest.mark.pico_quick
-def test_the_board_reports_653b1_and_judges_only_by_a_set_clock(table, capsys, target):
-    changed = configured(table, capsys)
+def test_the_board_reports_653b1_and_judges_only_by_a_set_clock(cli_table, capsys, target):
+    changed = configured(cli_table, capsys)
     rules = changed["rules"]
     assert rules["sections"] == [A1_ROW]
-    assert rules["date"] in _board_days(target, table.rig)
+    assert rules["date"] in _board_days(target, cli_table.rig)
     clock, expired = _expected(rules["date"])
     assert (rules["clock"], rules["expired"]) == (clock, expired)
     if clock == "unset":
         assert "never set" in rules["warning"] and "2024-09-04" in rules["warning"]
     else:
         assert ("653b.1 expired 2024-09-04" in (rules["warning"] or "")) == bool(expired)
-    status = table.run(capsys, "status", "--json")["status"]
+    status = cli_table.run(capsys, "status", "--json")["status"]
     assert status["rules"]["sections"] == [A1_ROW] and status["rules"]["clock"] == clock
-    text = table.run(capsys, "status")
+    text = cli_table.run(capsys, "status")
     said = "its clock reads %s, never set" % rules["date"] if clock == "unset" else \
         "by its clock (%s)" % rules["date"]
     assert "board says     " + said in text
 
 
-def test_every_boot_warns_while_the_section_has_expired(table, capsys, target):
-    configured(table, capsys)
-    with target.link(table.port) as link:
-        table.rig.reset()
+def test_every_boot_warns_while_the_section_has_expired(cli_table, capsys, target):
+    configured(cli_table, capsys)
+    with target.link(cli_table.port) as link:
+        cli_table.rig.reset()
         link.wait_event("started", target.wait(20.0))
         warned = [e for e in link.events if e.get("ev") == "expiry_warning"]
-    day = next(iter(_board_days(target, table.rig)))
+    day = next(iter(_board_days(target, cli_table.rig)))
     clock, expired = _expected(day)
     assert len(warned) == 1 and warned[0]["clock"] == clock
     assert warned[0]["expired"] == expired

@@ -5,10 +5,9 @@
 #
 # Expected figures are 653b.1(c)(4) as typed here: A1 is a $1 minimum
 # progressive wager at 2%, a $100 minimum; so a $5 chip gives 10 cents.
-import contextlib
 
 import pytest
-from test_board_commands import Board, configured
+from cli_board import configured
 
 DOLLAR = 1_000_000  # micro-dollars
 A1_MINIMUM = 100 * DOLLAR
@@ -17,46 +16,40 @@ FIVE_DOLLARS_AT_TWO_PERCENT = 10 * 10_000  # 10 cents in micro-dollars
 pytestmark = pytest.mark.usefixtures("micropython")
 
 
-@pytest.fixture
-def table(tmp_path, target):
-    with contextlib.ExitStack() as stack:
-        yield Board(tmp_path, stack, target)
-
-
-def test_set_lists_changes_and_logs_a_setting_in_service_mode(table, capsys):
-    configured(table, capsys, "A1")
-    listed = table.run(capsys, "set")
+def test_set_lists_changes_and_logs_a_setting_in_service_mode(cli_table, capsys):
+    configured(cli_table, capsys, "A1")
+    listed = cli_table.run(capsys, "set")
     by_name = {line.split()[0]: line for line in listed.splitlines()}
     assert by_name["reset"].startswith('reset          "carry"')
     assert by_name["wager_cents"].startswith("wager_cents    null")
-    error = table.run(capsys, "set", "wager_cents", "500", "--yes", code=2)
+    error = cli_table.run(capsys, "set", "wager_cents", "500", "--yes", code=2)
     assert error == ("uthctl: error: not changed: not in service mode (the table is betting): "
                      "hold the key switch, then change it")
-    table.key(True)
-    error = table.run(capsys, "set", "wager_cents", "50", "--yes", code=2)
+    cli_table.key(True)
+    error = cli_table.run(capsys, "set", "wager_cents", "50", "--yes", code=2)
     assert error.startswith("uthctl: error: not changed: wager_cents 50 is under "
                             "configuration A1's minimum progressive wager of 100 cents")
-    text = table.run(capsys, "set", "wager_cents", "500", "--yes")
+    text = cli_table.run(capsys, "set", "wager_cents", "500", "--yes")
     assert "change the setting wager_cents: null -> 500" in text
     assert "changed: wager_cents is 500 (was null), logged" in text
-    table.key(False)
-    assert table.run(capsys, "status", "--json")["status"]["settings"]["wager_cents"] == 500
+    cli_table.key(False)
+    assert cli_table.run(capsys, "status", "--json")["status"]["settings"]["wager_cents"] == 500
 
-    table.play_round((2, 5))  # two $5 chips at A1's 2%
-    meters = table.run(capsys, "meters", "--json")
+    cli_table.play_round((2, 5))  # two $5 chips at A1's 2%
+    meters = cli_table.run(capsys, "meters", "--json")
     assert meters["meter"] == A1_MINIMUM + 2 * FIVE_DOLLARS_AT_TWO_PERCENT
-    assert "reset carry, wager_cents 500" in table.run(capsys, "meters")
+    assert "reset carry, wager_cents 500" in cli_table.run(capsys, "meters")
 
 
-def test_config_refuses_a_configuration_the_fixed_wager_does_not_fit(table, capsys):
+def test_config_refuses_a_configuration_the_fixed_wager_does_not_fit(cli_table, capsys):
     # A5's minimum progressive wager is $5: a $3 fixed wager does not qualify.
-    configured(table, capsys, "A1")
-    table.key(True)
-    table.run(capsys, "set", "wager_cents", "300", "--yes")
-    error = table.run(capsys, "config", "A5", "--yes", code=2)
+    configured(cli_table, capsys, "A1")
+    cli_table.key(True)
+    cli_table.run(capsys, "set", "wager_cents", "300", "--yes")
+    error = cli_table.run(capsys, "config", "A5", "--yes", code=2)
     assert error == ("uthctl: error: not changed: wager_cents 300 is under configuration A5's "
                      "minimum progressive wager of 500 cents (653b.1(c)(4)); change that "
                      "setting first (uthctl set)")
-    table.run(capsys, "set", "wager_cents", "null", "--yes")
-    assert table.run(capsys, "config", "A5", "--yes", "--json")["changed"] is True
-    assert "reset carry, wager_cents null" in table.run(capsys, "status")
+    cli_table.run(capsys, "set", "wager_cents", "null", "--yes")
+    assert cli_table.run(capsys, "config", "A5", "--yes", "--json")["changed"] is True
+    assert "reset carry, wager_cents null" in cli_table.run(capsys, "status")
