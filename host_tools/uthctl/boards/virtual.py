@@ -128,6 +128,7 @@ class VirtualBoard(I2cFaultOps, Supervisor):
         # (boards/sim/fastclock.py); None, the system clock as on a board.
         self.clock_rate = clock_rate
         self.wire_address = None
+        self._build = None  # (firmware, board modules): the sim build, found at the first boot
 
     # ---- life cycle ----
 
@@ -199,7 +200,9 @@ class VirtualBoard(I2cFaultOps, Supervisor):
         # As a board's sys.path: the working folder (/), the frozen
         # modules (asyncio), then the firmware's build (unless bare) and this
         # board's own modules; simboot adds /lib on the flash last.
-        firmware, board_modules = sim_build.compiled(self.repo)
+        if self._build is None:  # once: every source hashed to find it
+            self._build = sim_build.compiled(self.repo)
+        firmware, board_modules = self._build
         lent = [firmware] if self.lend_firmware else []
         env["MICROPYPATH"] = os.pathsep.join(
             [".frozen"] + [str(p) for p in lent + [board_modules]])
