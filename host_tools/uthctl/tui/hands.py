@@ -33,11 +33,11 @@ class TableRig(Rig):
         if getattr(self, "sock", None) is not None:
             self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-    def _line(self):
+    def _line(self, timeout=None):
         if _QUICKACK is not None and getattr(self, "sock", None) is not None and \
                 b"\n" not in self.buffer:
             self.sock.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
-        return super()._line()
+        return super()._line(timeout)
 
     def set_many(self, levels):
         # Several pins at once: all requests sent, then every answer read
