@@ -150,6 +150,16 @@ class Hands(threading.Thread):
         else:
             self.say("the board refused %s: %s" % (name, reply.get("error")), "error")
 
+    def change_setting(self, name, value):
+        # One setting, in service mode: the board logs it with its old value.
+        reply = self.host.command("set", name=name, value=value)
+        if reply.get("ok"):
+            self.say("%s is %s (was %s), logged" % (name, json.dumps(reply.get("value")),
+                                                    json.dumps(reply.get("was"))), "head")
+        else:
+            self.say("the board refused %s: %s" % (name, reply.get("error")), "error")
+        self.host.poll_soon()
+
     def redraw(self):
         # The recovery from an exposed hit value (README): one logged redraw.
         reply = self.host.command("redraw")
