@@ -2,7 +2,9 @@
 # Every command takes --json for machines, before or after its subcommand;
 # errors, argument errors included, print one line and exit 2.
 import argparse
+import difflib
 import json
+import re
 import sys
 
 from . import __version__
@@ -43,7 +45,7 @@ class Parser(argparse.ArgumentParser):
     # one line instead (main() prints it), and points at --help. Subparsers
     # are made of the same class (add_subparsers uses type(self)).
     def error(self, message):
-        raise UsageError("%s (see %s --help)" % (message, self.prog))
+        raise UsageError("%s%s (see %s --help)" % (message, _suggestion(message), self.prog))
 
     def parse_known_args(self, args=None, namespace=None):
         # The innermost parser finishes first: it names itself, so words left
@@ -61,6 +63,19 @@ class Parser(argparse.ArgumentParser):
             raise UsageError("unrecognized arguments: %s (see %s --help)"
                              % (" ".join(extras), prog))
         return namespace
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)")
+
+
+def _suggestion(message):
+    # A mistyped subcommand or verb: the known ones closest to it.
+    found = _INVALID_CHOICE.search(message)
+    if not found:
+        return ""
+    choices = re.findall(r"'([^']*)'", found.group(2))
+    close = difflib.get_close_matches(found.group(1), choices, n=2, cutoff=0.6)
+    return "; did you mean %s?" % " or ".join(close) if close else ""
 
 
 def build_parser():
