@@ -15,6 +15,7 @@ from mystery.bonus import MysteryBonus
 from mystery.store import Store
 
 from . import expiry
+from .board_clock import BoardClock
 from .controller import Table
 from .hostlink import HostLink
 
@@ -26,10 +27,20 @@ def build(board):
     table = Table(bonus, board.seats, board.lock, board.key, board.display, None,
                   io=getattr(board, "io", None), qualify=getattr(board, "qualify", None),
                   today=lambda: expiry.board_date(time.localtime))
-    link = HostLink(table, board.serial.write_line, getattr(board.serial, "write_json", None))
+    link = HostLink(table, board.serial.write_line, getattr(board.serial, "write_json", None),
+                    clock=calendar_clock())
     link.reserve_round_line()
     table.emit = link.send
     return table, link
+
+
+def calendar_clock():
+    # The board's RTC for the host link's `clock` command; None where there is none.
+    try:
+        from machine import RTC
+    except ImportError:
+        return None
+    return BoardClock(RTC)
 
 
 def clock_of(board):

@@ -10,6 +10,7 @@ import sys
 from . import __version__
 from .commands import (
     audit,
+    clock,
     config,
     hand,
     log,
@@ -30,7 +31,7 @@ from .commands import (
 )
 
 COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, setting,
-            payment, validate, monitor, log, audit, soak, signage)
+            payment, validate, clock, monitor, log, audit, soak, signage)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing

@@ -73,4 +73,15 @@ def board_lines(status):
                 "in force" % rules.get("date"))
     else:
         said = "it has no clock to judge by"
-    return ["board says     " + said]
+    return [_clock_line(rules), "board says     " + said]
+
+
+def _clock_line(rules):
+    # The board's calendar clock: set, or never set since its power-on.
+    clock = rules.get("clock")
+    if clock == "set":
+        return "clock          set (%s)" % rules.get("date")
+    if clock == "unset":
+        return ("clock          UNSET (reads %s): `uthctl clock --port PORT --set` in service "
+                "mode sets it" % rules.get("date"))
+    return "clock          none"
