@@ -470,6 +470,7 @@ def test_vboard_headless_cli_and_rig_cli(tmp_path, capsys):
         assert uthctl(["rig", "--sim", addresses["rig"], "lock", "--hold", "50"]) == 0
         assert capsys.readouterr().out == "LOCK pressed and released (held 50 ms)\n"
         assert uthctl(["rig", "--sim", addresses["rig"], "power", "off"]) == 0
+        assert capsys.readouterr().out == "power off\n"
         assert uthctl(["rig", "--sim", addresses["rig"], "state", "--json"]) == 0
         state = json.loads(capsys.readouterr().out)
         assert not state["powered"] and not state["board"]
