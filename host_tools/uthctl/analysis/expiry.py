@@ -73,15 +73,19 @@ def board_lines(status):
                 "in force" % rules.get("date"))
     else:
         said = "it has no clock to judge by"
-    return [_clock_line(rules), "board says     " + said]
+    return ["board says     " + said]
 
 
-def _clock_line(rules):
-    # The board's calendar clock: set, or never set since its power-on.
+def clock_lines(status):
+    # The board's calendar clock (status "rules"): set, or never set since
+    # its power-on; nothing from a firmware that does not report it.
+    rules = (status or {}).get("rules")
+    if not rules:
+        return []
     clock = rules.get("clock")
     if clock == "set":
-        return "clock          set (%s)" % rules.get("date")
+        return ["clock          set (%s)" % rules.get("date")]
     if clock == "unset":
-        return ("clock          UNSET (reads %s): `uthctl clock --port PORT --set` in service "
-                "mode sets it" % rules.get("date"))
-    return "clock          none"
+        return ["clock          UNSET (reads %s): `uthctl clock --port PORT --set` in service "
+                "mode sets it" % rules.get("date")]
+    return ["clock          none"]
