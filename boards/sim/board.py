@@ -321,6 +321,7 @@ class Board:
         self.storage_root = "/meter"
         self.random_bytes = _random_source()
         self.clock = _clock()
+        self.rtc = simboot.RTC  # the host's clock plus the offset a set leaves (simboot.py)
 
     def service(self):
         self.wires.service()

@@ -28,19 +28,16 @@ def build(board):
                   io=getattr(board, "io", None), qualify=getattr(board, "qualify", None),
                   today=lambda: expiry.board_date(time.localtime))
     link = HostLink(table, board.serial.write_line, getattr(board.serial, "write_json", None),
-                    clock=calendar_clock())
+                    clock=calendar_clock(board))
     link.reserve_round_line()
     table.emit = link.send
     return table, link
 
 
-def calendar_clock():
-    # The board's RTC for the host link's `clock` command; None where there is none.
-    try:
-        from machine import RTC
-    except ImportError:
-        return None
-    return BoardClock(RTC)
+def calendar_clock(board):
+    # The board's RTC for the host link's `clock` command; None where it has none.
+    rtc = getattr(board, "rtc", None)
+    return None if rtc is None else BoardClock(rtc)
 
 
 def clock_of(board):

@@ -27,10 +27,12 @@ def _folder(path):
 class Board:
     # What docs/boards.md calls the board: everything the controller is handed.
     # io: the seats' expanders (seat_expanders.py), read and written each tick;
-    # None where every pin is a GPIO. qualify: see qualify.py.
+    # None where every pin is a GPIO. qualify: see qualify.py. rtc: the
+    # board's machine.RTC class, for the host link's `clock` command.
     def __init__(self, seats, lock, key, display, storage_root="/meter", io=None,
-                 qualify=None):
+                 qualify=None, rtc=None):
         self.seats = seats
+        self.rtc = rtc  # machine.RTC, the calendar clock's setter (board_clock.py); None: none
         self.io = io
         self.qualify = qualify
         self.lock = lock
