@@ -1,0 +1,64 @@
+# uthctl floor [--dir DIR] --broker mqtt://HOST:PORT [--db URL]: the floor
+# service (floor/service.py); `uthctl floor init` and `add-table` make the
+# broker's accounts (floor/accounts.py) and `broker-config` its Mosquitto
+# configuration.
+import json
+from pathlib import Path
+
+from ..floor import store
+from ..floor.accounts import FLOOR_USER, Accounts
+from ..floor.mqtt import read_credentials
+from ..floor.service import Floor
+
+
+def add_parser(sub):
+    parser = sub.add_parser("floor", help="the casino floor: every table's records from the "
+                            "MQTT broker into one database (docs/floor.md)")
+    parser.add_argument("--dir", default="floor", metavar="DIR",
+                        help="the floor's folder: accounts, password file, ACL (default floor)")
+    parser.add_argument("--broker", metavar="mqtt://HOST:PORT")
+    parser.add_argument("--db", metavar="URL", help="sqlite:///FILE (default DIR/floor.db) or "
+                        "postgresql+psycopg://USER@HOST/NAME")
+    actions = parser.add_subparsers(dest="action")
+    init = actions.add_parser("init", help="a new floor folder with the floor's own account")
+    init.add_argument("--casino", required=True, metavar="NAME")
+    add = actions.add_parser("add-table", help="a table's broker account and ACL entries")
+    add.add_argument("table", metavar="ID")
+    config = actions.add_parser("broker-config", help="write DIR/mosquitto.conf")
+    config.add_argument("--listen", type=int, default=1883, metavar="PORT",
+                        help="the loopback port Mosquitto listens on")
+    return parser
+
+
+def run(args):
+    accounts = Accounts(args.dir)
+    if args.action == "init":
+        return _said(args, {"floor": str(accounts.init(args.casino))},
+                     "floor account's credentials: %s")
+    if args.action == "add-table":
+        return _said(args, {"table": args.table, "credentials": str(
+            accounts.add_table(args.table))}, "table account's credentials: %s")
+    if args.action == "broker-config":
+        path = accounts.broker_config(args.listen)
+        return _said(args, {"config": str(path)},
+                     "Mosquitto configuration: %s (mosquitto -c it; reload it after add-table)")
+    return serve(args, accounts)
+
+
+def _said(args, result, words):
+    print(json.dumps(result) if args.json else words % list(result.values())[-1])
+    return 0
+
+
+def serve(args, accounts):
+    if not args.broker:
+        raise ValueError("uthctl floor: give --broker mqtt://HOST:PORT")
+    settings = accounts.settings()
+    url = args.db or store.sqlite_url(Path(args.dir).resolve() / "floor.db")
+    account = read_credentials(accounts.credentials(FLOOR_USER))
+    floor = Floor(args.broker, account, settings["casino"], store.Store(url))
+    try:
+        floor.run()
+    except KeyboardInterrupt:
+        pass
+    return 0

@@ -1,0 +1,113 @@
+# The broker's accounts for one floor, kept in a folder: the floor's own and
+# one a table, each password random, hashed into Mosquitto's password file
+# by mosquitto_passwd (fed on its standard input, never its command line)
+# and handed to its bridge in a credentials file only its owner reads.
+# The ACL lets a table publish only under its own topics and read only its
+# own command topic; the floor reads everything and writes only commands.
+import json
+import os
+import secrets
+import shutil
+import subprocess
+from pathlib import Path
+
+from . import topics
+from .mqtt import write_credentials
+
+FLOOR_USER = "floor"
+PASSWORD_BYTES = 24
+
+
+class Accounts:
+    def __init__(self, folder):
+        self.folder = Path(folder)
+
+    @property
+    def settings_path(self):
+        return self.folder / "floor.json"
+
+    @property
+    def password_file(self):
+        return self.folder / "passwd"
+
+    @property
+    def acl_file(self):
+        return self.folder / "acl"
+
+    def credentials(self, user):
+        return self.folder / "accounts" / ("%s.json" % user)
+
+    def settings(self):
+        try:
+            return json.loads(self.settings_path.read_text())
+        except OSError:
+            raise ValueError("%s is no floor folder: `uthctl floor init --dir %s` makes one"
+                             % (self.folder, self.folder)) from None
+
+    # ---- making them ----
+
+    def init(self, casino):
+        topics.check_name(casino, "casino")
+        if self.settings_path.exists():
+            raise ValueError("%s already holds a floor (casino %r)"
+                             % (self.folder, self.settings()["casino"]))
+        (self.folder / "accounts").mkdir(parents=True, exist_ok=True)
+        os.chmod(self.folder / "accounts", 0o700)
+        self.settings_path.write_text(json.dumps({"casino": casino, "tables": []}))
+        self.password_file.touch(mode=0o600)
+        self._add_user(FLOOR_USER)
+        self.write_acl()
+        return self.credentials(FLOOR_USER)
+
+    def add_table(self, table):
+        settings = self.settings()
+        topics.check_name(table)
+        if table in settings["tables"]:
+            raise ValueError("table %s already has an account: %s"
+                             % (table, self.credentials(topics.user_of(table))))
+        self._add_user(topics.user_of(table))
+        settings["tables"].append(table)
+        self.settings_path.write_text(json.dumps(settings))
+        self.write_acl()
+        return self.credentials(topics.user_of(table))
+
+    def _add_user(self, user):
+        password = secrets.token_urlsafe(PASSWORD_BYTES)
+        tool = shutil.which("mosquitto_passwd")
+        if tool is None:
+            raise OSError("no mosquitto_passwd: install Debian's mosquitto")
+        # It asks twice, as a person would type it; the password never
+        # stands in an argument list, where `ps` would show it.
+        done = subprocess.run([tool, str(self.password_file), user],
+                              input="%s\n%s\n" % (password, password), text=True,
+                              capture_output=True)
+        if done.returncode != 0:
+            raise OSError("mosquitto_passwd failed: %s" % done.stderr.strip())
+        write_credentials(self.credentials(user), user, password)
+
+    def write_acl(self):
+        settings = self.settings()
+        casino = settings["casino"]
+        lines = ["# Written by uthctl floor; changes are lost at the next add-table.",
+                 "user %s" % FLOOR_USER, "topic read %s/#" % topics.ROOT,
+                 "topic write %s/%s/+/%s" % (topics.ROOT, casino, topics.COMMAND), ""]
+        for table in settings["tables"]:
+            lines.append("user %s" % topics.user_of(table))
+            lines += ["topic write %s" % topics.topic(casino, table, kind)
+                      for kind in topics.PUBLISHED]
+            lines += ["topic read %s" % topics.topic(casino, table, topics.COMMAND), ""]
+        self.acl_file.write_text("\n".join(lines))
+
+    def broker_config(self, port, path=None):
+        # A Mosquitto configuration for this floor on loopback: no anonymous
+        # client, the password file and the ACL above.
+        lines = ["per_listener_settings false", "allow_anonymous false",
+                 "password_file %s" % self.password_file.resolve(),
+                 "acl_file %s" % self.acl_file.resolve(),
+                 "listener %d 127.0.0.1" % port, "persistence false", "log_dest stderr",
+                 "log_type error", "log_type warning", "log_type notice"]
+        if os.geteuid() == 0:
+            lines.append("user root")  # the files above stay the owner's alone
+        path = Path(path or self.folder / "mosquitto.conf")
+        path.write_text("\n".join(lines) + "\n")
+        return path

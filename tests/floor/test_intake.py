@@ -1,0 +1,146 @@
+# The floor's check of what arrives, on each database it takes: a table's
+# records join its hash chain in order; duplicates are dropped; gaps,
+# forgeries, replays, garbage and wrong tables are refused with a reason,
+# asked for again where the table can resend, and never stored as records.
+import json
+
+import pytest
+from chains import CASINO, message, records, topic
+
+from uthctl.floor.intake import ACCEPTED, DUPLICATE, KEPT, REFUSED, Intake
+
+
+@pytest.fixture
+def intake(store):
+    return Intake(store, CASINO)
+
+
+def test_a_chain_is_stored_record_for_record(intake, store):
+    chain = records(5)
+    assert [intake.take(topic("3"), message("3", r)) for r in chain] == [ACCEPTED] * 5
+    assert store.records("3") == chain
+    state = store.table("3")
+    assert (state["first_seq"], state["last_seq"], state["last_hash"]) == (
+        1, 5, chain[-1]["hash"])
+
+
+def test_a_resent_record_is_a_duplicate_and_stored_once(intake, store):
+    chain = records(3)
+    for record in chain + chain[1:]:
+        intake.take(topic("3"), message("3", record))
+    assert store.records("3") == chain
+    assert intake.counts[DUPLICATE] == 2 and store.refusals() == []
+
+
+def test_a_gap_is_refused_and_the_missing_records_asked_for(intake, store):
+    chain = records(5)
+    intake.take(topic("3"), message("3", chain[0]))
+    assert intake.take(topic("3"), message("3", chain[3])) == REFUSED
+    assert intake.requests == [("3", {"cmd": "log", "since": 2})]
+    assert [a["kind"] for a in store.alerts("3")] == ["gap"]
+    for record in chain[1:]:  # the table resends from record 2
+        intake.take(topic("3"), message("3", record))
+    assert store.records("3") == chain
+
+
+def test_an_altered_record_is_refused_though_its_seq_and_prev_fit(intake, store):
+    chain = records(3)
+    forged = dict(chain[2], value=1)  # the old hash kept
+    intake.take(topic("3"), message("3", chain[0]))
+    intake.take(topic("3"), message("3", chain[1]))
+    assert intake.take(topic("3"), message("3", forged)) == REFUSED
+    assert "altered" in store.refusals()[0]["reason"]
+    assert store.records("3") == chain[:2]
+    assert intake.take(topic("3"), message("3", chain[2])) == ACCEPTED
+
+
+def test_a_record_rehashed_onto_another_chain_is_refused(intake, store):
+    # A forger who hashes correctly but cannot make it follow the floor's head.
+    chain = records(2)
+    other = records(2, tag="B2")
+    intake.take(topic("3"), message("3", chain[0]))
+    assert intake.take(topic("3"), message("3", other[1])) == REFUSED
+    assert "does not follow" in store.refusals()[0]["reason"]
+    assert store.records("3") == chain[:1]
+
+
+def test_another_tables_records_replayed_are_refused(intake, store):
+    four = records(3, tag="table 4")
+    three = records(3, tag="table 3")
+    for record in four:
+        intake.take(topic("4"), message("4", record))
+    intake.take(topic("3"), message("3", three[0]))
+    assert [intake.take(topic("3"), message("3", r)) for r in four] == [REFUSED] * 3
+    assert store.records("3") == three[:1] and store.records("4") == four
+    assert {a["kind"] for a in store.alerts("3")} == {"refused", "gap"}
+
+
+def test_a_replayed_old_record_that_differs_is_refused_not_a_duplicate(intake, store):
+    chain = records(3)
+    for record in chain:
+        intake.take(topic("3"), message("3", record))
+    changed = dict(chain[1], note="again")
+    assert intake.take(topic("3"), message("3", changed)) == REFUSED
+    assert store.records("3") == chain
+
+
+@pytest.mark.parametrize("payload, reason", [
+    (b"\xff\xfe garbage", "not a JSON object"),
+    (b"[1, 2]", "not a JSON object"),
+    (b'{"table": "3"}', "neither a record nor an event"),
+    (b'{"table": "3", "record": {"seq": 1}}', "not a log record"),
+    (b'{"table": "3", "record": {"seq": 1, "prev": "00", "hash": "11", "ev": "x"}}',
+     "not a log record"),
+    (b'{"table": "3", "event": {"ev": "hit", "seq": 9}}', "records come as records"),
+])
+def test_garbage_on_the_event_topic_is_refused(intake, store, payload, reason):
+    assert intake.take(topic("3"), payload) == REFUSED
+    assert reason in store.refusals()[0]["reason"]
+    assert store.count("records") == 0
+
+
+def test_a_message_naming_another_table_is_refused(intake, store):
+    record = records(1)[0]
+    assert intake.take(topic("3"), message("4", record)) == REFUSED
+    assert "says table '4'" in store.refusals()[0]["reason"]
+    assert store.count("records") == 0
+
+
+@pytest.mark.parametrize("name", ["uth/riverside/3", "uth/elsewhere/3/event", "other/x/3/event",
+                                  "uth/riverside/3/4/event"])
+def test_messages_off_the_floors_topics_are_refused(intake, store, name):
+    assert intake.take(name, message("3", records(1)[0])) == REFUSED
+    assert store.count("records") == 0 and len(store.refusals()) == 1
+
+
+@pytest.mark.parametrize("kind, body", [
+    ("meters", {"meters": "lots"}), ("meters", {"meters": {"log_seq": "9"}}),
+    ("status", {"status": "on fire"}),
+])
+def test_bad_snapshots_are_refused(intake, store, kind, body):
+    assert intake.take(topic("3", kind), json.dumps(dict(body, table="3")).encode()) == REFUSED
+    assert store.table("3") is None
+
+
+def test_a_meters_head_past_the_floors_asks_for_the_records(intake, store):
+    chain = records(2)
+    intake.take(topic("3"), message("3", chain[0]))
+    meters = {"table": "3", "meters": {"log_seq": 2, "log_hash": chain[1]["hash"]}}
+    assert intake.take(topic("3", "meters"), json.dumps(meters).encode()) == KEPT
+    assert intake.requests == [("3", {"cmd": "log", "since": 2})]
+
+
+def test_offline_and_faults_raise_alerts_that_one_name_acknowledges(intake, store):
+    intake.take(topic("3", "status"), b'{"table": "3", "status": "offline"}')
+    intake.take(topic("3", "status"), b'{"table": "3", "status": "offline"}')
+    fault = {"table": "3", "event": {"ev": "fault", "reason": "I2C expander 0x21: no answer"}}
+    intake.take(topic("3"), json.dumps(fault).encode())
+    standing = store.alerts("3", open_only=True)
+    assert [(a["kind"], a["text"]) for a in standing] == [
+        ("offline", "the table's bridge went offline"),
+        ("fault", "I2C expander 0x21: no answer")]
+    assert store.acknowledge(standing[0]["id"], "J. Smith")
+    assert not store.acknowledge(standing[0]["id"], "someone else")  # once, by one name
+    assert store.alerts("3")[0]["acked_by"] == "J. Smith"
+    assert [a["kind"] for a in store.alerts("3", open_only=True)] == ["fault"]
+    assert store.count("notices") == 1
