@@ -30,6 +30,7 @@ def test_a_resent_record_is_a_duplicate_and_stored_once(intake, store):
         intake.take(topic("3"), message("3", record))
     assert store.records("3") == chain
     assert intake.counts[DUPLICATE] == 2 and store.refusals() == []
+    assert store.table("3")["duplicates"] == 2
 
 
 def test_a_gap_is_refused_and_the_missing_records_asked_for(intake, store):

@@ -185,9 +185,10 @@ class Bridge:
         meters = logexport.read_meters(self.link)
         head = logexport.head_of(meters)[0]
         records = logexport.fetch_records(self.link, since) if since <= head else []
+        records = [record for record in records if record.get("seq", 0) <= head]
         for record in records:
-            if record.get("seq", 0) <= head:
-                self.send(topics.EVENT, {"record": record})
+            self.send(topics.EVENT, {"record": record})
+        self.note("resent %d records from record %d, as the floor asked" % (len(records), since))
         self.send_meters(meters)
 
     def note(self, words):

@@ -93,6 +93,7 @@ class Intake:
     def _again(self, table, record):
         stored = self.store.record_at(table, record["seq"])
         if stored is not None and stored["hash"] == record["hash"] and stored == record:
+            self.store.count_duplicate(table)
             return DUPLICATE, None
         self.store.raise_alert(table, "refused", "record %d differs from the one the floor "
                                "holds: replayed or forged" % record["seq"])

@@ -23,6 +23,7 @@ tables = Table(
     Column("first_seq", BigInteger),  # the first record the floor holds
     Column("last_seq", BigInteger),  # the chain's head on the floor
     Column("last_hash", String(64)),
+    Column("duplicates", BigInteger, nullable=False, default=0),  # records resent, dropped
     Column("status", String(16)),  # online / offline, as the bridge last said
     Column("status_at", Float),
     Column("board_status", Text),  # the board's `status` reply, JSON

@@ -112,6 +112,11 @@ class Store:
             db.execute(update(schema.tables).where(
                 schema.tables.c.table_id == table_id).values(**values))
 
+    def count_duplicate(self, table_id):
+        with self.engine.begin() as db:
+            db.execute(update(schema.tables).where(schema.tables.c.table_id == table_id).values(
+                duplicates=schema.tables.c.duplicates + 1))
+
     def notice(self, table_id, message):
         with self.engine.begin() as db:
             db.execute(insert(schema.notices).values(
