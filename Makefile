@@ -12,7 +12,7 @@ BUILD ?= build
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup check test test-cpython test-micropython test-pico test-long test-hil lint build deploy bench clean sim soak
+.PHONY: setup check test test-cpython test-micropython test-pico test-long test-floor test-hil lint build deploy bench clean sim soak
 
 setup: $(STAMP) $(PICO_STAMP)
 
@@ -49,6 +49,11 @@ test-cpython: setup
 # The long virtual-board runs `make test` leaves out (minutes).
 test-long: setup
 	$(BIN)/python -m pytest -m long_run tests/host
+
+# The floor's long soak: virtual boards with their bridges on a real
+# Mosquitto, broker, bridges and boards killed at random moments (minutes).
+test-floor: setup
+	$(BIN)/python -m pytest -m long_run tests/floor
 
 # Every test that runs on the emulated Pico: each board scenario, the
 # emulator's own tests, the power-cut proof at every flash operation, and the

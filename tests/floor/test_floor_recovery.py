@@ -8,7 +8,11 @@ import json
 import pytest
 import servers
 from fleet import Table, start_floor, stop_process, wait_until
+from sqlalchemy import update
 
+from uthctl.analysis.audit import audit
+from uthctl.cli import main as uthctl
+from uthctl.floor import schema
 from uthctl.floor.accounts import FLOOR_USER
 from uthctl.floor.mqtt import Client, read_credentials
 from uthctl.floor.store import Store
@@ -25,7 +29,7 @@ def caught_up(store, tables):
 
 
 def test_the_floor_equals_every_boards_log_after_broker_bridge_and_board_kills(
-        tmp_path, floor_dir, db_url):
+        tmp_path, floor_dir, db_url, capsys):
     for name in ("3", "4"):
         floor_dir.add_table(name)
     port = servers.free_port()
@@ -77,6 +81,7 @@ def test_the_floor_equals_every_boards_log_after_broker_bridge_and_board_kills(
             assert store.records(table.name) == exported
         assert store.count("records") == sum(t.expected for t in tables)
         assert store.refusals() == []
+        audit_against_the_boards(capsys, floor_dir, db_url, store, tables)
 
 
 def ask_as_the_floor(floor_dir, broker, table, requests):
@@ -94,3 +99,34 @@ def ask_as_the_floor(floor_dir, broker, table, requests):
         client.stop()
     wait_until(lambda: log.read_text().count("resent") > answered, 20.0, "the bridge's answer")
     return log.read_text()
+
+
+def floor_audit(capsys, floor_dir, db_url):
+    capsys.readouterr()
+    code = uthctl(["floor", "--dir", str(floor_dir.folder), "--db", db_url, "audit", "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def audit_against_the_boards(capsys, floor_dir, db_url, store, tables):
+    # `uthctl floor audit` over the database verifies every table and
+    # recomputes the accounts `uthctl audit` recomputes from the board's export.
+    code, report = floor_audit(capsys, floor_dir, db_url)
+    assert code == 0 and report["ok"], report["summary"]
+    for table in tables:
+        exported = table.own_export()
+        state = store.table(table.name)
+        own = audit(json.loads(state["board_status"]), json.loads(state["meters"]), exported,
+                    [], "the board's export")
+        assert own["ok"]
+        assert report["tables"][table.name]["accounts"] == own["accounts"]
+    # A record changed in the database is found by the audit, on its table alone.
+    body = store.records("3")[2]
+    body["meter"] = (body.get("meter") or 0) + 10_000  # a cent more on the meter
+    with store.engine.begin() as db:
+        db.execute(update(schema.records).where(schema.records.c.table_id == "3",
+                                                schema.records.c.seq == 3).values(
+            body=json.dumps(body)))
+    code, report = floor_audit(capsys, floor_dir, db_url)
+    assert code == 1
+    assert [row["ok"] for row in report["summary"]["tables"]] == [False, True]
+    assert "record 3 was altered" in " ".join(report["tables"]["3"]["failures"])

@@ -5,7 +5,8 @@
 import json
 from pathlib import Path
 
-from ..floor import store
+from ..analysis import audit_report
+from ..floor import audit, store
 from ..floor.accounts import FLOOR_USER, Accounts
 from ..floor.mqtt import read_credentials
 from ..floor.service import Floor
@@ -24,6 +25,12 @@ def add_parser(sub):
     init.add_argument("--casino", required=True, metavar="NAME")
     add = actions.add_parser("add-table", help="a table's broker account and ACL entries")
     add.add_argument("table", metavar="ID")
+    check = actions.add_parser("audit", help="uthctl audit's checks over the database, "
+                               "table by table, and a summary across tables")
+    check.add_argument("--table", metavar="ID", help="this table only")
+    check.add_argument("--since", metavar="YYYY-MM-DD", help="the records from this date (UTC)")
+    check.add_argument("--plot", metavar="FILE.png", help="chart each table's meter, "
+                       "FILE-<table>.png")
     config = actions.add_parser("broker-config", help="write DIR/mosquitto.conf")
     config.add_argument("--listen", type=int, default=1883, metavar="PORT",
                         help="the loopback port Mosquitto listens on")
@@ -42,7 +49,28 @@ def run(args):
         path = accounts.broker_config(args.listen)
         return _said(args, {"config": str(path)},
                      "Mosquitto configuration: %s (mosquitto -c it; reload it after add-table)")
+    if args.action == "audit":
+        return run_audit(args)
     return serve(args, accounts)
+
+
+def database(args):
+    return args.db or store.sqlite_url(Path(args.dir).resolve() / "floor.db")
+
+
+def run_audit(args):
+    if args.plot:
+        audit_report.check_plot_path(args.plot)
+    since = audit.since_timestamp(args.since) if args.since else None
+    opened = store.Store(database(args))
+    try:
+        report = audit.audit_tables(opened, args.table, since)
+    finally:
+        opened.close()
+    if args.plot:
+        report["plots"] = audit.plots(report, args.plot)
+    print(json.dumps(report) if args.json else audit.text(report))
+    return 0 if report["ok"] else 1
 
 
 def _said(args, result, words):
@@ -54,7 +82,7 @@ def serve(args, accounts):
     if not args.broker:
         raise ValueError("uthctl floor: give --broker mqtt://HOST:PORT")
     settings = accounts.settings()
-    url = args.db or store.sqlite_url(Path(args.dir).resolve() / "floor.db")
+    url = database(args)
     account = read_credentials(accounts.credentials(FLOOR_USER))
     floor = Floor(args.broker, account, settings["casino"], store.Store(url))
     try:
