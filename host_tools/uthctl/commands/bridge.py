@@ -3,7 +3,7 @@
 # the table's board onto the floor's broker (floor/bridge.py). Ctrl-C ends it.
 from ..floor import topics
 from ..floor.bridge import Bridge
-from ..floor.mqtt import read_credentials
+from ..floor.mqtt import parse_broker, read_credentials
 from ..links import ports
 from .meters import seconds
 
@@ -30,6 +30,7 @@ def add_parser(sub):
 def run(args):
     table = topics.check_name(args.table)
     topics.check_name(args.casino, "casino")
+    parse_broker(args.broker)  # before the account is read: a URL holding one is refused
     bridge = Bridge(args.port, args.broker, read_credentials(args.credentials), args.casino,
                     table, args.state or "bridge-%s.json" % table, every=args.every,
                     timeout=args.timeout)
