@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from ..analysis import audit_report
-from ..floor import audit, store
+from ..floor import audit, store, users
 from ..floor.accounts import FLOOR_USER, Accounts
 from ..floor.mqtt import read_credentials
 from ..floor.service import Floor
@@ -31,6 +31,14 @@ def add_parser(sub):
     check.add_argument("--since", metavar="YYYY-MM-DD", help="the records from this date (UTC)")
     check.add_argument("--plot", metavar="FILE.png", help="chart each table's meter, "
                        "FILE-<table>.png")
+    user = actions.add_parser("add-user", help="a floor page user (password from a prompt "
+                              "or UTH_FLOOR_PASSWORD)")
+    user.add_argument("name")
+    user.add_argument("--role", choices=users.ROLES, required=True)
+    page = actions.add_parser("page", help="serve the floor page")
+    page.add_argument("--listen", type=int, default=8080, metavar="PORT")
+    page.add_argument("--host", default="127.0.0.1",
+                      help="the address to serve on (default loopback only)")
     config = actions.add_parser("broker-config", help="write DIR/mosquitto.conf")
     config.add_argument("--listen", type=int, default=1883, metavar="PORT",
                         help="the loopback port Mosquitto listens on")
@@ -51,11 +59,32 @@ def run(args):
                      "Mosquitto configuration: %s (mosquitto -c it; reload it after add-table)")
     if args.action == "audit":
         return run_audit(args)
+    if args.action == "add-user":
+        users.Users(Path(args.dir) / "users.json").add(args.name, args.role,
+                                                       users.password_from_user())
+        return _said(args, {"user": args.name, "role": args.role}, "user added, role %s")
+    if args.action == "page":
+        return run_page(args)
     return serve(args, accounts)
 
 
 def database(args):
     return args.db or store.sqlite_url(Path(args.dir).resolve() / "floor.db")
+
+
+def run_page(args):
+    from ..floor import page
+
+    opened = store.Store(database(args))
+    app = page.create_app(opened, users.Users(Path(args.dir) / "users.json"))
+    print("the floor page: http://%s:%d/" % (args.host, args.listen), flush=True)
+    try:
+        page.serve(app, args.host, args.listen)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        opened.close()
+    return 0
 
 
 def run_audit(args):
