@@ -12,7 +12,7 @@ BUILD ?= build
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup check test test-cpython test-micropython test-pico test-long test-floor test-hil lint build deploy bench clean sim soak
+.PHONY: setup check test test-cpython test-micropython test-pico test-long test-floor floor-demo test-hil lint build deploy bench clean sim soak
 
 setup: $(STAMP) $(PICO_STAMP)
 
@@ -54,6 +54,11 @@ test-long: setup
 # Mosquitto, broker, bridges and boards killed at random moments (minutes).
 test-floor: setup
 	$(BIN)/python -m pytest -m long_run tests/floor
+
+# Mosquitto, four virtual boards with their bridges, the floor service and
+# its page on loopback (docs/floor.md); Ctrl-C ends it.
+floor-demo: setup
+	$(BIN)/python -m uthctl.floor.demo
 
 # Every test that runs on the emulated Pico: each board scenario, the
 # emulator's own tests, the power-cut proof at every flash operation, and the

@@ -2,15 +2,20 @@
 # PostgreSQL when Debian's server is installed) and a Mosquitto broker with
 # the floor's accounts.
 import contextlib
+import json
 
 import pytest
 import servers
+from chains import CASINO, message, records, topic
 
 from uthctl.floor import schema
 from uthctl.floor.accounts import Accounts
+from uthctl.floor.intake import Intake
+from uthctl.floor.page import create_app
 from uthctl.floor.store import Store, sqlite_url
+from uthctl.floor.users import Users
 
-CASINO = "riverside"
+PASSWORDS = {"vera": "viewer-password", "sam": "supervisor-password"}
 
 
 @pytest.fixture(scope="session")
@@ -61,3 +66,21 @@ def broker(floor_dir, tmp_path):
     server = servers.Mosquitto(config, port, tmp_path / "mosquitto.log").start()
     yield server
     server.kill()
+
+
+@pytest.fixture
+def floor(store, tmp_path):
+    # The page's app on a floor whose table 3 has a pending hit of $187.34 for
+    # seat 4 and whose table 4 is offline; users vera (viewer), sam (supervisor).
+    users = Users(tmp_path / "users.json")
+    users.add("vera", "viewer", PASSWORDS["vera"])
+    users.add("sam", "supervisor", PASSWORDS["sam"])
+    intake = Intake(store, CASINO)
+    for record in records(2):
+        intake.take(topic("3"), message("3", record))
+    meters = {"table": "3", "meters": {"log_seq": 2, "log_hash": records(2)[1]["hash"],
+                                       "display_cents": 18734, "config": "A1",
+                                       "pending": [4, 187340000, 3, 230]}}
+    intake.take(topic("3", "meters"), json.dumps(meters).encode())
+    intake.take(topic("4", "status"), b'{"table": "4", "status": "offline"}')
+    return create_app(store, users, stream_for_s=0.1), store

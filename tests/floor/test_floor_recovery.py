@@ -7,7 +7,6 @@ import json
 
 import pytest
 import servers
-from fleet import Table, start_floor, stop_process, wait_until
 from sqlalchemy import update
 
 from uthctl.analysis.audit import audit
@@ -16,6 +15,7 @@ from uthctl.floor import schema
 from uthctl.floor.accounts import FLOOR_USER
 from uthctl.floor.mqtt import Client, read_credentials
 from uthctl.floor.store import Store
+from uthctl.floor.virtual_tables import Table, start_floor, stop_process, wait_until
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
 CATCH_UP_S = 60.0

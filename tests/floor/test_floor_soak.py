@@ -13,9 +13,9 @@ import time
 
 import pytest
 import servers
-from fleet import Table, start_floor, stop_process, wait_until
 
 from uthctl.floor.store import Store
+from uthctl.floor.virtual_tables import Table, start_floor, stop_process, wait_until
 from uthctl.links.rig import RigError
 
 pytestmark = [pytest.mark.long_run, pytest.mark.board, pytest.mark.usefixtures("micropython")]

@@ -4,30 +4,9 @@
 import json
 
 import pytest
-from chains import CASINO, message, records, topic
+from conftest import PASSWORDS
 
-from uthctl.floor.intake import Intake
-from uthctl.floor.page import create_app
 from uthctl.floor.users import Users
-
-PASSWORDS = {"vera": "viewer-password", "sam": "supervisor-password"}
-
-
-@pytest.fixture
-def floor(store, tmp_path):
-    users = Users(tmp_path / "users.json")
-    users.add("vera", "viewer", PASSWORDS["vera"])
-    users.add("sam", "supervisor", PASSWORDS["sam"])
-    intake = Intake(store, CASINO)
-    for record in records(2):
-        intake.take(topic("3"), message("3", record))
-    meters = {"table": "3", "meters": {"log_seq": 2, "log_hash": records(2)[1]["hash"],
-                                       "display_cents": 18734, "config": "A1",
-                                       "pending": [4, 187340000, 3, 230]}}
-    intake.take(topic("3", "meters"), json.dumps(meters).encode())
-    intake.take(topic("4", "status"), b'{"table": "4", "status": "offline"}')
-    app = create_app(store, users, stream_for_s=0.1)
-    return app, store
 
 
 def logged_in(app, name, password=None):

@@ -17,7 +17,8 @@ PUSH_EVERY_S = 0.5  # how often the event stream looks for a change
 def create_app(store, users, secret=None, stream_for_s=None):
     app = Flask(__name__)
     app.secret_key = secret or secrets.token_bytes(32)
-    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict")
+    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict",
+                      FLOOR_USERS=users)
 
     def user():
         return session.get("user")

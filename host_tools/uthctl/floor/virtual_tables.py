@@ -1,16 +1,17 @@
-# Virtual tables for the floor's tests: each a virtual board configured A1,
-# its rig, and its `uthctl bridge` run as its own process (killed and
-# started again by the tests), and the floor service likewise.
+# Virtual tables for the floor's tests and its demo (`make floor-demo`):
+# each a virtual board configured A1, its rig, and its `uthctl bridge` run
+# as its own process (killed and started again by the tests), and the floor
+# service likewise.
 import os
 import subprocess
 import sys
 import time
 
-from uthctl.boards.max7219_model import reading
-from uthctl.boards.virtual import VirtualBoard
-from uthctl.links import logexport
-from uthctl.links.hostlink import Link
-from uthctl.links.rig import Rig, lit
+from ..boards.max7219_model import reading
+from ..boards.virtual import VirtualBoard
+from ..links import logexport
+from ..links.hostlink import Link
+from ..links.rig import Rig, lit
 
 SEATS = (1, 2, 3)
 EVERY_S = "2"  # meters snapshots this often, so a lost record is asked for soon
@@ -104,5 +105,5 @@ def wait_until(predicate, timeout, what):
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
-            raise AssertionError("not within %.0f s: %s" % (timeout, what))
+            raise TimeoutError("not within %.0f s: %s" % (timeout, what))
         time.sleep(0.2)
