@@ -7,6 +7,7 @@ import json
 
 import pytest
 import servers
+from conftest import quiet_seeds
 from sqlalchemy import update
 
 from uthctl.analysis.audit import audit
@@ -19,6 +20,7 @@ from uthctl.floor.virtual_tables import Table, start_floor, stop_process, wait_u
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
 CATCH_UP_S = 60.0
+ROUND_CENTS = 3 * 2  # three seats' $1 chips at 2%
 
 
 def caught_up(store, tables):
@@ -37,7 +39,10 @@ def test_the_floor_equals_every_boards_log_after_broker_bridge_and_board_kills(
                                tmp_path / "mosquitto.log").start()
     with contextlib.ExitStack() as stack:
         stack.callback(broker.kill)
-        tables = [Table(name, tmp_path, floor_dir, broker) for name in ("3", "4")]
+        # Seeds whose hit values lie beyond these rounds: each round is a record.
+        seeds = quiet_seeds(2, cents_played=10 * ROUND_CENTS)
+        tables = [Table(name, tmp_path, floor_dir, broker, seed)
+                  for name, seed in zip(("3", "4"), seeds, strict=True)]
         for table in tables:
             stack.callback(table.close)
             table.start_bridge()

@@ -6,6 +6,7 @@
 import json
 import shutil
 import threading
+import time
 
 import pytest
 import servers
@@ -13,7 +14,7 @@ from chains import CASINO, topic
 from conftest import PASSWORDS
 
 from uthctl.floor.intake import Intake
-from uthctl.floor.page import create_app
+from uthctl.floor.page import PUSH_EVERY_S, create_app
 
 CHROMIUM = shutil.which("chromium")
 WAIT_MS = 15_000
@@ -26,12 +27,15 @@ def page_url(floor):
     from werkzeug.serving import make_server
 
     app, store = floor
-    live = create_app(store, app.config["FLOOR_USERS"], stream_for_s=60)
+    stopping = threading.Event()
+    live = create_app(store, app.config["FLOOR_USERS"], stream_for_s=60, stopping=stopping)
     server = make_server("127.0.0.1", servers.free_port(), live, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield "http://127.0.0.1:%d" % server.server_port
+    stopping.set()
     server.shutdown()
+    time.sleep(2 * PUSH_EVERY_S)  # the streams see it before the database goes
 
 
 @pytest.fixture

@@ -14,7 +14,9 @@ from .tiles import tiles
 PUSH_EVERY_S = 0.5  # how often the event stream looks for a change
 
 
-def create_app(store, users, secret=None, stream_for_s=None):
+def create_app(store, users, secret=None, stream_for_s=None, stopping=None):
+    # stream_for_s: each event stream ends after that long (None: never);
+    # stopping: a threading.Event that ends every stream when set.
     app = Flask(__name__)
     app.secret_key = secret or secrets.token_bytes(32)
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict",
@@ -61,7 +63,7 @@ def create_app(store, users, secret=None, stream_for_s=None):
     @app.get("/events")
     def events():
         needs_login()
-        return Response(_stream(store, stream_for_s), mimetype="text/event-stream",
+        return Response(_stream(store, stream_for_s, stopping), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store"})
 
     @app.post("/alerts/<int:alert_id>/ack")
@@ -78,11 +80,12 @@ def create_app(store, users, secret=None, stream_for_s=None):
     return app
 
 
-def _stream(store, for_s):
+def _stream(store, for_s, stopping):
     # The tiles at once, then again at each change; a comment line keeps the
-    # connection open between changes.
+    # connection open between changes (and finds a closed one).
     last, started = None, time.monotonic()
-    while for_s is None or time.monotonic() - started < for_s:
+    while (for_s is None or time.monotonic() - started < for_s) and not (
+            stopping is not None and stopping.is_set()):
         now = json.dumps(tiles(store), sort_keys=True)
         yield ("data: %s\n\n" % now) if now != last else ": quiet\n\n"
         last = now

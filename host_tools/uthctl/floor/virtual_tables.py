@@ -34,10 +34,11 @@ def stop_process(process):
 
 
 class Table:
-    def __init__(self, name, folder, floor_dir, broker):
+    def __init__(self, name, folder, floor_dir, broker, seed=None):
         self.name, self.folder = name, folder
         self.floor_dir, self.broker = floor_dir, broker
-        self.board = VirtualBoard(flash=folder / ("table-%s.img" % name)).start()
+        # seed: TEST ONLY, the board's random source, so a test knows its hit value.
+        self.board = VirtualBoard(flash=folder / ("table-%s.img" % name), seed=seed).start()
         self.rig = Rig(self.board.rig_address, timeout=10.0)
         self.configure()
         self.expected = 2  # the board's log head: its config and reset records
@@ -67,6 +68,8 @@ class Table:
         self.bridge = None
 
     def play_round(self):
+        # One round on three seats; a hit it makes is validated at once by
+        # the key (its records are then more than the round's). Whether it hit.
         for seat in SEATS:
             self.rig.chip(seat, True)
         self.rig.wait_for(lambda s: lit(s["bet_lights"]) == list(SEATS), timeout=10.0,
@@ -74,9 +77,17 @@ class Table:
         self.rig.press_lock()
         for seat in SEATS:
             self.rig.chip(seat, False)
-        self.rig.wait_for(lambda s: lit(s["bet_lights"]) == [], timeout=10.0,
-                          what="the round's end")
+        state = self.rig.wait_for(lambda s: lit(s["bet_lights"]) == [] or
+                                  any(s["jackpot_lights"]), timeout=10.0,
+                                  what="the round's end")
         self.expected += 1  # the round's record
+        if not any(state["jackpot_lights"]):
+            return False
+        self.rig.turn_key()
+        self.rig.wait_for(lambda s: not any(s["jackpot_lights"]), timeout=10.0,
+                          what="the hit validated")
+        self.expected = None  # hit, validated, paid, reset and perhaps retained: not counted
+        return True
 
     def power_cut(self):
         self.board.power(False)
