@@ -2,11 +2,13 @@
 # records join its hash chain in order; duplicates are dropped; gaps,
 # forgeries, replays, garbage and wrong tables are refused with a reason,
 # asked for again where the table can resend, and never stored as records.
+import hashlib
 import json
 
 import pytest
 from chains import CASINO, message, records, topic
 
+from mystery import chain
 from uthctl.floor.intake import ACCEPTED, DUPLICATE, KEPT, REFUSED, Intake
 
 
@@ -145,3 +147,31 @@ def test_offline_and_faults_raise_alerts_that_one_name_acknowledges(intake, stor
     assert store.alerts("3")[0]["acked_by"] == "J. Smith"
     assert [a["kind"] for a in store.alerts("3", open_only=True)] == ["fault"]
     assert store.count("notices") == 1
+
+
+def revealed_cycle(commitment_of):
+    # A reset that commits to a hit value, and the hit that reveals it, chained.
+    value, salt = 123_450_000, "5be1" * 8  # $123.45, in micro-dollars
+    text = "%d:%s" % (value // 10_000, salt)  # rules.md: SHA-256 of "CENTS:SALT"
+    committed = commitment_of(hashlib.sha256(text.encode()).hexdigest())
+    reset = chain.link({"ev": "reset", "cycle": 1, "config": "A1", "meter": 100_000_000,
+                        "commitment": committed}, 1, chain.GENESIS)
+    hit = chain.link({"ev": "hit", "cycle": 1, "seat": 2, "award": value, "round": 9,
+                      "hit_value": value, "salt": salt, "commitment": committed}, 2,
+                     reset["hash"])
+    return [reset, hit]
+
+
+def test_a_hit_that_opens_its_commitment_raises_nothing(intake, store):
+    for record in revealed_cycle(lambda right: right):
+        assert intake.take(topic("3"), message("3", record)) == ACCEPTED
+    assert store.alerts("3") == []
+
+
+def test_a_hit_that_does_not_open_its_commitment_is_kept_under_an_alert(intake, store):
+    # Its chain holds, so it is the board's own record: kept, and the floor told.
+    for record in revealed_cycle(lambda right: "0" * 64):
+        assert intake.take(topic("3"), message("3", record)) == ACCEPTED
+    alerts = store.alerts("3")
+    assert [a["kind"] for a in alerts] == ["commitment"]
+    assert "do not match the commitment" in alerts[0]["text"]

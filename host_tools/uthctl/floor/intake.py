@@ -8,11 +8,12 @@ import time
 
 from mystery import chain
 
-from ..analysis import logread
+from ..analysis import log_verify, logread
 from . import topics
 
 ACCEPTED, DUPLICATE, REFUSED, KEPT = "accepted", "duplicate", "refused", "kept"
 ASK_AGAIN_S = 2.0  # the least time between two requests for the same records
+REVEALING = ("hit", "redraw")  # records that open a cycle's commitment
 
 
 class Intake:
@@ -85,10 +86,20 @@ class Intake:
             self.store.raise_alert(table, "refused", "record %d refused: %s" % (seq, message))
             return REFUSED, "record %d breaks the chain: %s" % (seq, message)
         self.store.append(self.casino, table, record)
+        if record["ev"] in REVEALING:
+            self._check_commitments(table)
         if last_seq is None and seq > 1:
             self.store.raise_alert(table, "gap", "the table's log on the floor starts at "
                                    "record %d: the board no longer kept the earlier ones" % seq)
         return ACCEPTED, None
+
+    def _check_commitments(self, table):
+        # A revealed hit value against its cycle's commitment, as `uthctl
+        # mystery verify` checks an export: the record is the board's own
+        # (its chain holds), so it stays on the floor, under an alert.
+        result = log_verify.verify_log(self.store.records(table))
+        if not result["ok"]:
+            self.store.raise_alert(table, "commitment", result["problem"])
 
     def _again(self, table, record):
         stored = self.store.record_at(table, record["seq"])
