@@ -175,3 +175,23 @@ def test_a_hit_that_does_not_open_its_commitment_is_kept_under_an_alert(intake, 
     alerts = store.alerts("3")
     assert [a["kind"] for a in alerts] == ["commitment"]
     assert "do not match the commitment" in alerts[0]["text"]
+
+
+def test_a_new_tables_first_record_past_1_is_refused_and_its_log_asked_for(intake, store):
+    # The floor came up after the bridge had published the table's first records.
+    chain = records(5)
+    assert intake.take(topic("3"), message("3", chain[3])) == REFUSED
+    assert intake.requests == [("3", {"cmd": "log", "since": 1})]
+    for record in chain:
+        intake.take(topic("3"), message("3", record))
+    assert store.records("3") == chain
+
+
+def test_the_first_record_a_board_still_keeps_starts_the_floors_log(intake, store):
+    # Its bounded log dropped records 1-3 before any bridge took them.
+    chain = records(5)
+    first = json.dumps({"table": "3", "record": chain[3], "first_kept": True}).encode()
+    assert intake.take(topic("3"), first) == ACCEPTED
+    assert intake.take(topic("3"), message("3", chain[4])) == ACCEPTED
+    assert store.records("3") == chain[3:]
+    assert [a["kind"] for a in store.alerts("3")] == ["gap"]

@@ -55,7 +55,7 @@ class Intake:
 
     def _event(self, table, message):
         if "record" in message:
-            return self._record(table, message["record"])
+            return self._record(table, message["record"], message.get("first_kept") is True)
         event = message.get("event")
         if not isinstance(event, dict) or not isinstance(event.get("ev"), str):
             return REFUSED, "an event message holds neither a record nor an event"
@@ -66,7 +66,9 @@ class Intake:
             self.store.raise_alert(table, "fault", str(event.get("reason")))
         return KEPT, None
 
-    def _record(self, table, record):
+    def _record(self, table, record, first_kept=False):
+        # first_kept: the bridge says this is the first record its board
+        # still keeps (its bounded log dropped those before).
         problem = logread.shape_problem(record)
         if problem:
             return REFUSED, "not a log record: %s" % problem
@@ -75,6 +77,9 @@ class Intake:
         seq = record["seq"]
         if last_seq is not None and seq <= last_seq:
             return self._again(table, record)
+        if last_seq is None and seq > 1 and not first_kept:
+            self.ask_log(table, 1)  # the floor missed the table's first records
+            return REFUSED, "record %d of a table whose earlier records the floor lacks" % seq
         if last_seq is not None and seq > last_seq + 1:
             self.ask_log(table, last_seq + 1)
             self.store.raise_alert(table, "gap", "records %d-%d missing: asked the table again"
