@@ -9,7 +9,7 @@ import pytest
 from chains import CASINO, message, records, topic
 
 from mystery import chain
-from uthctl.floor.intake import ACCEPTED, DUPLICATE, KEPT, REFUSED, Intake
+from uthctl.floor.intake import ACCEPTED, DUPLICATE, EARLY, KEPT, REFUSED, Intake
 
 
 @pytest.fixture
@@ -35,10 +35,11 @@ def test_a_resent_record_is_a_duplicate_and_stored_once(intake, store):
     assert store.table("3")["duplicates"] == 2
 
 
-def test_a_gap_is_refused_and_the_missing_records_asked_for(intake, store):
+def test_a_record_past_a_gap_is_held_back_and_the_missing_ones_asked_for(intake, store):
     chain = records(5)
     intake.take(topic("3"), message("3", chain[0]))
-    assert intake.take(topic("3"), message("3", chain[3])) == REFUSED
+    assert intake.take(topic("3"), message("3", chain[3])) == EARLY
+    assert store.count("records") == 1 and store.refusals() == []
     assert intake.requests == [("3", {"cmd": "log", "since": 2})]
     assert [a["kind"] for a in store.alerts("3")] == ["gap"]
     for record in chain[1:]:  # the table resends from record 2
@@ -73,7 +74,8 @@ def test_another_tables_records_replayed_are_refused(intake, store):
     for record in four:
         intake.take(topic("4"), message("4", record))
     intake.take(topic("3"), message("3", three[0]))
-    assert [intake.take(topic("3"), message("3", r)) for r in four] == [REFUSED] * 3
+    # Records 1 and 2 do not fit table 3's chain; record 3 is past its head: held back.
+    assert [intake.take(topic("3"), message("3", r)) for r in four] == [REFUSED, REFUSED, EARLY]
     assert store.records("3") == three[:1] and store.records("4") == four
     assert {a["kind"] for a in store.alerts("3")} == {"refused", "gap"}
 
@@ -180,7 +182,7 @@ def test_a_hit_that_does_not_open_its_commitment_is_kept_under_an_alert(intake, 
 def test_a_new_tables_first_record_past_1_is_refused_and_its_log_asked_for(intake, store):
     # The floor came up after the bridge had published the table's first records.
     chain = records(5)
-    assert intake.take(topic("3"), message("3", chain[3])) == REFUSED
+    assert intake.take(topic("3"), message("3", chain[3])) == EARLY
     assert intake.requests == [("3", {"cmd": "log", "since": 1})]
     for record in chain:
         intake.take(topic("3"), message("3", record))

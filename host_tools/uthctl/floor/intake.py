@@ -12,6 +12,7 @@ from ..analysis import log_verify, logread
 from . import topics
 
 ACCEPTED, DUPLICATE, REFUSED, KEPT = "accepted", "duplicate", "refused", "kept"
+EARLY = "early"  # a record past a gap: not stored, the missing ones asked for
 ASK_AGAIN_S = 2.0  # the least time between two requests for the same records
 REVEALING = ("hit", "redraw")  # records that open a cycle's commitment
 
@@ -23,7 +24,7 @@ class Intake:
         self.log = log or (lambda words: None)
         self.requests = []  # (table, command) for the floor to publish
         self.asked = {}  # table -> (since, when) of the last log request
-        self.counts = {ACCEPTED: 0, DUPLICATE: 0, REFUSED: 0, KEPT: 0}
+        self.counts = {ACCEPTED: 0, DUPLICATE: 0, REFUSED: 0, KEPT: 0, EARLY: 0}
 
     def take(self, topic, payload):
         # One message: its outcome, ACCEPTED, DUPLICATE, KEPT or REFUSED.
@@ -32,6 +33,8 @@ class Intake:
         if outcome == REFUSED:
             self.log("refused %s: %s" % (topic, reason))
             self.store.refuse(topic, reason, payload)
+        elif outcome == EARLY:
+            self.log("held back %s: %s" % (topic, reason))
         return outcome
 
     def _take(self, topic, payload):
@@ -79,12 +82,12 @@ class Intake:
             return self._again(table, record)
         if last_seq is None and seq > 1 and not first_kept:
             self.ask_log(table, 1)  # the floor missed the table's first records
-            return REFUSED, "record %d of a table whose earlier records the floor lacks" % seq
+            return EARLY, "record %d of a table whose earlier records the floor lacks" % seq
         if last_seq is not None and seq > last_seq + 1:
             self.ask_log(table, last_seq + 1)
             self.store.raise_alert(table, "gap", "records %d-%d missing: asked the table again"
                                    % (last_seq + 1, seq - 1))
-            return REFUSED, "record %d after record %d: a gap" % (seq, last_seq)
+            return EARLY, "record %d after record %d: a gap" % (seq, last_seq)
         first_prev = last_hash if last_seq is not None else (chain.GENESIS if seq == 1 else None)
         ok, message = chain.verify([record], first_prev=first_prev)
         if not ok:
