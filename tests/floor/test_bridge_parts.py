@@ -60,13 +60,16 @@ def test_credentials_without_an_account_are_refused(tmp_path, body):
 
 
 @pytest.mark.parametrize("url, expected", [
-    ("mqtt://127.0.0.1:1884", ("127.0.0.1", 1884)), ("mqtt://localhost", ("localhost", 1883))])
+    ("mqtt://127.0.0.1:1884", ("127.0.0.1", 1884, False)),
+    ("mqtt://localhost", ("localhost", 1883, False)),
+    ("mqtts://floor.example", ("floor.example", 8883, True))])
 def test_broker_urls(url, expected):
     assert parse_broker(url) == expected
 
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:1883", "mqtt://", "127.0.0.1:1883",
-                                 "mqtt://table-3:pw@127.0.0.1:1883"])
+                                 "mqtt://table-3:pw@127.0.0.1:1883", "mqtt://192.0.2.7:1883",
+                                 "mqtt://floor.example"])
 def test_bad_broker_urls_are_refused(url):
     with pytest.raises(ValueError, match="--broker"):
         parse_broker(url)

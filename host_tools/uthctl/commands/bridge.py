@@ -17,6 +17,8 @@ def add_parser(sub):
     parser.add_argument("--casino", required=True, metavar="NAME")
     parser.add_argument("--credentials", required=True, metavar="FILE",
                         help="the table's account, as `uthctl floor add-table` wrote it")
+    parser.add_argument("--cafile", metavar="FILE",
+                        help="with mqtts://: the CA that signed the broker's certificate")
     parser.add_argument("--state", metavar="FILE",
                         help="where the last published record is kept "
                              "(default bridge-TABLE.json)")
@@ -33,7 +35,7 @@ def run(args):
     parse_broker(args.broker)  # before the account is read: a URL holding one is refused
     bridge = Bridge(args.port, args.broker, read_credentials(args.credentials), args.casino,
                     table, args.state or "bridge-%s.json" % table, every=args.every,
-                    timeout=args.timeout)
+                    timeout=args.timeout, cafile=args.cafile)
     try:
         bridge.run()
     except KeyboardInterrupt:

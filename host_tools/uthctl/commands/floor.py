@@ -18,6 +18,8 @@ def add_parser(sub):
     parser.add_argument("--dir", default="floor", metavar="DIR",
                         help="the floor's folder: accounts, password file, ACL (default floor)")
     parser.add_argument("--broker", metavar="mqtt://HOST:PORT")
+    parser.add_argument("--cafile", metavar="FILE", help="with mqtts://: the CA that signed "
+                        "the broker's certificate")
     parser.add_argument("--db", metavar="URL", help="sqlite:///FILE (default DIR/floor.db) or "
                         "postgresql+psycopg://USER@HOST/NAME")
     actions = parser.add_subparsers(dest="action")
@@ -41,7 +43,12 @@ def add_parser(sub):
                       help="the address to serve on (default loopback only)")
     config = actions.add_parser("broker-config", help="write DIR/mosquitto.conf")
     config.add_argument("--listen", type=int, default=1883, metavar="PORT",
-                        help="the loopback port Mosquitto listens on")
+                        help="the loopback port Mosquitto listens on (plain MQTT)")
+    config.add_argument("--tls-listen", type=int, metavar="PORT",
+                        help="also a TLS listener on this port (off loopback: TLS only)")
+    config.add_argument("--tls-bind", default="0.0.0.0", metavar="ADDRESS")
+    for name in ("cafile", "certfile", "keyfile"):
+        config.add_argument("--" + name, metavar="FILE", help="the TLS listener's " + name)
     return parser
 
 
@@ -54,7 +61,7 @@ def run(args):
         return _said(args, {"table": args.table, "credentials": str(
             accounts.add_table(args.table))}, "table account's credentials: %s")
     if args.action == "broker-config":
-        path = accounts.broker_config(args.listen)
+        path = accounts.broker_config(args.listen, tls=_tls(args))
         return _said(args, {"config": str(path)},
                      "Mosquitto configuration: %s (mosquitto -c it; reload it after add-table)")
     if args.action == "audit":
@@ -102,6 +109,16 @@ def run_audit(args):
     return 0 if report["ok"] else 1
 
 
+def _tls(args):
+    if args.tls_listen is None:
+        return None
+    missing = [name for name in ("cafile", "certfile", "keyfile") if not getattr(args, name)]
+    if missing:
+        raise ValueError("--tls-listen needs --%s" % ", --".join(missing))
+    return {"port": args.tls_listen, "bind": args.tls_bind, "cafile": args.cafile,
+            "certfile": args.certfile, "keyfile": args.keyfile}
+
+
 def _said(args, result, words):
     print(json.dumps(result) if args.json else words % list(result.values())[-1])
     return 0
@@ -113,7 +130,8 @@ def serve(args, accounts):
     settings = accounts.settings()
     url = database(args)
     account = read_credentials(accounts.credentials(FLOOR_USER))
-    floor = Floor(args.broker, account, settings["casino"], store.Store(url))
+    floor = Floor(args.broker, account, settings["casino"], store.Store(url),
+                  cafile=args.cafile)
     try:
         floor.run()
     except KeyboardInterrupt:

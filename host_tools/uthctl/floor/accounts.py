@@ -98,14 +98,21 @@ class Accounts:
             lines += ["topic read %s" % topics.topic(casino, table, topics.COMMAND), ""]
         self.acl_file.write_text("\n".join(lines))
 
-    def broker_config(self, port, path=None):
-        # A Mosquitto configuration for this floor on loopback: no anonymous
-        # client, the password file and the ACL above.
+    def broker_config(self, port, path=None, tls=None):
+        # A Mosquitto configuration for this floor: no anonymous client, the
+        # password file and the ACL above, plain MQTT on loopback only, and
+        # with tls={"bind", "port", "cafile", "certfile", "keyfile"} a TLS
+        # listener, the only one that may face the network.
         lines = ["per_listener_settings false", "allow_anonymous false",
                  "password_file %s" % self.password_file.resolve(),
-                 "acl_file %s" % self.acl_file.resolve(),
-                 "listener %d 127.0.0.1" % port, "persistence false", "log_dest stderr",
-                 "log_type error", "log_type warning", "log_type notice"]
+                 "acl_file %s" % self.acl_file.resolve(), "persistence false",
+                 "log_dest stderr", "log_type error", "log_type warning", "log_type notice",
+                 "listener %d 127.0.0.1" % port]
+        if tls is not None:
+            lines += ["listener %d %s" % (tls["port"], tls["bind"]),
+                      "cafile %s" % Path(tls["cafile"]).resolve(),
+                      "certfile %s" % Path(tls["certfile"]).resolve(),
+                      "keyfile %s" % Path(tls["keyfile"]).resolve(), "tls_version tlsv1.2"]
         if os.geteuid() == 0:
             lines.append("user root")  # the files above stay the owner's alone
         path = Path(path or self.folder / "mosquitto.conf")

@@ -21,7 +21,7 @@ RETRY_S = 0.5
 
 class Bridge:
     def __init__(self, port, broker, account, casino, table, state_path, every=60.0,
-                 timeout=5.0, err=None):
+                 timeout=5.0, err=None, cafile=None):
         self.port, self.casino, self.table = port, casino, table
         self.state_path = state_path
         self.every = every
@@ -37,7 +37,7 @@ class Bridge:
         self.client = Client(broker, account, "uth-%s-%s" % (casino, table),
                              will=(self.topic(topics.STATUS), offline),
                              on_message=self._command,
-                             subscriptions=(self.topic(topics.COMMAND),))
+                             subscriptions=(self.topic(topics.COMMAND),), cafile=cafile)
         self.client.on_up = self._broker_up
 
     def topic(self, kind):

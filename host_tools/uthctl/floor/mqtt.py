@@ -1,6 +1,7 @@
 # The floor's MQTT clients (paho-mqtt 2.x, docs/floor.md "Libraries, and
 # why"): a broker URL, an account read from a credentials file (never the
 # command line), and paho's own network thread, which reconnects by itself.
+import ipaddress
 import json
 import os
 import stat
@@ -18,14 +19,29 @@ class BrokerDown(OSError):
     pass
 
 
+SCHEMES = {"mqtt": (1883, False), "mqtts": (8883, True)}  # default port, TLS
+
+
 def parse_broker(url):
-    # (host, port) of mqtt://HOST:PORT.
+    # (host, port, tls) of mqtt://HOST:PORT or, with TLS, mqtts://HOST:PORT.
     parsed = urlparse(url)
-    if parsed.scheme != "mqtt" or not parsed.hostname:
-        raise ValueError("--broker %s: give mqtt://HOST:PORT" % url)
+    if parsed.scheme not in SCHEMES or not parsed.hostname:
+        raise ValueError("--broker %s: give mqtt://HOST:PORT (loopback) or mqtts://HOST:PORT"
+                         % url)
     if parsed.username or parsed.password:
         raise ValueError("--broker %s: no account in the URL; give --credentials FILE" % url)
-    return parsed.hostname, parsed.port or 1883
+    port, tls = SCHEMES[parsed.scheme]
+    if not tls and not _loopback(parsed.hostname):
+        raise ValueError("--broker %s: plain MQTT would send the account's password in the "
+                         "clear; off loopback give mqtts://" % url)
+    return parsed.hostname, parsed.port or port, tls
+
+
+def _loopback(host):
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def read_credentials(path):
@@ -56,13 +72,15 @@ def write_credentials(path, username, password):
 class Client:
     # One account's connection; `connected` is set while the broker has us.
     def __init__(self, broker, account, client_id, will=None, on_message=None,
-                 subscriptions=(), clean=True):
-        self.host, self.port = parse_broker(broker)
+                 subscriptions=(), clean=True, cafile=None):
+        self.host, self.port, tls = parse_broker(broker)
         self.connected = threading.Event()
         self.refused = None  # the broker's reason when it refused the account
         self.subscriptions = subscriptions
         self.paho = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                                 clean_session=clean, protocol=paho.MQTTv311)
+        if tls:  # the broker's certificate checked against cafile (else the system's CAs)
+            self.paho.tls_set(ca_certs=cafile)
         self.paho.username_pw_set(*account)
         self.paho.reconnect_delay_set(0.2, 2)
         if will is not None:

@@ -12,7 +12,7 @@ from .mqtt import BrokerDown, Client
 
 
 class Floor:
-    def __init__(self, broker, account, casino, store, err=None):
+    def __init__(self, broker, account, casino, store, err=None, cafile=None):
         self.casino = casino
         self.store = store
         self.err = err or sys.stderr
@@ -21,7 +21,8 @@ class Floor:
         # A persistent session: what comes while the floor is down waits at the broker.
         self.client = Client(broker, account, "uth-floor-%s" % casino,
                              on_message=lambda topic, payload: self.inbox.put((topic, payload)),
-                             subscriptions=("%s/#" % topics.ROOT,), clean=False)
+                             subscriptions=("%s/#" % topics.ROOT,), clean=False,
+                             cafile=cafile)
         self.client.on_up = lambda: self.inbox.put(None)
 
     def run(self, stop=None):
