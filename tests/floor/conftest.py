@@ -62,21 +62,34 @@ def store(db_url):
 
 
 @pytest.fixture
-def floor_dir(tmp_path):
+def need_mosquitto():
     why_not = servers.why_no_mosquitto()
     if why_not is not None:
         pytest.skip(why_not)
+
+
+@pytest.fixture
+def floor_dir(tmp_path):
     accounts = Accounts(tmp_path / "floor")
     accounts.init(CASINO)
     return accounts
 
 
-@pytest.fixture
-def broker(floor_dir, tmp_path):
-    # Tables 3 and 4 have accounts; the broker on a free loopback port.
+@pytest.fixture(params=["mosquitto", "amqtt"])
+def broker(request, floor_dir, tmp_path):
+    # Tables 3 and 4 have accounts; the broker on a free loopback port:
+    # Mosquitto, or the embedded amqtt broker on the same accounts and rules.
     for table in ("3", "4"):
         floor_dir.add_table(table)
     port = servers.free_port()
+    if request.param == "amqtt":
+        from uthctl.floor.embedded import EmbeddedBroker
+
+        server = EmbeddedBroker(floor_dir, port).start()
+        yield server
+        server.stop()
+        return
+    request.getfixturevalue("need_mosquitto")
     config = floor_dir.broker_config(port)
     server = servers.Mosquitto(config, port, tmp_path / "mosquitto.log").start()
     yield server

@@ -109,7 +109,7 @@ def test_a_table_reads_only_its_own_command_topic(broker, floor_dir):
         floor.stop()
 
 
-def test_passwords_are_hashed_in_the_broker_file(floor_dir):
+def test_passwords_are_hashed_in_the_broker_file(floor_dir, need_mosquitto):
     floor_dir.add_table("7")
     _, password = account(floor_dir, "table-7")
     text = floor_dir.password_file.read_text()

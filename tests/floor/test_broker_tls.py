@@ -36,7 +36,7 @@ def certificates(tmp_path):
 
 
 @pytest.fixture
-def tls_broker(floor_dir, certificates, tmp_path):
+def tls_broker(floor_dir, certificates, tmp_path, need_mosquitto):
     floor_dir.add_table("3")
     port, tls_port = servers.free_port(), servers.free_port()
     config = floor_dir.broker_config(port, tls={

@@ -31,7 +31,7 @@ def caught_up(store, tables):
 
 
 def test_the_floor_equals_every_boards_log_after_broker_bridge_and_board_kills(
-        tmp_path, floor_dir, db_url, capsys):
+        tmp_path, floor_dir, db_url, capsys, need_mosquitto):
     for name in ("3", "4"):
         floor_dir.add_table(name)
     port = servers.free_port()

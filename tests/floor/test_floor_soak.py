@@ -68,7 +68,7 @@ def settled(store, tables, since):
     return True
 
 
-def test_the_floor_soak(tmp_path, floor_dir):
+def test_the_floor_soak(tmp_path, floor_dir, need_mosquitto):
     print("floor soak: %d boards, %d rounds, seed %d" % (BOARDS, ROUNDS, SEED))
     names = [str(n) for n in range(1, BOARDS + 1)]
     for name in names:

@@ -18,6 +18,9 @@ def add_parser(sub):
     parser.add_argument("--dir", default="floor", metavar="DIR",
                         help="the floor's folder: accounts, password file, ACL (default floor)")
     parser.add_argument("--broker", metavar="mqtt://HOST:PORT")
+    parser.add_argument("--embedded-broker", type=int, metavar="PORT",
+                        help="run the embedded broker (amqtt) on 127.0.0.1:PORT instead of "
+                        "using --broker: for one host with no Mosquitto")
     parser.add_argument("--cafile", metavar="FILE", help="with mqtts://: the CA that signed "
                         "the broker's certificate")
     parser.add_argument("--db", metavar="URL", help="sqlite:///FILE (default DIR/floor.db) or "
@@ -125,15 +128,24 @@ def _said(args, result, words):
 
 
 def serve(args, accounts):
-    if not args.broker:
-        raise ValueError("uthctl floor: give --broker mqtt://HOST:PORT")
+    if bool(args.broker) == (args.embedded_broker is not None):
+        raise ValueError("uthctl floor: give --broker mqtt://HOST:PORT or --embedded-broker "
+                         "PORT (one of them)")
     settings = accounts.settings()
     url = database(args)
     account = read_credentials(accounts.credentials(FLOOR_USER))
-    floor = Floor(args.broker, account, settings["casino"], store.Store(url),
+    embedded = None
+    if args.embedded_broker is not None:
+        from ..floor.embedded import EmbeddedBroker
+
+        embedded = EmbeddedBroker(accounts, args.embedded_broker).start()
+    floor = Floor(args.broker or embedded.url, account, settings["casino"], store.Store(url),
                   cafile=args.cafile)
     try:
         floor.run()
     except KeyboardInterrupt:
         pass
+    finally:
+        if embedded is not None:
+            embedded.stop()
     return 0

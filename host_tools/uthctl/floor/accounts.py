@@ -73,9 +73,13 @@ class Accounts:
 
     def _add_user(self, user):
         password = secrets.token_urlsafe(PASSWORD_BYTES)
+        self._add_embedded_user(user, password)
         tool = shutil.which("mosquitto_passwd")
-        if tool is None:
-            raise OSError("no mosquitto_passwd: install Debian's mosquitto")
+        if tool is not None:
+            self._add_mosquitto_user(tool, user, password)
+        write_credentials(self.credentials(user), user, password)
+
+    def _add_mosquitto_user(self, tool, user, password):
         # It asks twice, as a person would type it; the password never
         # stands in an argument list, where `ps` would show it.
         done = subprocess.run([tool, str(self.password_file), user],
@@ -83,22 +87,49 @@ class Accounts:
                               capture_output=True)
         if done.returncode != 0:
             raise OSError("mosquitto_passwd failed: %s" % done.stderr.strip())
-        write_credentials(self.credentials(user), user, password)
 
-    def write_acl(self):
+    @property
+    def embedded_password_file(self):
+        return self.folder / "passwd.amqtt"
+
+    def _add_embedded_user(self, user, password):
+        # The embedded broker's (amqtt's) password file: Argon2 hashes.
+        from pwdlib import PasswordHash
+        from pwdlib.hashers.argon2 import Argon2Hasher
+
+        line = "%s:%s\n" % (user, PasswordHash((Argon2Hasher(),)).hash(password))
+        descriptor = os.open(self.embedded_password_file,
+                             os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(descriptor, "a") as stream:
+            stream.write(line)
+
+    def acl(self):
+        # (publish, subscribe): each account's topics, as write_acl writes them.
         settings = self.settings()
         casino = settings["casino"]
-        lines = ["# Written by uthctl floor; changes are lost at the next add-table.",
-                 "user %s" % FLOOR_USER, "topic read %s/#" % topics.ROOT,
-                 "topic write %s/%s/+/%s" % (topics.ROOT, casino, topics.COMMAND), ""]
+        publish = {FLOOR_USER: ["%s/%s/+/%s" % (topics.ROOT, casino, topics.COMMAND)]}
+        subscribe = {FLOOR_USER: ["%s/#" % topics.ROOT]}
         for table in settings["tables"]:
-            lines.append("user %s" % topics.user_of(table))
-            lines += ["topic write %s" % topics.topic(casino, table, kind)
-                      for kind in topics.PUBLISHED]
-            lines += ["topic read %s" % topics.topic(casino, table, topics.COMMAND), ""]
+            user = topics.user_of(table)
+            publish[user] = [topics.topic(casino, table, kind) for kind in topics.PUBLISHED]
+            subscribe[user] = [topics.topic(casino, table, topics.COMMAND)]
+        return publish, subscribe
+
+    def write_acl(self):
+        publish, subscribe = self.acl()
+        lines = ["# Written by uthctl floor; changes are lost at the next add-table."]
+        for user in publish:
+            lines.append("user %s" % user)
+            lines += ["topic write %s" % name for name in publish[user]]
+            lines += ["topic read %s" % name for name in subscribe[user]]
+            lines.append("")
         self.acl_file.write_text("\n".join(lines))
 
     def broker_config(self, port, path=None, tls=None):
+        if shutil.which("mosquitto_passwd") is None:
+            raise OSError("no mosquitto_passwd when the accounts were made: install Debian's "
+                          "mosquitto and make the floor folder again, or run "
+                          "`uthctl floor --embedded-broker PORT`")
         # A Mosquitto configuration for this floor: no anonymous client, the
         # password file and the ACL above, plain MQTT on loopback only, and
         # with tls={"bind", "port", "cafile", "certfile", "keyfile"} a TLS

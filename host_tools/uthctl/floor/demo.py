@@ -1,5 +1,6 @@
-# make floor-demo: Mosquitto on loopback, four virtual boards each with its
-# bridge, the floor service and its page, and a round played on one table
+# make floor-demo: Mosquitto on loopback (or, where it is not installed, the
+# floor's embedded amqtt broker), four virtual boards each with its bridge,
+# the floor service and its page, and a round played on one table
 # or another every few seconds until Ctrl-C. Everything lives in
 # build/floor-demo, made anew each time; the demo supervisor's password is
 # written to a file there for its owner alone, never printed.
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 from .accounts import Accounts
@@ -36,10 +38,6 @@ def free_port():
 
 
 def main(folder=Path("build/floor-demo")):
-    if shutil.which("mosquitto") is None:
-        print("make floor-demo: no Mosquitto: apt-get install mosquitto (the embedded amqtt "
-              "broker, uthctl floor --embedded-broker, is not built yet)", file=sys.stderr)
-        return 2
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     accounts = Accounts(folder / "floor")
@@ -47,15 +45,22 @@ def main(folder=Path("build/floor-demo")):
     for name in TABLES:
         accounts.add_table(name)
     port = free_port()
-    broker = Broker(accounts.broker_config(port), port, folder / "mosquitto.log")
-    running, tables = [broker.process], []
+    db = "sqlite:///%s" % (folder / "floor.db").resolve()
+    running, tables = [], []
     try:
-        time.sleep(0.5)
+        if shutil.which("mosquitto") is not None:
+            broker = Broker(accounts.broker_config(port), port, folder / "mosquitto.log")
+            running.append(broker.process)
+            running.append(start_floor(accounts, broker, db, folder / "floor.log"))
+        else:  # the floor runs the embedded broker itself
+            print("no Mosquitto: the floor's embedded broker (amqtt) instead", flush=True)
+            broker = types.SimpleNamespace(url="mqtt://127.0.0.1:%d" % port)
+            running.append(uthctl_process(["floor", "--dir", str(accounts.folder),
+                                           "--embedded-broker", str(port), "--db", db],
+                                          folder / "floor.log"))
         for name in TABLES:
             tables.append(Table(name, folder, accounts, broker))
             tables[-1].start_bridge()
-        db = "sqlite:///%s" % (folder / "floor.db").resolve()
-        running.append(start_floor(accounts, broker, db, folder / "floor.log"))
         password = secrets.token_urlsafe(12)
         Users(accounts.folder / "users.json").add("demo", "supervisor", password)
         secret = folder / "demo-password"
