@@ -3,12 +3,11 @@
 # the floor's accounts.
 import contextlib
 import json
-import sys
-from pathlib import Path
 
 import pytest
 import servers
 from chains import CASINO, message, records, topic
+from floor_data import PASSWORDS
 
 from uthctl.floor import schema
 from uthctl.floor.accounts import Accounts
@@ -16,21 +15,6 @@ from uthctl.floor.intake import Intake
 from uthctl.floor.page import create_app
 from uthctl.floor.store import Store, sqlite_url
 from uthctl.floor.users import Users
-
-PASSWORDS = {"vera": "viewer-password", "sam": "supervisor-password"}
-A1_CENTS = (100 * 100, 200 * 100)  # A1's minimum and maximum, 653b.1(c)(4)
-
-
-def quiet_seeds(count, cents_played):
-    # Seeds of the virtual board's TEST-ONLY random source whose first hit
-    # value lies beyond the meter after `cents_played`, as the vboard tests'
-    # independent computation of the board's draws predicts it.
-    sys.path.insert(0, str(Path(__file__).parent.parent / "host"))
-    from independent_draws import seeded_draws
-
-    found = [seed for seed in range(1, 10_000)
-             if seeded_draws(seed, *A1_CENTS, 1)[0][0] > A1_CENTS[0] + cents_played]
-    return found[:count]
 
 
 @pytest.fixture(scope="session")

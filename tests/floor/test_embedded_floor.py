@@ -7,7 +7,7 @@ import types
 
 import pytest
 import servers
-from conftest import quiet_seeds
+from floor_data import quiet_seeds
 
 from uthctl.floor.store import Store
 from uthctl.floor.virtual_tables import Table, stop_process, uthctl_process, wait_until

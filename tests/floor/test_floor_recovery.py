@@ -7,7 +7,7 @@ import json
 
 import pytest
 import servers
-from conftest import quiet_seeds
+from floor_data import quiet_seeds
 from sqlalchemy import update
 
 from uthctl.analysis.audit import audit

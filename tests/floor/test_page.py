@@ -4,7 +4,7 @@
 import json
 
 import pytest
-from conftest import PASSWORDS
+from floor_data import PASSWORDS
 
 from uthctl.floor.users import Users
 

@@ -11,7 +11,7 @@ import time
 import pytest
 import servers
 from chains import CASINO, topic
-from conftest import PASSWORDS
+from floor_data import PASSWORDS
 
 from uthctl.floor.intake import Intake
 from uthctl.floor.page import PUSH_EVERY_S, create_app
