@@ -32,6 +32,7 @@ class Bridge:
         self.link = None
         self.sync_due = True  # an export from the anchor before live events
         self.status_due = True  # the retained `online`, at each connection
+        self.said_down = False  # whether this outage of the broker was noted
         self.next_meters = 0.0
         offline = json.dumps({"table": table, "status": "offline"})
         self.client = Client(broker, account, "uth-%s-%s" % (casino, table),
@@ -52,8 +53,10 @@ class Bridge:
                 try:
                     self.step()
                 except BrokerDown as error:
-                    self.note("broker: %s; the board's log is exported again once it is "
-                              "back" % error)
+                    if not self.said_down:  # once an outage, not once an event
+                        self.note("broker: %s; live events are lost until it is back, the "
+                                  "board's log is exported again then" % error)
+                        self.said_down = True
                     self.sync_due = True
                     self.client.connected.wait(RETRY_S)
                 except (LinkError, OSError) as error:
@@ -97,6 +100,7 @@ class Bridge:
     def _broker_up(self):
         self.sync_due = True  # what was published while it was away may be lost
         self.status_due = True
+        self.said_down = False
 
     # ---- what it publishes ----
 
