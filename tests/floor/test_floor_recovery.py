@@ -4,6 +4,7 @@
 # log export, record for record, once each.
 import contextlib
 import json
+import signal
 
 import pytest
 import servers
@@ -78,8 +79,13 @@ def test_the_floor_equals_every_boards_log_after_broker_bridge_and_board_kills(
         assert "refused the floor's 'config'" in asked
         wait_until(lambda: store.table("3")["duplicates"] >= three.expected, 20.0,
                    "the records resent, each found a duplicate")
+        assert [store.table(t.name)["status"] for t in tables] == ["online", "online"]
+        three.bridge.send_signal(signal.SIGINT)  # a clean stop: the bridge says offline
+        four.bridge.kill()  # no goodbye: the broker's last will says it
         for table in tables:
-            stop_process(table.bridge)
+            table.bridge.wait(10)
+        wait_until(lambda: [store.table(t.name)["status"] for t in tables] == ["offline"] * 2,
+                   20.0, "both tables offline on the floor")
         for table in tables:
             exported = table.own_export()
             assert [r["seq"] for r in exported] == list(range(1, table.expected + 1))

@@ -61,13 +61,22 @@ class Bridge:
                     self.client.connected.wait(RETRY_S)
                 except (LinkError, OSError) as error:
                     self.lost_board(error)
+                except ValueError as error:  # a reply the board refused or cut short
+                    self.note("board: %s; asking again in %.1f s" % (error, RETRY_S))
+                    self.sync_due = True
+                    time.sleep(RETRY_S)
         finally:
             self.close()
 
     def close(self):
+        # A clean disconnect sends no last will: the bridge says `offline` itself.
         if self.link is not None:
             self.link.close()
             self.link = None
+        try:
+            self.send(topics.STATUS, {"status": "offline", "time": time.time()}, retain=True)
+        except BrokerDown:
+            pass  # the broker is away, and so is its retained `online` for us
         self.client.stop()
 
     def step(self):
