@@ -112,17 +112,22 @@ def ask_as_the_floor(floor_dir, broker, table, requests):
     return log.read_text()
 
 
-def floor_audit(capsys, floor_dir, db_url):
+def floor_audit(capsys, floor_dir, db_url, *more):
     capsys.readouterr()
-    code = uthctl(["floor", "--dir", str(floor_dir.folder), "--db", db_url, "audit", "--json"])
+    code = uthctl(["floor", "--dir", str(floor_dir.folder), "--db", db_url, "audit", "--json",
+                   *more])
     return code, json.loads(capsys.readouterr().out)
 
 
 def audit_against_the_boards(capsys, floor_dir, db_url, store, tables):
     # `uthctl floor audit` over the database verifies every table and
     # recomputes the accounts `uthctl audit` recomputes from the board's export.
-    code, report = floor_audit(capsys, floor_dir, db_url)
+    chart = floor_dir.folder / "meters.png"
+    code, report = floor_audit(capsys, floor_dir, db_url, "--plot", str(chart))
     assert code == 0 and report["ok"], report["summary"]
+    for table in tables:  # one PNG a table
+        assert (floor_dir.folder / ("meters-%s.png" % table.name)).read_bytes()[:4] == \
+            b"\x89PNG"
     for table in tables:
         exported = table.own_export()
         state = store.table(table.name)
