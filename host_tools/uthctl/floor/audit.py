@@ -6,7 +6,7 @@ import datetime
 import json
 from collections import Counter
 
-from ..analysis import audit_report
+from ..analysis import audit_report, hold
 from ..analysis.audit import audit
 
 
@@ -53,7 +53,27 @@ def _summary(results):
         rows.append({"table": name, "ok": result["ok"], "config": config,
                      "records": result["log"]["records"], "hits": len(hits),
                      "failures": result["failures"]})
-    return {"tables": rows, "hits_per_config": dict(per_config)}
+    return {"tables": rows, "hits_per_config": dict(per_config),
+            "holds": floor_holds([result["meters"] or {} for result in results.values()])}
+
+
+def floor_holds(all_meters):
+    # Each side wager's hold over every table that plays it in the same
+    # Bad Beat mode, against its par with the 95% interval for that many
+    # wagers (analysis/hold.py, on the tables' meters added up).
+    by_mode = {}
+    for meters in all_meters:
+        mode = (meters.get("settings") or {}).get("bad_beat_mode", "two_way")
+        summed = by_mode.setdefault(mode, {})
+        for key, row in ((meters.get("side_wagers") or {}).get("wagers") or {}).items():
+            total = summed.setdefault(key, {"wagers": 0, "wagered": 0, "paid": 0, "limited": 0})
+            for name in total:
+                total[name] += row.get(name, 0)
+    found = []
+    for mode, summed in sorted(by_mode.items()):
+        meters = {"side_wagers": {"wagers": summed}, "settings": {"bad_beat_mode": mode}}
+        found += [dict(h, bad_beat_mode=mode) for h in hold.holds(meters)]
+    return found
 
 
 def text(report):
@@ -66,6 +86,8 @@ def text(report):
     lines.append("Hits per configuration: %s" % (", ".join(
         "%s %d" % item for item in sorted(report["summary"]["hits_per_config"].items(),
                                           key=lambda item: str(item[0]))) or "none"))
+    lines.append("Side wagers across the tables: hold against par")
+    lines += ["  " + line for line in hold.hold_lines(report["summary"]["holds"])]
     for name, result in report["tables"].items():
         lines += ["", "=== Table %s ===" % name, audit_report.text(result)]
     return "\n".join(lines)
