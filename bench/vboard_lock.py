@@ -29,11 +29,14 @@ import sys
 import tempfile
 import time
 
+from uthctl import heaps
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 SEATS = 6
-BOARD_HEAP = "192K"
-RAM_BLOCKS = 32  # x 4 KB: the RAM flash's size, outside the board's 192K
+PICO_HEAP = heaps.budget("rp2040_pico")  # its board file's (uthctl/heaps.py)
+BOARD_HEAP = heaps.heapsize(PICO_HEAP)
+RAM_BLOCKS = 32  # x 4 KB: the RAM flash's size, outside the board's heap
 START_TIMEOUT = 15.0
 EVENT_TIMEOUT = 5.0
 
@@ -198,7 +201,7 @@ def time_commit(tmp, rounds):
     for device, heap, path in (
             ("file", BOARD_HEAP, [os.path.join(ROOT, "firmware"),
                                   os.path.join(ROOT, "boards", "sim")]),
-            ("ram", "%dK" % (192 + RAM_BLOCKS * 4), [os.path.join(ROOT, "firmware"),
+            ("ram", heaps.heapsize(PICO_HEAP + RAM_BLOCKS * 4096), [os.path.join(ROOT, "firmware"),
                                                      os.path.join(ROOT, "tests", "logic")])):
         env = dict(os.environ, MICROPYPATH=os.pathsep.join(path))
         done = subprocess.run([MICROPYTHON, "-X", "heapsize=" + heap, "-c", script, device],

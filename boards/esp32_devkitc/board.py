@@ -47,6 +47,16 @@ from table.pins import ActiveLow
 from table.seat_expanders import SeatExpanders
 
 STORAGE_ROOT = "/meter"
+# The supported module is the ESP32-WROVER with PSRAM (MicroPython's ESP32_GENERIC
+# SPIRAM image): its GC heap grows on demand into the 4 MB of PSRAM the ESP32 maps;
+# HEAP_BYTES is a bound below that (ESP-IDF keeps part of it), taken from the image's
+# sources, not measured (no ESP32 image builds here). An ESP32-WROOM-32 (no PSRAM;
+# ESP32_GENERIC's GC heap starts at 56 KB and reaches about 112 KB) is too small for
+# settlement with room to spare: the controller refuses `round` there from start-up,
+# saying so in `status` (table/heap.py), and plays everything else (docs/heap.md).
+MODULE = "ESP32-WROVER"
+HEAP_BYTES = const(3_145_728)
+WROOM_HEAP_BYTES = const(114_688)
 
 _SEATS = const(7)
 _EXPANDERS = (0x20, 0x21)  # I2C addresses, seats 1-4 and 5-7

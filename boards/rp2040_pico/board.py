@@ -48,6 +48,10 @@ from table.pins import ActiveLow
 from table.seat_expanders import SeatExpanders
 
 STORAGE_ROOT = "/meter"
+# The GC heap of MicroPython v1.28.0's official RPI_PICO image, gc.mem_free() +
+# gc.mem_alloc() at its REPL on the emulated Pico (docs/heap.md). The host's tests,
+# soaks and the virtual board run the 32-bit unix port at this heap (uthctl/heaps.py).
+HEAP_BYTES = const(245_888)
 
 _SEATS = const(7)
 _EXPANDERS = (0x20, 0x21)  # I2C addresses, seats 1-4 and 5-7

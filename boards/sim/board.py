@@ -46,6 +46,11 @@ EXPANDERS = (0x20, 0x21)  # as the real boards' addresses
 WIRE_ENV = "UTH_SIM_WIRE"
 SEED_ENV = "UTH_SIM_SEED"  # TEST ONLY: a deterministic random source
 RATE_ENV = "UTH_SIM_RATE"  # a soak's: the controller's clock this many times the host's
+# What the virtual board's own parts take of its heap beyond a real board's: its
+# boot and littlefs mount (simboot.py), the wire, the expander models and fast
+# clock, in bytes (bench/sim_overhead.py measures it, docs/heap.md gives the
+# figures). The supervisor runs it at the Pico's heap plus this (uthctl/heaps.py).
+HEAP_OVERHEAD = const(28_672)
 
 _RETRY_MS = const(1000)
 _READY_MS = const(500)

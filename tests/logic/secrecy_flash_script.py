@@ -19,7 +19,7 @@
 # heap, once per board. The flash's bytes are in a file (ramflash.FileChip),
 # outside the heap as a board's are, so the controller and this script have
 # the heap to themselves:
-#   MICROPYPATH=firmware:tests/logic micropython -X heapsize=192K \
+#   MICROPYPATH=firmware:tests/logic micropython -X heapsize=$UTH_HEAPSIZE \
 #       tests/logic/secrecy_flash_script.py pico|esp32
 import gc
 import json

@@ -36,6 +36,7 @@ import time
 import tty
 from pathlib import Path
 
+from .. import heaps
 from . import REPO, sim_build
 from .board_source import constant
 from .flash import prepare_folder, state_folder
@@ -58,12 +59,9 @@ INPUTS = tuple("bet%d" % n for n in range(1, SEATS + 1)) + tuple(
 # that a progressive chip alone does not qualify.
 INITIAL_LEVELS = dict({name: 0 for name in INPUTS},
                       **{"uth%d" % n: 1 for n in range(1, SEATS + 1)})
-# The unix port's 8-byte words: 320K holds about what 200 KB does on a
-# 32-bit board (a Pico's heap is 240 KB). The firmware with its settlement
-# takes about 155K of it and the virtual board's own boot, wire and models
-# about 30K (README, "The heap"); at 256K a soak that settled every round
-# faulted after 927 rounds on a store write that found the heap in pieces.
-HEAPSIZE = "320K"
+# The Pico's heap on the 32-bit unix port, plus what the virtual board's own
+# boot, littlefs mount, wire and models take (boards/sim/board.py, docs/heap.md).
+HEAPSIZE = heaps.sim_heapsize()
 SOFT_REBOOT = b"MPY: soft reboot\r\n"
 # As a board's _boot.py: the flash at / before any firmware package loads.
 BOOT = "import simboot;simboot.boot()"
