@@ -413,9 +413,9 @@ def _prove(chip):
             most_left = max(most_left, leave)
     trials = sum(outcomes.values())
     print("secrecy on a failing flash, %s mount %r: %d trials (the hitting round's %d flash "
-          "operations cut %s or out of room; the flash filled before it, after 0-%d rounds, to 0-%d free "
-          "blocks, with the store's reserve and with none), %d lines and display texts "
-          "searched, no live value or salt in any; %.1f s"
+          "operations cut %s or out of room; the flash filled before it, after 0-%d rounds, "
+          "to 0-%d free blocks, with the store's reserve and with none), %d lines and display "
+          "texts searched, no live value or salt in any; %.1f s"
           % (BOARD, MOUNT_KEYWORDS, trials, ops, "/".join(MODES), ROUNDS_BEFORE - 1, most_left,
              watch.checked, time.ticks_diff(time.ticks_ms(), started) / 1000))
     print("  outcomes: %s" % ", ".join("%s %d" % (k, outcomes[k]) for k in sorted(outcomes)))
