@@ -84,8 +84,20 @@ def _display():
     return Max7219(spi, Pin(_GP_CS, Pin.OUT, value=1))
 
 
+def _heap_bytes():
+    # The GC heap grows on demand into the ESP-IDF heap (PSRAM on a WROVER): what
+    # it holds now and what the IDF heap has free are the most it can reach.
+    import gc
+
+    import esp32
+
+    free = sum(region[1] for region in esp32.idf_heap_info(esp32.HEAP_DATA))
+    return gc.mem_free() + gc.mem_alloc() + free
+
+
 def build():
     # No bus traffic here: the controller starts the expanders and faults if one is missing.
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
-    return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io)
+    return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
+                 heap_bytes=_heap_bytes())
