@@ -14,7 +14,7 @@ BUILD ?= build
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup unix-port check test test-cpython test-micropython test-pico test-long test-hil lint build deploy bench clean sim soak
+.PHONY: setup unix-port soak-heap check test test-cpython test-micropython test-pico test-long test-hil lint build deploy bench clean sim soak
 
 setup: $(STAMP) $(PICO_STAMP) unix-port
 
@@ -118,6 +118,13 @@ soak: build
 		$(BIN)/uthctl soak --board rp2040_pico --deploy $(BUILD)/rp2040_pico \
 			--rounds $(SOAK_PICO_ROUNDS) --out $(SOAK_OUT)/rp2040_pico; \
 	fi
+
+# The heap soak: the controller driven in-process on the 32-bit unix port at each
+# supported board's heap (bench/soak_heap.py), a table and heap.png in
+# $(BUILD)/soak-heap; SOAK_HEAP_BOARDS=esp32_wroom for the module without PSRAM.
+SOAK_HEAP_BOARDS ?=
+soak-heap: setup
+	$(BIN)/python bench/soak_heap.py --rounds $(SOAK_ROUNDS) --out $(BUILD)/soak-heap $(SOAK_HEAP_BOARDS)
 
 # The virtual table in this terminal (SIM_ARGS="--flash FILE" for another flash
 # image); BOARD=rp2040_pico for the emulated Pico (BOARD=sim: the virtual board).

@@ -352,6 +352,8 @@ class HostLink:
 
     def _set(self, command):
         name = command.get("name")
+        if name == "paytables" and self.heap is not None and self.heap.no_settlement:
+            raise Refused(self.heap.no_settlement)  # the paytables are settlement's
         if not isinstance(name, str) or "value" not in command:
             raise ValueError("set needs \"name\", a setting's name, and \"value\"")
         record = self.table.change_setting(name, command["value"])

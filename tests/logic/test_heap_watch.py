@@ -197,3 +197,17 @@ def test_the_picos_heap_leaves_round_to_the_rules(root):
                         seats=[{"seat": 1, "cards": ["9h", "2c"], "wagers": {"trips": 500}}])[-1]
     # No paytable set: the rules refuse it, not the heap.
     assert reply["ok"] is False and "round refused" not in reply["error"], reply
+
+
+@tmpdir.within
+def test_a_heap_too_small_for_settlement_refuses_its_paytables_too(root):
+    # Setting them loads the paytables, which such a heap cannot hold for long.
+    rig = Rig(root)
+    rig.configure("A1")
+    _watched(rig, heap_bytes=WROOM_HEAP)
+    rig.key.level = 1
+    rig.run(100)
+    reply = rig.command(cmd="set", name="paytables", value={"trips": "E"})[-1]
+    assert reply["ok"] is False and reply["error"].startswith("round refused"), reply
+    reply = rig.command(cmd="set", name="max_payout_cents", value=50_000)[-1]
+    assert reply["ok"] is True, reply
