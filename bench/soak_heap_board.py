@@ -18,10 +18,9 @@ import sys
 import micropython
 
 from ramflash import BOARD_MOUNTS, FileChip, RamFlash
-from table_rig import Rig
-
 from table import app
 from table.heap import HeapWatch
+from table_rig import Rig
 
 MOUNT = "/flash"
 SEATS = 7
