@@ -28,6 +28,7 @@
 # once the lines before it are applied: the rig then knows the next tick sees
 # its levels. A lost connection is retried every second from service(), which
 # never blocks (a connect to 127.0.0.1 is accepted or refused at once).
+import gc
 import os
 import select
 import socket
@@ -326,6 +327,8 @@ class Board:
         self.storage_root = "/meter"
         self.random_bytes = _random_source()
         self.clock = _clock()
+        # The board it stands in for has the heap less what the virtual board's own parts take.
+        self.heap_bytes = gc.mem_free() + gc.mem_alloc() - HEAP_OVERHEAD
 
     def service(self):
         self.wires.service()
