@@ -13,11 +13,11 @@
 #    the commit has returned. Then LOCK is released, the chips are taken away
 #    (the table is betting again) and put back, untimed.
 # 2. The commit alone, in the firmware's interpreter: a MicroPython unix-port
-#    run (192K heap, as a board) times MysteryBonus.lock_round for six
+#    run (the Pico's heap, 32-bit) times MysteryBonus.lock_round for six
 #    qualifying seats (the meter, then Store.commit: a log append, a meter
 #    record written and renamed) with time.ticks_us, on littlefs over the
 #    virtual board's image-file device (boards/sim/simboot.py FileFlash) and
-#    over a RAM flash (tests/logic/ramflash.py; heap 192K plus its 128 KB).
+#    over a RAM flash (tests/logic/ramflash.py; that heap plus its 128 KB).
 import argparse
 import json
 import os
