@@ -35,6 +35,7 @@ import socket
 import sys
 import time
 
+import machine  # simboot's stand-in, once booted
 import simboot  # the supervisor boots it before this module loads the firmware
 from mcp23017_model import Mcp23017Model, ModelBus
 from micropython import const
@@ -329,6 +330,7 @@ class Board:
         self.clock = _clock()
         # The board it stands in for has the heap less what the virtual board's own parts take.
         self.heap_bytes = gc.mem_free() + gc.mem_alloc() - HEAP_OVERHEAD
+        self.reset = machine.reset  # simboot's: a power cycle (HARD_RESET_EXIT)
 
     def service(self):
         self.wires.service()

@@ -28,18 +28,12 @@ def build(board):
                   io=getattr(board, "io", None), qualify=getattr(board, "qualify", None),
                   today=lambda: expiry.board_date(time.localtime))
     link = HostLink(table, board.serial.write_line, getattr(board.serial, "write_json", None))
-    link.heap = HeapWatch(link.send, getattr(board, "reset", None) or _machine_reset,
+    link.heap = HeapWatch(link.send, getattr(board, "reset", None),
                           getattr(board, "heap_bytes", None))
     if link.heap.no_settlement is None:  # a heap too small for rounds needs no round's line
         link.reserve_round_line()
     table.emit = link.send
     return table, link
-
-
-def _machine_reset():
-    import machine
-
-    machine.reset()
 
 
 def clock_of(board):

@@ -29,8 +29,9 @@ class Board:
     # io: the seats' expanders (seat_expanders.py), read and written each tick;
     # None where every pin is a GPIO. qualify: see qualify.py. heap_bytes: the
     # most the GC heap can hold, where it grows on demand (ESP32); None: its size.
+    # reset: the board's machine.reset, for the heap watch's restart (heap.py).
     def __init__(self, seats, lock, key, display, storage_root="/meter", io=None,
-                 qualify=None, heap_bytes=None):
+                 qualify=None, heap_bytes=None, reset=None):
         self.seats = seats
         self.io = io
         self.qualify = qualify
@@ -41,6 +42,7 @@ class Board:
         self.storage_root = _folder(storage_root)
         self.random_bytes = os.urandom
         self.heap_bytes = heap_bytes
+        self.reset = reset
 
     def service(self):
         pass  # real pins need nothing between ticks

@@ -43,7 +43,8 @@ def has_block(size=COMMIT_BLOCK):
 
 
 class HeapWatch:
-    # emit: the host link's send; reset: restarts the board (machine.reset);
+    # emit: the host link's send; reset: restarts the board (its machine.reset,
+    # which the board file passes in; None: a board that cannot, which says so);
     # heap_bytes: the most the GC heap can hold on this board (None: as now);
     # mem_free and whole: gc.mem_free and has_block, unless a test gives others.
     def __init__(self, emit, reset, heap_bytes=None, mem_free=None, whole=has_block):
@@ -90,4 +91,5 @@ class HeapWatch:
             return
         self.emit({"ev": "restart", "reason": "heap in pieces: no free block of %d bytes "
                    "for a commit; restarting while idle" % COMMIT_BLOCK, "free": self.free})
-        self.reset()
+        if self.reset is not None:
+            self.reset()
