@@ -27,6 +27,7 @@ FLAGS = ("VARIANT=standard", "MICROPY_FORCE_32BIT=1", "MICROPY_PY_FFI=0",
 MULTILIB = ("make setup: the 32-bit MicroPython needs gcc-multilib: "
             "apt-get install gcc-multilib (as root), then make setup again")
 DONE = "micropython"
+RECIPE = "2"  # how _build builds, in the key: a change to it builds again
 
 
 class PortError(Exception):
@@ -35,6 +36,7 @@ class PortError(Exception):
 
 def build_key(archive_digest, manifest=MANIFEST):
     digest = hashlib.sha256(archive_digest.encode())
+    digest.update(RECIPE.encode())
     digest.update("\n".join(FLAGS).encode())
     digest.update(Path(manifest).read_bytes())
     return digest.hexdigest()[:16]
@@ -53,9 +55,12 @@ def can_compile_32bit(cc="cc"):
         return done.returncode == 0
 
 
-def _make(folder, *args, log):
+def _make(folder, *args, log, tree):
+    # The unpacked tree sits inside this checkout: without a ceiling, the build's
+    # `git describe` would name this project's commit as MicroPython's version.
+    env = dict(os.environ, GIT_CEILING_DIRECTORIES=str(tree.parent))
     done = subprocess.run(["make", "-C", str(folder), "-j%d" % (os.cpu_count() or 2), *args],
-                          stdout=log, stderr=subprocess.STDOUT)
+                          stdout=log, stderr=subprocess.STDOUT, env=env)
     if done.returncode:
         raise PortError("make setup: the 32-bit MicroPython did not build; see %s" % log.name)
 
@@ -66,11 +71,11 @@ def _build(tree, target):
     partial.mkdir(parents=True)
     with open(partial / "build.log", "w") as log:
         cross = partial / "mpy-cross"
-        _make(tree / "mpy-cross", "BUILD=" + str(cross), log=log)
+        _make(tree / "mpy-cross", "BUILD=" + str(cross), log=log, tree=tree)
         _make(tree / "ports" / "unix", *FLAGS, "BUILD=" + str(partial / "port"),
               "FROZEN_MANIFEST=" + str(MANIFEST),
               "MICROPY_MPYCROSS=" + str(cross / "mpy-cross"),
-              "MICROPY_MPYCROSS_DEPENDENCY=" + str(cross / "mpy-cross"), log=log)
+              "MICROPY_MPYCROSS_DEPENDENCY=" + str(cross / "mpy-cross"), log=log, tree=tree)
     shutil.copy2(partial / "port" / "micropython", partial / DONE)
     shutil.rmtree(target, ignore_errors=True)
     partial.rename(target)

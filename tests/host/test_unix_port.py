@@ -28,6 +28,8 @@ def test_the_installed_micropython_is_the_32_bit_port_with_asyncio_frozen():
     # A board's small ints are 31-bit: sys.maxsize is 2**31 - 1 there, 2**63 - 1 on 64-bit.
     found = run("import sys, asyncio; print(sys.maxsize, sys.implementation.version[:2])")
     assert found == "2147483647 (1, 28)"
+    # Its banner names MicroPython's release, not the commit of the checkout it was built in.
+    assert "; MicroPython v1.28.0 on " in run("import sys; print(sys.version)")
 
 
 def test_the_installed_micropython_is_the_one_built_from_the_pinned_sources():
