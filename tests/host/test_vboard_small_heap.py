@@ -13,13 +13,12 @@ WROOM_HEAP = 112 * 1024  # an ESP32-WROOM-32's GC heap after its one growth (doc
 ROUND = {"round": "r-1", "dealer": ["Qs", "Ks"], "board": ["9s", "Ts", "Js", "9c", "9d"],
          "seats": [{"seat": 1, "cards": ["9h", "2c"], "wagers": {"trips": 500}}]}
 
-pytestmark = pytest.mark.usefixtures("micropython")
-
-
 def test_the_wrooms_heap_is_its_board_files():
     assert heaps.budget("esp32_devkitc", "WROOM_HEAP_BYTES") == WROOM_HEAP
 
 
+@pytest.mark.board
+@pytest.mark.usefixtures("micropython")
 def test_on_a_wrooms_heap_round_is_refused_from_start_up_saying_why(tmp_path):
     heapsize = heaps.heapsize(WROOM_HEAP + heaps.SIM_OVERHEAD)
     with VirtualBoard(tmp_path / "flash.img", heapsize=heapsize) as board:
