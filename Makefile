@@ -14,7 +14,7 @@ BUILD ?= build
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup unix-port soak-heap check test test-cpython test-micropython test-pico test-long test-hil lint build deploy bench clean sim soak
+.PHONY: setup unix-port soak-heap check test test-cpython test-micropython test-pico test-long test-floor floor-demo test-hil lint build deploy bench clean sim soak
 
 setup: $(STAMP) $(PICO_STAMP) unix-port
 
@@ -56,6 +56,16 @@ test-cpython: setup
 # The long virtual-board runs `make test` leaves out (minutes).
 test-long: setup
 	$(BIN)/python -m pytest -m long_run tests/host
+
+# The floor's long soak: virtual boards with their bridges on a real
+# Mosquitto, broker, bridges and boards killed at random moments (minutes).
+test-floor: setup
+	$(BIN)/python -m pytest -m long_run tests/floor
+
+# Mosquitto, four virtual boards with their bridges, the floor service and
+# its page on loopback (docs/floor.md); Ctrl-C ends it.
+floor-demo: setup
+	$(BIN)/python -m uthctl.floor.demo
 
 # Every test that runs on the emulated Pico: each board scenario, the
 # emulator's own tests, the power-cut proof at every flash operation, and the
