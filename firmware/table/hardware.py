@@ -27,10 +27,12 @@ def _folder(path):
 class Board:
     # What docs/boards.md calls the board: everything the controller is handed.
     # io: the seats' expanders (seat_expanders.py), read and written each tick;
-    # None where every pin is a GPIO. qualify: see qualify.py. rtc: the
-    # board's machine.RTC class, for the host link's `clock` command.
+    # None where every pin is a GPIO. qualify: see qualify.py. heap_bytes: the
+    # most the GC heap can hold, where it grows on demand (ESP32); None: its size.
+    # reset: the board's machine.reset, for the heap watch's restart (heap.py).
+    # rtc: the board's machine.RTC class, for the host link's `clock` command.
     def __init__(self, seats, lock, key, display, storage_root="/meter", io=None,
-                 qualify=None, rtc=None):
+                 qualify=None, heap_bytes=None, reset=None, rtc=None):
         self.seats = seats
         self.rtc = rtc  # machine.RTC, the calendar clock's setter (board_clock.py); None: none
         self.io = io
@@ -41,6 +43,8 @@ class Board:
         self.serial = UsbSerial(sys.stdin, sys.stdout)
         self.storage_root = _folder(storage_root)
         self.random_bytes = os.urandom
+        self.heap_bytes = heap_bytes
+        self.reset = reset
 
     def service(self):
         pass  # real pins need nothing between ticks

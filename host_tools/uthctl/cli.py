@@ -10,8 +10,10 @@ import sys
 from . import __version__
 from .commands import (
     audit,
+    bridge,
     clock,
     config,
+    floor,
     hand,
     log,
     meters,
@@ -31,7 +33,7 @@ from .commands import (
 )
 
 COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, setting,
-            payment, validate, clock, monitor, log, audit, soak, signage)
+            payment, validate, clock, monitor, log, audit, soak, signage, bridge, floor)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing
