@@ -72,9 +72,7 @@ def test_rounds_a_minute_apart_on_a_slowed_chip_lose_no_input(slow_table):
     configure(link, rig)
     assert play_round(link, rig) == list(SEATS)
     time.sleep(PAUSE_S)
-    started = time.monotonic()
-    assert rig.chip(SEATS[0], True)["applied"] is True  # within the client's 5 s
-    assert time.monotonic() - started < CLIENT_TIMEOUT
+    assert rig.chip(SEATS[0], True)["applied"] is True  # within the client's own 5 s
     assert rig.chip(SEATS[0], False)["applied"] is True
     assert play_round(link, rig) == list(SEATS)
     time.sleep(PAUSE_S)
