@@ -38,7 +38,7 @@
 #
 # Sensors switch to GND; no pin sees more than 3.3 V. The MAX7219 runs at 5 V
 # and wants 3.5 V for a logic high, hence the 74HCT125 on its inputs.
-from machine import I2C, SPI, Pin, reset
+from machine import I2C, RTC, SPI, Pin, reset
 from micropython import const
 
 from table.hardware import Board
@@ -100,4 +100,4 @@ def build():
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
-                 heap_bytes=_heap_bytes(), reset=reset)
+                 heap_bytes=_heap_bytes(), reset=reset, rtc=RTC)

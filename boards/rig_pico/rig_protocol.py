@@ -7,6 +7,10 @@
 #       [7 x 0/1], "display": null (the rig does not read the MAX7219),
 #       "inputs": {pin: level}, "board": true, "powered": BOOL, "boots": null
 #       (the rig cannot see the controller boot), "repl": null, "rig": "rig_pico"}
+#   {"op": "press", "pin": "lock", "ms": 100} -> {"ok": true, "pin", "ms",
+#       "applied": true}: pressed, held ms, released, answered after the
+#       release settles; one operation of the rig's, so a host that dies or a
+#       cable pulled mid-press leaves nothing held
 #   {"op": "power", "on": BOOL}, {"op": "reset"}, {"op": "ping"}
 #   anything else -> {"ok": false, "error": TEXT}; so is a request whose pin
 #       is on the rig's expander when the expander does not answer: the
@@ -25,10 +29,11 @@ from micropython import const
 SEATS = const(7)
 INPUTS = tuple("bet%d" % n for n in range(1, SEATS + 1)) + tuple(
     "uth%d" % n for n in range(1, SEATS + 1)) + ("lock", "key")
-OPS = "state, set, power, reset, ping"
+OPS = "state, set, press, power, reset, ping"
 _SETTLE_MS = const(10)  # two of the controller's 5 ms ticks: its next one sees the level
 _RESET_MS = const(50)  # RUN held low this long resets an RP2040
 _POWER_GAP_MS = const(500)  # off this long, so the controller's supply drains
+_PRESS_MAX_MS = const(60_000)  # longer is a hold: `set`, then `set` again
 
 
 class RigPins:
@@ -71,6 +76,8 @@ class RigPins:
             return self.state()
         if op == "set":
             return self.set(request["pin"], request["level"])
+        if op == "press":
+            return self.press(request["pin"], request["ms"])
         if op == "ping":
             return {"ok": True, "reply": "pong", "rig": "rig_pico"}
         if op == "power":
@@ -79,10 +86,26 @@ class RigPins:
             return self.reset()
         raise ValueError("unknown op %r (%s)" % (op, OPS))
 
-    def set(self, name, level):
+    def _drive(self, name):
         pin = self.drives.get(name)
         if pin is None:
             raise ValueError("unknown input %r (one of %s)" % (name, " ".join(INPUTS)))
+        return pin
+
+    def press(self, name, ms):
+        pin = self._drive(name)
+        if type(ms) is not int or not 0 <= ms <= _PRESS_MAX_MS:
+            raise ValueError("ms is a whole number of milliseconds, 0 to %d" % _PRESS_MAX_MS)
+        pin.value(1)
+        try:
+            self.sleep_ms(ms)
+        finally:  # an interrupt mid-hold (Ctrl-C from mpremote) releases it too
+            pin.value(0)
+        self.sleep_ms(_SETTLE_MS)
+        return {"ok": True, "pin": name, "ms": ms, "applied": True}
+
+    def set(self, name, level):
+        pin = self._drive(name)
         if level not in (0, 1, True, False):
             raise ValueError("level must be 0 or 1")
         pin.value(1 if level else 0)

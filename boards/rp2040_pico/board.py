@@ -39,7 +39,7 @@
 # collector): no pin ever sees more than 3.3 V. Lamps are driven by a low-side
 # driver, never straight from a pin. The MAX7219 runs at 5 V and wants 3.5 V
 # for a logic high, hence the 74HCT125 level shifter on its three inputs.
-from machine import I2C, SPI, Pin, reset
+from machine import I2C, RTC, SPI, Pin, reset
 from micropython import const
 
 from table.hardware import Board
@@ -85,4 +85,4 @@ def build():
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
-                 reset=reset)
+                 reset=reset, rtc=RTC)

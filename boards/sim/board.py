@@ -328,6 +328,7 @@ class Board:
         self.storage_root = "/meter"
         self.random_bytes = _random_source()
         self.clock = _clock()
+        self.rtc = simboot.RTC  # the host's clock plus the offset a set leaves (simboot.py)
         # The board it stands in for has the heap less what the virtual board's own parts take.
         self.heap_bytes = gc.mem_free() + gc.mem_alloc() - HEAP_OVERHEAD
         self.reset = machine.reset  # simboot's: a power cycle (HARD_RESET_EXIT)

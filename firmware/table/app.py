@@ -15,6 +15,7 @@ from mystery.bonus import MysteryBonus
 from mystery.store import Store
 
 from . import expiry
+from .board_clock import BoardClock
 from .controller import Table
 from .heap import HeapWatch
 from .hostlink import HostLink
@@ -27,13 +28,20 @@ def build(board):
     table = Table(bonus, board.seats, board.lock, board.key, board.display, None,
                   io=getattr(board, "io", None), qualify=getattr(board, "qualify", None),
                   today=lambda: expiry.board_date(time.localtime))
-    link = HostLink(table, board.serial.write_line, getattr(board.serial, "write_json", None))
+    link = HostLink(table, board.serial.write_line, getattr(board.serial, "write_json", None),
+                    clock=calendar_clock(board))
     link.heap = HeapWatch(link.send, getattr(board, "reset", None),
                           getattr(board, "heap_bytes", None))
     if link.heap.no_settlement is None:  # a heap too small for rounds needs no round's line
         link.reserve_round_line()
     table.emit = link.send
     return table, link
+
+
+def calendar_clock(board):
+    # The board's RTC for the host link's `clock` command; None where it has none.
+    rtc = getattr(board, "rtc", None)
+    return None if rtc is None else BoardClock(rtc)
 
 
 def clock_of(board):

@@ -30,9 +30,11 @@ class Board:
     # None where every pin is a GPIO. qualify: see qualify.py. heap_bytes: the
     # most the GC heap can hold, where it grows on demand (ESP32); None: its size.
     # reset: the board's machine.reset, for the heap watch's restart (heap.py).
+    # rtc: the board's machine.RTC class, for the host link's `clock` command.
     def __init__(self, seats, lock, key, display, storage_root="/meter", io=None,
-                 qualify=None, heap_bytes=None, reset=None):
+                 qualify=None, heap_bytes=None, reset=None, rtc=None):
         self.seats = seats
+        self.rtc = rtc  # machine.RTC, the calendar clock's setter (board_clock.py); None: none
         self.io = io
         self.qualify = qualify
         self.lock = lock

@@ -17,7 +17,10 @@ from micropython import const
 from mystery.meter import Refused
 from mystery.store import LogTrimmed
 
+from . import expiry
+from .board_clock import checked as checked_time
 from .clock import ticks_diff
+from .controller import SERVICE
 from .jsoncheck import strict_json
 from .version import firmware_version
 
@@ -77,8 +80,9 @@ def _loads(line):
 
 
 class HostLink:
-    def __init__(self, table, write, write_json=None):
+    def __init__(self, table, write, write_json=None, clock=None):
         self.table = table
+        self.clock = clock  # the board's calendar clock (board_clock.py); None: it has none
         self.write = write  # sends one line, terminator added by the writer
         # Sends a message as a line written a piece at a time (the board's
         # UsbSerial.write_json), for one too long to make whole; None: none.
@@ -100,7 +104,8 @@ class HostLink:
         self.commands = {"ping": self._ping, "status": self._status, "meters": self._meters,
                          "log": self._log, "config": self._config, "payment": self._payment,
                          "redraw": self._redraw, "set": self._set,
-                         "validation": self._validation, "round": self._round}
+                         "validation": self._validation, "round": self._round,
+                         "clock": self._clock}
 
     def send(self, message):
         # A line the heap cannot hold now is tried once more after a
@@ -359,6 +364,23 @@ class HostLink:
         record = self.table.change_setting(name, command["value"])
         return {"ok": True, "reply": "set", "name": name, "was": record["was"],
                 "value": record["value"]}
+
+    def _clock(self, command):
+        # The board's date and time; with "set", set first, in service mode
+        # only: the clock decides which regulations the board says are in force.
+        if self.clock is None:
+            raise ValueError("this board has no calendar clock")
+        reply = {"ok": True, "reply": "clock"}
+        if "set" in command:
+            when = checked_time(command["set"])
+            if self.table.state != SERVICE:
+                raise Refused("the clock is set only in service mode: hold the key switch")
+            reply["was"] = list(self.clock.read())
+            self.clock.set(list(when))
+        now = self.clock.read()
+        date = "%04d-%02d-%02d" % now[:3]
+        reply.update(datetime=list(now), date=date, clock=expiry.clock_state(date))
+        return reply
 
     def _validation(self, command):
         employee = command.get("employee")

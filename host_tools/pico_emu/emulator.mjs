@@ -10,6 +10,7 @@
 //
 //   node emulator.mjs --firmware IMAGE.uf2 --bootrom ROM.bin --flash FILE
 //        --control-fd N [--watch 6,7,...] [--low 0,22] [--cs 17] [--spi 0] [--realtime]
+//        [--throttle F]
 //        [--i2c 1 --expanders 32,33 [--xlow 32:4,33:5] [--i2c-broken] [--i2c-detached 33]]
 //        [--cut-at N --cut-mode before|partial]
 //
@@ -17,8 +18,14 @@
 // --control-fd N: the control socket (a socketpair end), one text line each way.
 //   in:  set GPIO 0|1|z SEQ   drive a pin from outside (z: released, the pull
 //                             decides), spaced in emulated time from the set
-//                             before as on the wall clock; "applied SEQ" two
-//                             controller ticks (10 ms, emulated) after
+//                             before as on the wall clock within a burst (a
+//                             gap of up to BURST_NS), at once after an idle
+//                             pause; "applied SEQ" two controller ticks (10
+//                             ms, emulated) after
+//        press GPIO MS SEQ    the pin pulled low, released MS ms later on the
+//                             chip's clock; "applied SEQ" two ticks after the
+//                             release, which comes whatever the host does
+//        xpress ADDR BIT MS SEQ   as press, for an expander's pin
 //        time                 -> "time SIM_NS CYCLES"
 //        gpio GPIO            -> "gpio GPIO LEVEL OUT": the pad's level (0|1) and
 //                             whether the chip drives it (1) or reads it (0)
@@ -36,6 +43,12 @@
 //        flash KIND ADDR COUNT ERASES PROGRAMS   after each operation
 //        cut N MODE KIND      the N-th operation was cut; the process exits 3
 //        reboot               the watchdog fired (machine.reset()): exit 75
+//        speed RATIO BEHIND   about once a wall second: the chip's seconds per
+//                             wall second since the last, and how many seconds
+//                             its clock is behind the wall's since power-on
+//
+// --throttle F: the chip runs at most F of real time (0 < F <= 1), a slow
+// host made on purpose; with --realtime it is the clock the chip keeps to.
 //
 // --flash is the littlefs region (0xA0000, 1408 KiB, the rp2 port's
 // MICROPY_HW_FLASH_STORAGE_BASE for RPI_PICO), written through at every
@@ -78,6 +91,16 @@ const FS_OFFSET = 0xa0000;
 const FS_SIZE = 1408 * 1024;
 const CYCLE_NS = 1e9 / 125e6;    // 125 MHz, no flash wait states: an estimate, not a Pico
 const APPLIED_NS = 10e6;         // two of the controller's 5 ms ticks
+// The longest gap between two rig inputs kept on the chip's clock: a press and
+// its release, a chip placed and the LOCK after it. A longer gap is an idle
+// pause, which the chip need not replay: kept whole, a minute's pause on a
+// chip at 0.4x would hold the next input back 90 s.
+const BURST_NS = 1e9;
+const THROTTLE = args.throttle ? Number(args.throttle) : 1;
+if (!(THROTTLE > 0 && THROTTLE <= 1)) {
+  process.stderr.write(`--throttle ${args.throttle}: the chip's share of real time, 0 < F <= 1\n`);
+  process.exit(2);
+}
 
 const sim = new Simulator();
 const { clock, rp2040: mcu } = sim;
@@ -288,6 +311,10 @@ function command([cmd, a1, a2, a3, a4]) {
     scheduleLevel(Number(a1), a2 === 'z' ? null : a2 === '1', a3);
   } else if (cmd === 'xset' && expanders.has(Number(a1))) {
     scheduleLevel([Number(a1), Number(a2)], a3 === 'z' ? null : a3 === '1', a4);
+  } else if (cmd === 'press') {
+    schedulePress(Number(a1), Number(a2), a3);
+  } else if (cmd === 'xpress' && expanders.has(Number(a1))) {
+    schedulePress([Number(a1), Number(a2)], Number(a3), a4);
   } else if (cmd === 'i2cfault') {
     if (a2 === undefined) i2cBus.broken = a1 === '1';
     else if (a1 === '1') i2cBus.detached.add(Number(a2));
@@ -302,18 +329,28 @@ function command([cmd, a1, a2, a3, a4]) {
     tell(`error unknown command ${cmd}`);
   }
 }
-// The rig's timing kept on the chip's clock: a level comes as long after the
-// one before it, in emulated time, as it came after it on the wall clock, so
-// a 100 ms key turn stays 100 ms for the firmware even while the emulator lags.
-const levels = [];     // [sim ns due, gpio or [address, bit], level, seq], in order
+// The rig's timing kept on the chip's clock within a burst: a level comes as
+// long after the one before it, in emulated time, as it came after it on the
+// wall clock, so a chip placed 300 ms before LOCK stays 300 ms before it for
+// the firmware even while the emulator lags. Across an idle pause (a gap over
+// BURST_NS) the level comes at once: the pause means nothing to the table.
+const levels = [];     // [sim ns due, gpio or [address, bit], level, seq|null], in order
 let lastWallNs = null, lastDueNs = 0;
 function scheduleLevel(n, level, seq) {
   const wall = wallNs();
   let due = clock.nanos;
-  if (lastWallNs !== null) due = Math.max(due, lastDueNs + (wall - lastWallNs));
+  if (lastWallNs !== null) due = Math.max(due, lastDueNs + Math.min(wall - lastWallNs, BURST_NS));
   lastWallNs = wall;
   lastDueNs = due;
   levels.push([due, n, level, seq]);
+  applyLevels();
+}
+// A press held on the chip's clock: the release is queued with the press, so
+// nothing the host does (or fails to do) afterwards can leave the pin held.
+function schedulePress(n, ms, seq) {
+  scheduleLevel(n, false, null);
+  lastDueNs += Math.max(0, ms) * 1e6;
+  levels.push([lastDueNs, n, null, seq]);
   applyLevels();
 }
 function applyLevels() {
@@ -327,7 +364,7 @@ function applyLevels() {
       updatePad(n);
       tell(`level ${n} ${Math.round(clock.nanos)}`);
     }
-    awaiting.push([clock.nanos + APPLIED_NS, seq]);
+    if (seq !== null) awaiting.push([clock.nanos + APPLIED_NS, seq]);
   }
 }
 function nextLevelNs() {
@@ -351,6 +388,15 @@ function answerApplied() {
 // catches up with it while the CPU idles; without it, sleeps cost no wall time.
 const wall0 = performance.now();
 const wallNs = () => (performance.now() - wall0) * 1e6;
+const paceNs = () => wallNs() * THROTTLE;   // the clock --realtime keeps the chip to
+let lastSpeed = [0, 0];   // [wall ns, sim ns] at the last speed line
+function reportSpeed() {
+  const wall = wallNs();
+  if (wall - lastSpeed[0] < 1e9) return;
+  const ratio = (clock.nanos - lastSpeed[1]) / (wall - lastSpeed[0]);
+  tell(`speed ${ratio.toFixed(3)} ${((wall - clock.nanos) / 1e9).toFixed(3)}`);
+  lastSpeed = [wall, clock.nanos];
+}
 mcu.core.PC = FLASH_START;   // boot2 in flash, as rp2040js' demo starts it
 function run() {
   const core = mcu.core;
@@ -359,15 +405,16 @@ function run() {
       const alarm = clock.nextAlarm ? clock.nextAlarm.nanos - clock.nanos : Infinity;
       const next = Math.min(alarm, nextLevelNs());
       if (args.realtime) {
-        const lag = wallNs() - clock.nanos;
+        const lag = paceNs() - clock.nanos;
         if (next <= lag) { clock.tick(next); applyLevels(); i += next / CYCLE_NS; continue; }
         if (lag > 0) clock.tick(lag);
         applyLevels();
         answerApplied();
+        reportSpeed();
         setTimeout(run, Math.max(1, Math.min((next - Math.max(lag, 0)) / 1e6, 10)));
         return;
       }
-      if (next === Infinity) { answerApplied(); setTimeout(run, 1); return; }
+      if (next === Infinity) { answerApplied(); reportSpeed(); setTimeout(run, 1); return; }
       clock.tick(next);
       applyLevels();
       i += next / CYCLE_NS;
@@ -378,8 +425,9 @@ function run() {
   if (stopped) return;
   applyLevels();
   answerApplied();
+  reportSpeed();
   if (args.realtime) {
-    const ahead = (clock.nanos - wallNs()) / 1e6;
+    const ahead = (clock.nanos - paceNs()) / 1e6;
     if (ahead > 2) { setTimeout(run, ahead); return; }
   }
   setImmediate(run);

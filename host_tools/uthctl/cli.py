@@ -2,13 +2,16 @@
 # Every command takes --json for machines, before or after its subcommand;
 # errors, argument errors included, print one line and exit 2.
 import argparse
+import difflib
 import json
+import re
 import sys
 
 from . import __version__
 from .commands import (
     audit,
     bridge,
+    clock,
     config,
     floor,
     hand,
@@ -30,7 +33,7 @@ from .commands import (
 )
 
 COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, setting,
-            payment, validate, monitor, log, audit, soak, signage, bridge, floor)
+            payment, validate, clock, monitor, log, audit, soak, signage, bridge, floor)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing
@@ -45,7 +48,7 @@ class Parser(argparse.ArgumentParser):
     # one line instead (main() prints it), and points at --help. Subparsers
     # are made of the same class (add_subparsers uses type(self)).
     def error(self, message):
-        raise UsageError("%s (see %s --help)" % (message, self.prog))
+        raise UsageError("%s%s (see %s --help)" % (message, _suggestion(message), self.prog))
 
     def parse_known_args(self, args=None, namespace=None):
         # The innermost parser finishes first: it names itself, so words left
@@ -63,6 +66,19 @@ class Parser(argparse.ArgumentParser):
             raise UsageError("unrecognized arguments: %s (see %s --help)"
                              % (" ".join(extras), prog))
         return namespace
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)")
+
+
+def _suggestion(message):
+    # A mistyped subcommand or verb: the known ones closest to it.
+    found = _INVALID_CHOICE.search(message)
+    if not found:
+        return ""
+    choices = re.findall(r"'([^']*)'", found.group(2))
+    close = difflib.get_close_matches(found.group(1), choices, n=2, cutoff=0.6)
+    return "; did you mean %s?" % " or ".join(close) if close else ""
 
 
 def build_parser():

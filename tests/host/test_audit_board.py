@@ -140,6 +140,7 @@ def test_export_joins_on_and_audit_verifies(tmp_path, capsys, target):
         code, text, _ = cli(capsys, "audit", "--port", port, "--plot", str(tmp_path / "m.png"))
         assert code == 0 and "AUDIT PASSED" in text
         assert (tmp_path / "m.png").read_bytes()[:4] == b"\x89PNG"
+        assert text.rstrip().endswith("plot: the meter chart written to %s" % (tmp_path / "m.png"))
         # One byte of the first export changed: the audit fails, naming it.
         changed = lines[3].replace('"meter": 1002', '"meter": 1003', 1)
         assert changed != lines[3]

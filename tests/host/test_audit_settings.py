@@ -51,8 +51,8 @@ def test_the_report_shows_settings_validation_and_retained(tmp_path):
     assert "$2.00 retained at the reset to the minimum" in text
     settings_block = text.split("Settings\n")[1].split("\n\n")[0]
     lines = {line.split()[0]: line for line in settings_block.splitlines()}
-    assert lines["reset"].startswith('  reset          "minimum"')
-    assert lines["wager_cents"].startswith("  wager_cents    10000")
+    assert lines["reset"].startswith('  reset            "minimum" after a hit')
+    assert lines["wager_cents"].startswith("  wager_cents      10000     each progressive")
     assert "+ retained" in text and ": holds" in text
 
 

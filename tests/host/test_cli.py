@@ -26,7 +26,7 @@ def test_hand_json(capsys):
 
 def test_hand_text_and_errors(capsys):
     assert main(["hand", "2h", "2d", "5c", "5s", "9h"]) == 0
-    assert capsys.readouterr().out.strip() == "two pair: 5s 5c 2h 2d 9h"
+    assert capsys.readouterr().out.strip() == "two_pair: 5s 5c 2h 2d 9h"
     assert main(["hand", "As", "As", "Kd", "Qd", "Jd"]) == 2
     assert "duplicate card As" in capsys.readouterr().err
     assert main(["hand", "As", "Kd", "Qd", "Jd", "1x", "--json"]) == 2

@@ -14,6 +14,9 @@
 # - power and reset move the load switch's and RUN's GPIOs.
 # About 25 s: one deploy of three small modules, then requests of a few ms.
 import json
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -162,6 +165,26 @@ def test_power_and_reset_move_the_load_switch_and_run(rig, pins):
     assert rig.power(True)["changed"] is True and level(pins, POWER_GPIO) == (1, True)
     assert rig.reset() == {"ok": True, "changed": True}
     assert level(pins, RUN_GPIO) == (0, True)  # released after its pulse
+
+
+def test_a_client_killed_mid_press_leaves_the_drive_released(board, pins):
+    # The rig's firmware holds the press and lets go itself.
+    code = ("import sys; from uthctl.links.rig import Rig; "
+            "Rig(port=sys.argv[1], timeout=60.0).press_lock(5000)")
+    client = subprocess.Popen([sys.executable, "-c", code, board.serial_path])
+    lock = INPUT_GPIOS["lock"]
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while level(pins, lock)[0] != 1:  # driven high: its transistor pulls LOCK low
+            assert time.monotonic() < deadline and client.poll() is None, "never pressed"
+            time.sleep(0.02)
+    finally:
+        client.send_signal(signal.SIGKILL)
+        client.wait()
+    deadline = time.monotonic() + TIMEOUT
+    while level(pins, lock)[0] != 0:
+        assert time.monotonic() < deadline, "the rig left LOCK pressed"
+        time.sleep(0.05)
 
 
 def test_a_refused_request_is_a_rig_error_and_the_rig_answers_on(rig):

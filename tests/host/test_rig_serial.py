@@ -5,8 +5,11 @@
 # port is a plain timeout; and `uthctl rig --port` prints the rig's state.
 import json
 import os
+import signal
+import subprocess
 import sys
 import threading
+import time
 import tty
 from pathlib import Path
 
@@ -35,7 +38,7 @@ class Pin:
 class FakeRigPico(threading.Thread):
     # The rig's protocol behind a pty; `before` is what the board prints
     # ahead of each reply (a banner, a REPL's echo); None answers nothing.
-    def __init__(self, before=b"", answer=True):
+    def __init__(self, before=b"", answer=True, sleep_ms=lambda ms: None):
         super().__init__(daemon=True)
         sys.path.insert(0, str(RIG_DIR))
         try:
@@ -45,7 +48,7 @@ class FakeRigPico(threading.Thread):
         self.drives = {name: Pin() for name in NAMES}
         self.jackpot = [Pin() for _ in range(SEATS)]
         self.pins = RigPins(self.drives, [Pin() for _ in range(SEATS)], self.jackpot,
-                            lambda ms: None, run=Pin(), power=Pin())
+                            sleep_ms, run=Pin(), power=Pin())
         self.before, self.answer = before, answer
         self.master, slave = os.openpty()
         tty.setraw(slave)
@@ -96,6 +99,26 @@ def test_set_and_state_over_a_serial_port(board):
         state = rig.state()
     assert pico.drives["bet2"].level == 1
     assert state["jackpot_lights"] == [0, 0, 0, 1, 0, 0, 0] and state["inputs"]["bet2"] == 1
+
+
+def test_a_client_killed_mid_press_leaves_the_rig_picos_pin_released(board):
+    # The rig firmware holds the press itself; the host's process dies in it.
+    pico = board(sleep_ms=lambda ms: time.sleep(ms / 1000))
+    code = ("import sys; from uthctl.links.rig import Rig; "
+            "Rig(port=sys.argv[1], timeout=30.0).press_lock(3000)")
+    client = subprocess.Popen([sys.executable, "-c", code, pico.port])
+    try:
+        deadline = time.monotonic() + 30.0
+        while not pico.drives["lock"].level:
+            assert time.monotonic() < deadline and client.poll() is None, "never pressed"
+            time.sleep(0.01)
+    finally:
+        client.send_signal(signal.SIGKILL)
+        client.wait()
+    deadline = time.monotonic() + 10.0
+    while pico.drives["lock"].level:
+        assert time.monotonic() < deadline, "LOCK left held"
+        time.sleep(0.05)
 
 
 def test_what_the_board_prints_besides_a_reply_is_skipped(board):

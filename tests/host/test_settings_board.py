@@ -20,8 +20,8 @@ def test_set_lists_changes_and_logs_a_setting_in_service_mode(cli_table, capsys)
     configured(cli_table, capsys, "A1")
     listed = cli_table.run(capsys, "set")
     by_name = {line.split()[0]: line for line in listed.splitlines()}
-    assert by_name["reset"].startswith('reset          "carry"')
-    assert by_name["wager_cents"].startswith("wager_cents    null")
+    assert by_name["reset"].startswith('reset            "carry"   after a hit')
+    assert by_name["wager_cents"].startswith("wager_cents      null      each progressive")
     error = cli_table.run(capsys, "set", "wager_cents", "500", "--yes", code=2)
     assert error == ("uthctl: error: not changed: not in service mode (the table is betting): "
                      "hold the key switch, then change it")

@@ -453,17 +453,24 @@ def test_vboard_headless_cli_and_rig_cli(tmp_path, capsys):
 
         capsys.readouterr()
         assert uthctl(["rig", "--sim", addresses["rig"], "chip", "2", "on"]) == 0
+        assert capsys.readouterr().out == "seat 2: chip placed\n"  # says what it did
         assert uthctl(["rig", "--sim", addresses["rig"], "state", "--json"]) == 0
         state = json.loads(capsys.readouterr().out)
         assert state["inputs"]["bet2"] == 1 and state["display"] in ("no CFG", None)
         assert uthctl(["rig", "--sim", addresses["rig"], "state"]) == 0
         assert "chips          2" in capsys.readouterr().out
+        for level, said in (("on", "key held turned (service mode)"), ("off", "key released")):
+            assert uthctl(["rig", "--sim", addresses["rig"], "key", level]) == 0
+            assert capsys.readouterr().out == said + "\n"
         assert uthctl(["rig", "--sim", addresses["rig"], "chip", "7", "on"]) == 0
         # Seven seats make a table, all wired; a pin beyond them is named and refused.
         with Rig(addresses["rig"]) as rig, pytest.raises(RigError, match="unknown input 'bet8'"):
             rig.set("bet8", 1)
+        capsys.readouterr()
         assert uthctl(["rig", "--sim", addresses["rig"], "lock", "--hold", "50"]) == 0
+        assert capsys.readouterr().out == "LOCK pressed and released (held 50 ms)\n"
         assert uthctl(["rig", "--sim", addresses["rig"], "power", "off"]) == 0
+        assert capsys.readouterr().out == "power off\n"
         assert uthctl(["rig", "--sim", addresses["rig"], "state", "--json"]) == 0
         state = json.loads(capsys.readouterr().out)
         assert not state["powered"] and not state["board"]

@@ -66,6 +66,47 @@ def test_set_drives_that_input_alone_and_answers_once_settled():
         assert levels(rig.drives) == STARTS
 
 
+def test_press_holds_the_pin_for_its_ms_then_releases_it_in_one_request():
+    rig = Rig()
+    held = []
+    rig.pins.sleep_ms = lambda ms: held.append((rig.drives["lock"].level, ms))
+    reply = rig.ask(op="press", pin="lock", ms=2500)
+    assert reply == {"ok": True, "pin": "lock", "ms": 2500, "applied": True}
+    assert held == [(1, 2500), (0, 10)]  # held its time, released, settled two ticks
+    assert levels(rig.drives) == STARTS
+
+
+class Dropped(Exception):
+    pass
+
+
+def test_a_press_interrupted_mid_hold_leaves_the_pin_released():
+    # Ctrl-C on the rig's console (mpremote) lands in the hold's sleep.
+    rig = Rig()
+
+    def interrupted(ms):
+        if rig.drives["key"].level:
+            raise Dropped()
+
+    rig.pins.sleep_ms = interrupted
+    try:
+        rig.pins.press("key", 100)
+    except Dropped:
+        pass
+    else:
+        raise AssertionError("the interrupt was swallowed")
+    assert rig.drives["key"].level == 0
+
+
+def test_a_bad_press_is_refused_and_presses_nothing():
+    rig = Rig()
+    for request in ({"pin": "lock", "ms": -1}, {"pin": "lock", "ms": 60001},
+                    {"pin": "lock", "ms": 1.5}, {"pin": "lock9", "ms": 100}, {"pin": "lock"}):
+        reply = rig.ask(op="press", **request)
+        assert reply["ok"] is False and reply["error"], request
+    assert levels(rig.drives) == STARTS and rig.slept == []
+
+
 def test_state_reports_the_lights_and_the_inputs():
     rig = Rig()
     rig.bet[1].level = 1

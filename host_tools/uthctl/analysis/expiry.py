@@ -74,3 +74,18 @@ def board_lines(status):
     else:
         said = "it has no clock to judge by"
     return ["board says     " + said]
+
+
+def clock_lines(status):
+    # The board's calendar clock (status "rules"): set, or never set since
+    # its power-on; nothing from a firmware that does not report it.
+    rules = (status or {}).get("rules")
+    if not rules:
+        return []
+    clock = rules.get("clock")
+    if clock == "set":
+        return ["clock          set (%s)" % rules.get("date")]
+    if clock == "unset":
+        return ["clock          UNSET (reads %s): `uthctl clock --port PORT --set` in service "
+                "mode sets it" % rules.get("date")]
+    return ["clock          none"]

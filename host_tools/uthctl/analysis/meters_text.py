@@ -1,6 +1,7 @@
 # The meters and settings as text, for `uthctl meters`, `status`, `set` and the
 # audit report: what a person reads of a board's figures, in one place.
 import json
+import textwrap
 import time
 
 from mystery import settings
@@ -63,10 +64,29 @@ def format_meters(m):
     return "\n".join(lines)
 
 
+SETTING_WIDTH = 79  # a terminal's line, less one
+SHORT_VALUE = 14  # a value longer than this has a line of its own
+
+
 def setting_lines(in_force):
-    # One line a setting: its name, its value in force, what it means.
-    return ["%-14s %-9s %s" % (name, json.dumps(in_force[name]), meaning(name))
-            for name in sorted(in_force)]
+    # A setting's name, its value in force and what it means, in columns that
+    # hold: a long value on a line of its own, the meaning wrapped beneath.
+    names = sorted(in_force)
+    values = {name: json.dumps(in_force[name]) for name in names}
+    name_width = max([len(name) for name in names] + [0])
+    value_width = max([len(v) for v in values.values() if len(v) <= SHORT_VALUE] + [0])
+    indent = " " * (name_width + value_width + 2)
+    lines = []
+    for name in names:
+        value = values[name]
+        if len(value) > SHORT_VALUE:
+            lines.append("%-*s %s" % (name_width, name, value))
+            head = indent
+        else:
+            head = "%-*s %-*s " % (name_width, name, value_width, value)
+        lines += textwrap.wrap(meaning(name), SETTING_WIDTH, initial_indent=head,
+                               subsequent_indent=indent) or [head.rstrip()]
+    return lines
 
 
 def meaning(name):

@@ -26,7 +26,11 @@
 #       {"erase", "program"} of this power-on and flash_bytes (the bytes
 #       those operations covered), inputs_ns (each input's last level change
 #       on the chip's clock, ns since power-on), cut (how the last one ended
-#       at an armed cut, else null)
+#       at an armed cut, else null), chip_speed (the chip's seconds per wall
+#       second over the last second: 0.4 is a chip at 0.4x real time) and
+#       chip_behind_s (how far its clock is behind the wall's since power-on;
+#       both null until its first second)
+#   press: as the virtual board's, the hold timed on the chip's clock
 #   power, reset, ping as the virtual board's; and
 #   {"op": "cut", "at": N, "mode": "before" | "partial"}: the next power-on
 #       stops at its N-th flash operation (emulator.mjs says what each does)
@@ -79,22 +83,35 @@ def _erased_image(path):
         image.write(b"\xff" * FS_SIZE)
 
 
+def _throttle(value):
+    if value is None:
+        return None
+    value = float(value)
+    if not 0.01 <= value <= 1:
+        raise ValueError("throttle is the chip's share of real time, 0.01 to 1, not %r" % value)
+    return value
+
+
 class PicoBoard(ExpanderOps, GpioOps, Supervisor):
     title = "emulated Pico"  # how the interactive table names it
-    RIG_OPS = "state, set, power, reset, cut, time, gpio, i2c_fault, expander, ping"
+    RIG_OPS = "state, set, press, power, reset, cut, time, gpio, i2c_fault, expander, ping"
     _CALL_TIMEOUT = 15.0
     _START_TIMEOUT = 60.0
     _START_POLL = 0.05
-    # Levels are spaced on the chip's clock as on the wall clock (emulator.mjs): on a
-    # loaded host, late beats "applied": false, which would space the next by the wait.
+    # A level is applied within a few seconds at any lag the emulator is held to
+    # (emulator.mjs keeps a burst's spacing only); late beats "applied": false.
     _APPLY_TIMEOUT = 20.0
+    _SLOWEST = 0.25  # the slowest chip (its clock's seconds a wall second) a press waits for
 
     def __init__(self, flash=None, realtime=True, stderr=None, cut_at=None, cut_mode="before",
-                 wiring=None):
+                 wiring=None, throttle=None):
         super().__init__(Path(flash or default_pico_flash()).resolve(), stderr)
         # Emulated time kept with the wall clock (a rig's press lasts as long
         # on the chip's clock); False lets sleeps cost no wall time.
         self.realtime = realtime
+        # The chip held to at most this fraction of real time (a slow host
+        # on purpose); None: as fast as the host runs it.
+        self.throttle = _throttle(throttle)
         self.node = pico_image.find_node()
         self.firmware = pico_image.firmware()
         self.bootrom = pico_image.bootrom()
@@ -148,6 +165,7 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
         self._inputs_ns = {}
         self._ended_by_cut = None
         self._time_asked = []  # rig connections waiting on the chip (time, gpio), in order
+        self._speed = None  # the chip's clock against the wall's: (ratio, seconds behind)
 
     def _state(self):
         return {"ok": True, "bet_lights": list(self._lights["bet_lights"]),
@@ -158,7 +176,9 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
                 "repl": "raw" if self._raw else "friendly",
                 "pid": self._proc.pid if self._proc is not None else None,
                 "flash_ops": dict(self._ops), "flash_bytes": dict(self._bytes),
-                "inputs_ns": dict(self._inputs_ns), "cut": self._ended_by_cut}
+                "inputs_ns": dict(self._inputs_ns), "cut": self._ended_by_cut,
+                "chip_speed": self._speed and self._speed[0],
+                "chip_behind_s": self._speed and self._speed[1]}
 
     def _arm_cut(self, at, mode):
         if type(at) is not int or at < 1:
@@ -183,6 +203,8 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
             command += ["--low", ",".join(map(str, low))]
         if self.realtime:
             command.append("--realtime")
+        if self.throttle is not None:
+            command += ["--throttle", repr(self.throttle)]
         if self._cut:
             command += ["--cut-at", str(self._cut[0]), "--cut-mode", self._cut[1]]
         return command
@@ -211,6 +233,7 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
         self._bytes = {"erase": 0, "program": 0}
         self._inputs_ns = {}
         self._ended_by_cut = None
+        self._speed = None
         self._display = Max7219()
 
     def _kill(self):
@@ -354,6 +377,8 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
             self._reply(conn, {"ok": True, "emulated_ns": int(args[0]), "cycles": int(args[1])})
         elif kind == "gpio" and len(args) == 3 and self._time_asked:
             self._gpio_read(self._time_asked.pop(0), args)
+        elif kind == "speed" and len(args) == 2:
+            self._speed = (float(args[0]), float(args[1]))
         elif kind == "applied" and args and args[0].isdigit():
             self._applied(int(args[0]))
 
@@ -398,6 +423,18 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
             return
         gpio = self.wiring["inputs"][pin]
         self._ctl_send(b"set %d %s %d\n" % (gpio, b"0" if level else b"z", number))
+
+    def _press_wait(self, ms):
+        return ms / 1000 / self._SLOWEST
+
+    def _send_press(self, pin, ms, number):
+        # The emulator holds the press on the chip's clock and answers
+        # "applied NUMBER" after the release.
+        if pin in self.wiring["expander_inputs"]:
+            address, bit = self.wiring["expander_inputs"][pin]
+            self._ctl_send(b"xpress %d %d %d %d\n" % (address, bit, ms, number))
+            return
+        self._ctl_send(b"press %d %d %d\n" % (self.wiring["inputs"][pin], ms, number))
 
     def _ctl_send(self, data):
         try:

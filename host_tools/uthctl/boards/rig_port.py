@@ -9,6 +9,11 @@
 #   {"op": "state"} -> {"ok": true, "bet_lights": [0/1 a wired seat], "jackpot_lights":
 #       [0/1 a wired seat], "display": TEXT or null, "inputs": {pin: level}, "board",
 #       "powered": BOOL, "boots": N, "repl": "friendly" or "raw", "pid"}
+#   {"op": "press", "pin": "lock", "ms": 100} -> {"ok": true, "pin", "ms",
+#       "applied": BOOL}: one operation done by the board's side: the pin
+#       pressed, held ms on the board's clock, released, answered once the
+#       release is applied. The client's link may drop mid-press: the
+#       release comes all the same, so no host failure leaves it held
 #   {"op": "power", "on": BOOL}, {"op": "reset"} (off, then on), {"op": "ping"}
 #   anything else -> {"ok": false, "error": TEXT}
 # Each board adds its own fields and ops (virtual.py, pico.py).
@@ -18,6 +23,7 @@ import socket
 import time
 
 LINE_MAX = 4096
+PRESS_MAX_MS = 60_000  # a press is a press: a hold longer than a minute is `set`
 
 
 def listen():
@@ -64,13 +70,16 @@ class RigPort:
     # The rig's side of a supervisor, run by its I/O thread. The board
     # reports its pins (_state) and applies a level (_check_pin, _wired,
     # _send_level, then _applied when it has).
-    RIG_OPS = "state, set, power, reset, ping"
+    RIG_OPS = "state, set, press, power, reset, ping"
     _APPLY_TIMEOUT = 2.0
 
     def _reset_rig(self):
         self._conns = []
         self._seq = 0
         self._pending = {}  # number -> (rig conn, reply, deadline) until applied
+        self._pressing = {}  # a press's number -> its pin, held until the number resolves
+        self._press_down = {}  # the pressed level's own number -> (press number, pin, ms)
+        self._releases = []  # (monotonic due, pin, press number): held on the host's clock
 
     def _accept(self, listener, kind):
         # The connection waiting on listener, watched from now on; or None.
@@ -136,6 +145,8 @@ class RigPort:
             self._reply(conn, {"ok": True, "reply": "pong"})
         elif op == "set":
             self._set(conn, request["pin"], request["level"])
+        elif op == "press":
+            self._press(conn, request["pin"], request["ms"])
         elif op == "power":
             self._reply(conn, {"ok": True, "changed": self._power_on() if request["on"]
                                else self._power_off()})
@@ -158,22 +169,85 @@ class RigPort:
         self._pending[self._seq] = (conn, reply, time.monotonic() + self._APPLY_TIMEOUT)
         self._send_level(pin, int(level), self._seq)
 
+    def _press(self, conn, pin, ms):
+        self._check_pin(pin)
+        if type(ms) is not int or not 0 <= ms <= PRESS_MAX_MS:
+            raise ValueError("press: ms is a whole number of milliseconds, 0 to %d"
+                             % PRESS_MAX_MS)
+        reply = {"ok": True, "pin": pin, "ms": ms, "applied": True}
+        if not self._wired():
+            self._reply(conn, dict(reply, applied=False))  # nothing pressed, nothing held
+            return
+        self._seq += 1
+        self._levels[pin] = 1
+        self._pressing[self._seq] = pin
+        deadline = time.monotonic() + self._APPLY_TIMEOUT + self._press_wait(ms)
+        self._pending[self._seq] = (conn, reply, deadline)
+        self._send_press(pin, ms, self._seq)
+
+    def _press_wait(self, ms):
+        # How long, on the host's clock, a press of ms may take to be held.
+        return ms / 1000
+
+    def _send_press(self, pin, ms, number):
+        # The board's side holds it on the host's clock; a board whose own
+        # clock times the hold (the emulated Pico's) overrides this.
+        self._seq += 1
+        self._press_down[self._seq] = (number, pin, ms)
+        self._send_level(pin, 1, self._seq)
+
     def _applied(self, number):
         # The board applied the level sent with `number`: its rig is answered.
+        down = self._press_down.pop(number, None)
+        if down is not None:  # pressed: the release is due ms from now
+            press, pin, ms = down
+            self._releases.append((time.monotonic() + self._press_wait(ms), pin, press))
+            return
+        self._released(number)
         entry = self._pending.pop(number, None)
         if entry is not None:
             self._reply(entry[0], entry[1])
 
+    def _released(self, number):
+        pin = self._pressing.pop(number, None)
+        if pin is not None:
+            self._levels[pin] = 0
+
     def _unapplied(self):
-        # The board went: every level still on its way is answered not applied.
+        # The board went: every level still on its way is answered not
+        # applied, and every press in progress let go (the next board starts
+        # with it released).
+        self._press_down, self._releases = {}, []
+        for number in list(self._pressing):
+            self._released(number)
         for number in list(self._pending):
             conn, reply, _ = self._pending.pop(number)
             self._reply(conn, dict(reply, applied=False))
 
     def _expire(self):
         now = time.monotonic()
+        self._release_due(now)
         for number, (conn, reply, deadline) in list(self._pending.items()):
             if now > deadline:
                 del self._pending[number]
+                self._let_go(number)
                 self._reply(conn, dict(reply, applied=False))
 
+    def _release_due(self, now):
+        due = [entry for entry in self._releases if entry[0] <= now]
+        self._releases = [entry for entry in self._releases if entry[0] > now]
+        for _, pin, number in due:
+            self._levels[pin] = 0
+            if self._wired():
+                self._send_level(pin, 0, number)
+
+    def _let_go(self, number):
+        # A press whose answer never came is released all the same.
+        pin = self._pressing.get(number)
+        self._released(number)
+        self._releases = [entry for entry in self._releases if entry[2] != number]
+        self._press_down = {down: entry for down, entry in self._press_down.items()
+                            if entry[0] != number}
+        if pin is not None and self._wired():
+            self._seq += 1
+            self._send_level(pin, 0, self._seq)

@@ -104,7 +104,7 @@ def find_micropython():
 
 class VirtualBoard(I2cFaultOps, Supervisor):
     title = "virtual board"  # how the interactive table names it
-    RIG_OPS = "state, set, power, reset, i2c_fault, ping"
+    RIG_OPS = "state, set, press, power, reset, i2c_fault, ping"
     EXPANDERS = sim_expanders()
 
     def __init__(self, flash=None, micropython=None, heapsize=HEAPSIZE, seed=None, repo=REPO,
@@ -418,6 +418,10 @@ class VirtualBoard(I2cFaultOps, Supervisor):
 
     def _wired(self):
         return self._board is not None
+
+    def _press_wait(self, ms):
+        # A soak's board counts its clock rate times faster than the host's.
+        return ms / 1000 / (self.clock_rate or 1)
 
     def _send_level(self, pin, level, number):
         # The board echoes the sync once its next tick sees the level.

@@ -7,6 +7,7 @@
 # sends `status`, `meters` and `log`.
 # Exit 0 when everything verifies, 1 when anything does not (each named).
 import json
+import os
 import re
 
 from ..analysis import audit_report, logread
@@ -40,8 +41,10 @@ def run(args):
     result = audit(status, meters, records, failures, source)
     if args.plot:
         audit_report.plot(result, args.plot)
-        result["plot"] = args.plot
+        result["plot"] = os.path.abspath(args.plot)
     print(json.dumps(result) if args.json else audit_report.text(result))
+    if args.plot and not args.json:
+        print("\nplot: the meter chart written to %s" % result["plot"])
     return 0 if result["ok"] else 1
 
 

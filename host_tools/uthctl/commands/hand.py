@@ -20,4 +20,5 @@ def run(args):
     if args.json:
         print(json.dumps(result))
     else:
-        print("%s: %s" % (result["category"].replace("_", " "), " ".join(result["best"])))
+        # The category's own name, as the paytables, par sheets and events spell it.
+        print("%s: %s" % (result["category"], " ".join(result["best"])))

@@ -58,7 +58,26 @@ def run(args):
     elif args.json:
         print(json.dumps(reply))
     elif reply.get("applied") is False:
-        print("set, but the board did not apply it (controller not running?)")
+        print("%s, but the board did not apply it (controller not running?)" % did(args))
+    else:
+        print(did(args))
+
+
+def did(args):
+    # What the verb did, in a line: the rig answers only once it is done.
+    level = getattr(args, "level", None)
+    if args.action in ("chip", "uth"):
+        what = "chip" if args.action == "chip" else "UTH wager"
+        return "seat %d: %s %s" % (args.seat, what, "placed" if level == "on" else "taken")
+    if args.action == "lock":
+        return "LOCK pressed and released (held %d ms)" % args.hold
+    if args.action == "key" and level is None:
+        return "key turned and released (held %d ms)" % args.hold
+    if args.action == "key":
+        return "key held turned (service mode)" if level == "on" else "key released"
+    if args.action == "power":
+        return "power %s" % level
+    return "reset: power off, then on"
 
 
 def _act(rig, args):
@@ -97,8 +116,17 @@ def format_state(state):
         "UTH wagers     %s" % _seats(uth),
         "lock %d  key %d" % (inputs.get("lock", 0), inputs.get("key", 0)),
         "board          %s" % board,
+        *_chip_clock(state),
         "controller     not seen by the rig: uthctl meters --port PTY asks it",
     ])
+
+
+def _chip_clock(state):
+    # An emulated chip's pace (pico.py): how far behind the wall clock it runs.
+    if state.get("chip_speed") is None:
+        return []
+    return ["chip clock     %.2fx real time, %.1f s behind the wall clock since power-on"
+            % (state["chip_speed"], state["chip_behind_s"])]
 
 
 def _placed(inputs, prefix):

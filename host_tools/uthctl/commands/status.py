@@ -62,7 +62,7 @@ def format_status(status, meters, why_not=None):
         lines.append("configuration  unknown (no meter record read)")
     else:
         lines += labelled("configuration", config_lines(config_details(config)))
-        lines += expiry.board_lines(status)
+        lines += expiry.clock_lines(status) + expiry.board_lines(status)
     if status.get("exposed") or (meters or {}).get("exposed"):
         lines += EXPOSED_LINES
     if meters is None:

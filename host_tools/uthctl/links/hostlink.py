@@ -15,11 +15,16 @@ import time
 
 import serial
 
+from . import ports
+
 DEFAULT_TIMEOUT = 5.0
 PROMPT = b">>> "
 RAW_BANNER = b"raw REPL; CTRL-B to exit"
 SOFT_REBOOT = b"MPY: soft reboot"
 PROMPT_GRACE_S = 0.5  # a bare prompt this long after a command, and no reply: the REPL
+# A port that is no board's and has sent nothing this long after a command is
+# taken as the wrong port, not a controller slow to answer.
+NOT_A_BOARD_S = 1.0
 
 
 class LinkError(OSError):
@@ -69,6 +74,8 @@ class Link:
         self.other = []
         self.next_id = 1
         self.at_repl = None  # what showed the board at its REPL, until it answers again
+        self.heard = False  # any byte from the port yet
+        self.not_a_board = ports.not_a_board(port)  # why the port is no board's, or None
         if end_line:  # a listener that must send nothing passes False
             self.write(b"\r\n")  # ends whatever partial line the board holds
 
@@ -95,6 +102,7 @@ class Link:
         self.serial.timeout = min(wait, 0.05)
         data = self.serial.read(max(1, self.serial.in_waiting))
         self.buffer += data
+        self.heard = self.heard or bool(data)
         return bool(data)
 
     def read_until(self, marker, timeout=None):
@@ -206,6 +214,7 @@ class Link:
             message = self.read_message(min(0.1, max(0.0, deadline - time.monotonic())))
             if message is None:
                 self._check_repl(line, since)
+                self._check_board(since[1])
                 if time.monotonic() < deadline:
                     continue
                 raise LinkError("no reply to %r from %s within %.1f s: is the controller "
@@ -215,6 +224,13 @@ class Link:
                 self.events.append(message)
             elif message.get("id") == number:
                 return message
+
+    def _check_board(self, sent_at):
+        # The wrong port fails in a second, and is never told to reset a board.
+        if (self.not_a_board and not self.heard
+                and time.monotonic() - sent_at >= NOT_A_BOARD_S):
+            raise LinkError("nothing answers on %s: %s (a board is /dev/ttyACM0, /dev/ttyUSB0 "
+                            "or the like; --port auto finds it)" % (self.port, self.not_a_board))
 
     def _check_repl(self, sent, since):
         evidence = self._answered_by_repl(sent, since)

@@ -5,6 +5,8 @@
 # blindly: a board is a MicroPython USB identity (the Pico's own, the
 # generic TinyUSB one, Espressif's native USB) or a USB-UART bridge that ESP32
 # dev kits carry, and exactly one must be attached.
+import os
+
 import serial.tools.list_ports
 
 AUTO = "auto"
@@ -68,6 +70,17 @@ def find_board(ports=None):
                            "%s" % (len(boards), "; ".join(describe(p) for p in boards)))
     seen = "; ".join(describe(p) for p in ports) or "no serial ports at all"
     raise PortNotFound("--port auto: no MicroPython board attached (seen: %s)" % seen)
+
+
+def not_a_board(device):
+    # Why the system's own serial port (a built-in UART, listed with no USB
+    # id) is no board's USB port, or None: a USB port, a pty (the virtual
+    # board's, the emulated Pico's) and anything unlisted may be a board.
+    real = os.path.realpath(device)
+    for port in comports():
+        if os.path.realpath(port.device) == real and port.vid is None:
+            return "%s is the machine's own serial port (no USB id), not a board's" % device
+    return None
 
 
 def resolve(port):

@@ -14,6 +14,9 @@ from uth.seats import MAX_SEAT
 from .rig_transport import RigError, SerialTransport, SocketTransport, is_address, parse_address
 
 PRESS_MS = 100  # long enough for the 30 ms debounce, short of LOCK's 2 s hold
+# A press is held on the board's clock: an emulated Pico may run at a quarter
+# of real time, so its hold may take four times as long on the host's.
+PRESS_CLOCK_SLACK = 4
 
 __all__ = ["PRESS_MS", "Rig", "RigError", "lit", "open_rig", "parse_address"]
 
@@ -54,15 +57,16 @@ class Rig:
 
     # ---- the protocol ----
 
-    def request(self, **request):
+    def request(self, timeout=None, **request):
+        # timeout: how long this answer may take, when longer than the rig's own.
         self.transport.send(json.dumps(request).encode() + b"\n")
-        reply = json.loads(self._line())
+        reply = json.loads(self._line(timeout))
         if not reply.get("ok"):
             raise RigError("rig: %s" % reply.get("error", "refused"))
         return reply
 
-    def _line(self):
-        return self.transport.read_line()
+    def _line(self, timeout=None):
+        return self.transport.read_line(timeout)
 
     # ---- pins ----
 
@@ -77,10 +81,42 @@ class Rig:
         # The UTH wager's sensor (all placed when the virtual table starts).
         return self.set("uth%d" % _seat(seat), on)
 
+    def press(self, pin, hold_ms=PRESS_MS):
+        # Pressed, held hold_ms and released by the rig itself, one request:
+        # a client killed or a link dropped mid-press leaves nothing held.
+        # Should the answer fail to come, the release is sent all the same.
+        released = False
+        try:
+            reply = self.request(timeout=self.timeout + PRESS_CLOCK_SLACK * hold_ms / 1000,
+                                 op="press", pin=pin, ms=int(hold_ms))
+            released = True
+            return reply
+        except RigError as error:
+            if "unknown op 'press'" not in str(error):
+                raise
+            released = True  # refused: nothing was pressed
+            return self._press_by_hand(pin, hold_ms)  # a rig Pico with older firmware
+        finally:
+            if not released:
+                self._release(pin)
+
+    def _press_by_hand(self, pin, hold_ms):
+        self.set(pin, 1)
+        try:
+            time.sleep(hold_ms / 1000)
+        finally:
+            reply = self.set(pin, 0)
+        return reply
+
+    def _release(self, pin):
+        # Best effort on a link that just failed: the rig's answer may never come.
+        try:
+            self.set(pin, 0)
+        except (OSError, ValueError):
+            pass
+
     def press_lock(self, hold_ms=PRESS_MS):
-        self.set("lock", 1)
-        time.sleep(hold_ms / 1000)
-        return self.set("lock", 0)
+        return self.press("lock", hold_ms)
 
     def key(self, on):
         # Hold the key turned (service mode) or release it.
@@ -88,9 +124,7 @@ class Rig:
 
     def turn_key(self, hold_ms=PRESS_MS):
         # Turn and release: validates a pending hit.
-        self.set("key", 1)
-        time.sleep(hold_ms / 1000)
-        return self.set("key", 0)
+        return self.press("key", hold_ms)
 
     # ---- the board ----
 

@@ -43,15 +43,20 @@ class SocketTransport:
     def send(self, data):
         self.sock.sendall(data)
 
-    def read_line(self):
-        while b"\n" not in self.buffer:
-            try:
-                data = self.sock.recv(4096)
-            except socket.timeout:
-                raise RigError("rig: no answer within %.1f s" % self.timeout) from None
-            if not data:
-                raise RigError("rig: the supervisor closed the connection")
-            self.buffer += data
+    def read_line(self, timeout=None):
+        wait = self.timeout if timeout is None else timeout
+        self.sock.settimeout(wait)
+        try:
+            while b"\n" not in self.buffer:
+                try:
+                    data = self.sock.recv(4096)
+                except socket.timeout:
+                    raise RigError("rig: no answer within %.1f s" % wait) from None
+                if not data:
+                    raise RigError("rig: the supervisor closed the connection")
+                self.buffer += data
+        finally:
+            self.sock.settimeout(self.timeout)
         line, self.buffer = self.buffer.split(b"\n", 1)
         return line
 
@@ -79,10 +84,11 @@ class SerialTransport:
         self.serial.write(data)
         self.serial.flush()
 
-    def read_line(self):
-        deadline = time.monotonic() + self.timeout
+    def read_line(self, timeout=None):
+        wait = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + wait
         while True:
-            line = self._raw_line(deadline).rstrip(b"\r")
+            line = self._raw_line(deadline, wait).rstrip(b"\r")
             if _is_object(line):
                 return line
             sign = repl_sign(line)
@@ -90,11 +96,10 @@ class SerialTransport:
                 raise RigError("the rig at %s shows %s, not its firmware: `mpremote connect "
                                "%s reset` starts it" % (self.port, sign, self.port))
 
-    def _raw_line(self, deadline):
+    def _raw_line(self, deadline, wait):
         while b"\n" not in self.buffer:
             if time.monotonic() >= deadline:
-                raise RigError("rig: no answer from %s within %.1f s" % (self.port,
-                                                                       self.timeout))
+                raise RigError("rig: no answer from %s within %.1f s" % (self.port, wait))
             self.buffer += self.serial.read(max(1, self.serial.in_waiting))
         line, self.buffer = self.buffer.split(b"\n", 1)
         return line

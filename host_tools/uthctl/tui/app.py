@@ -91,7 +91,9 @@ def _run(flash, micropython, seed, board=None):
     board.start(power=False)
     closing = []
     try:
-        link = Link(board.serial_path, timeout=COMMAND_TIMEOUT)
+        # Exclusive, as every board command: a second program is told the
+        # port is held, rather than racing the table for its replies.
+        link = Link(board.serial_path, timeout=COMMAND_TIMEOUT, exclusive=True)
         closing.append(link.close)
         board.power(True)  # after the port is open, so "started" is seen
         hands_rig, view_rig = TableRig(board.rig_address), TableRig(board.rig_address)

@@ -36,6 +36,9 @@ def describe(event):
     if ev == "paid":
         return "paid seat %s %s by %s" % (g("seat"), cash("award"),
                                           str(g("payment")).replace("_", " "))
+    if ev == "setting":
+        return "setting %s: %s (was %s)" % (g("name"), json.dumps(g("value")),
+                                            json.dumps(g("was")))
     if ev == "fault":
         return "FAULT: %s" % g("reason")
     if ev == "store_warning":

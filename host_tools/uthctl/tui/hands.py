@@ -21,6 +21,17 @@ AUTO_STEP_TIMEOUT = 3.0
 # Auto-play presses LOCK again only after the firmware's settle time, and a margin.
 AUTO_SETTLE_S = SETTLE_MS / 1000 + 0.015
 _QUICKACK = getattr(socket, "TCP_QUICKACK", None)
+SLOWEST_CHIP = 0.25  # the slowest emulated chip auto-play stretches its waits for
+
+
+def pace_stretch(state):
+    # How many wall seconds a second of the board's own time takes: an
+    # emulated Pico reports its chip's speed (rig state's chip_speed); every
+    # other board keeps the wall clock's pace.
+    speed = state.get("chip_speed")
+    if not isinstance(speed, (int, float)) or speed <= 0 or speed >= 1:
+        return 1.0
+    return 1 / max(speed, SLOWEST_CHIP)
 
 
 class TableRig(Rig):
@@ -33,11 +44,11 @@ class TableRig(Rig):
         if getattr(self, "sock", None) is not None:
             self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-    def _line(self):
+    def _line(self, timeout=None):
         if _QUICKACK is not None and getattr(self, "sock", None) is not None and \
                 b"\n" not in self.buffer:
             self.sock.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
-        return super()._line()
+        return super()._line(timeout)
 
     def set_many(self, levels):
         # Several pins at once: all requests sent, then every answer read
@@ -65,6 +76,7 @@ class Hands(threading.Thread):
         self.auto_stop = threading.Event()
         self.auto = None  # {"seats", "rounds", "since"} while auto-play runs
         self._lock_free_at = 0.0  # auto-play presses LOCK again from then
+        self._stretch = 1.0  # auto-play's waits, stretched for a slow chip (pace_stretch)
 
     def do(self, job, *args):
         self.jobs.put((job, args))
@@ -150,6 +162,16 @@ class Hands(threading.Thread):
         else:
             self.say("the board refused %s: %s" % (name, reply.get("error")), "error")
 
+    def change_setting(self, name, value):
+        # One setting, in service mode: the board logs it with its old value.
+        reply = self.host.command("set", name=name, value=value)
+        if reply.get("ok"):
+            self.say("%s is %s (was %s), logged" % (name, json.dumps(reply.get("value")),
+                                                    json.dumps(reply.get("was"))), "head")
+        else:
+            self.say("the board refused %s: %s" % (name, reply.get("error")), "error")
+        self.host.poll_soon()
+
     def redraw(self):
         # The recovery from an exposed hit value (README): one logged redraw.
         reply = self.host.command("redraw")
@@ -184,7 +206,7 @@ class Hands(threading.Thread):
 
     def _await_state(self, wanted, what):
         # Polls the board's status until its state is one of `wanted`.
-        deadline = time.monotonic() + AUTO_STEP_TIMEOUT
+        deadline = time.monotonic() + AUTO_STEP_TIMEOUT * self._stretch
         while True:
             status = self.host.command("status")
             if status.get("state") in wanted:
@@ -203,7 +225,9 @@ class Hands(threading.Thread):
 
     def _autoplay(self):
         status = self.host.command("status")
-        inputs = self.rig.state()["inputs"]
+        state = self.rig.state()
+        inputs = state["inputs"]
+        self._stretch = pace_stretch(state)
         seats = [n for n in range(1, SEATS + 1) if inputs.get("bet%d" % n)] or list(
             range(1, SEATS + 1))
         chips = ["bet%d" % n for n in seats]
@@ -241,12 +265,13 @@ class Hands(threading.Thread):
         # still settling would lock a round without it, and LOCK pressed again
         # before its release was seen would be no press at all.
         self.rig.set_many([(pin, 1) for pin in chips])
-        self.rig.wait_for(lambda s: set(lit(s["bet_lights"])) >= set(seats), AUTO_STEP_TIMEOUT,
-                          0.003, "the bet lights of seats %s" % " ".join(map(str, seats)))
+        self.rig.wait_for(lambda s: set(lit(s["bet_lights"])) >= set(seats),
+                          AUTO_STEP_TIMEOUT * self._stretch, 0.003,
+                          "the bet lights of seats %s" % " ".join(map(str, seats)))
         time.sleep(max(0.0, self._lock_free_at - time.monotonic()))
         self.rig.set("lock", 1)
         status = self._await_state((LOCKED, HIT_PENDING), "lock the round")
-        self._lock_free_at = time.monotonic() + AUTO_SETTLE_S
+        self._lock_free_at = time.monotonic() + AUTO_SETTLE_S * self._stretch
         self.rig.set("lock", 0)
         self.auto["rounds"] += 1
         if status["state"] == HIT_PENDING:

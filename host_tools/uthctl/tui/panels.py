@@ -23,19 +23,19 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 # the digit on any keyboard, for the UTH wager.
 SEAT_KEYS = "1234567"[:SEATS]
 UTH_KEYS = "!@#$%^&"[:SEATS]
-HELP = ("1-%d chip  !-%s or u,1-%d UTH wager  0 clear  l LOCK  L hold LOCK %g s  e round"
+HELP = ("1-%d chip  !-%s or u,1-%d UTH  0 clear  l LOCK  L hold LOCK %g s  e round  q quit"
         % (SEATS, UTH_KEYS[-1], SEATS, REOPEN_HOLD_S),
-        "k turn key  s hold key  c config  p payment  a auto  r reset  o power  q quit")
+        "k turn key  s hold key  c config  t settings  p pay  a auto  r reset  o power")
 # Attached with no rig: only the host link's commands.
 HELP_NO_RIG = ("no rig given (--rig ADDRESS): no chips, LOCK, key, reset or power keys",
-               "c config  d redraw  p payment  e round  q quit  (the table's key: service mode)")
+               "c config  t settings  d redraw  p payment  e round  q quit  (key: service mode)")
 # A failed commit left the cycle's hit value on flash: no round until redrawn.
 EXPOSED_HEADLINE = "hit value EXPOSED: hold key (s), then d redraws"
 
 # What to do next at a board attached without a rig: its own key and chips.
 NO_RIG_HINTS = {
     NOT_CONFIGURED: "turn the table's key for service mode, then choose a configuration (c)",
-    SERVICE: "service mode: c chooses a configuration, d redraws, p sets the payment",
+    SERVICE: "service mode: c configuration, t settings, d redraws, p sets the payment",
     BETTING: "betting: the table's chips and LOCK play; its events show below",
     LOCKED: "a round is locked: the table's dealer ends it; its events show below",
     HIT_PENDING: "a hit is pending: the table's key validates it (p: how it is paid)",
@@ -73,6 +73,10 @@ class Panels:
         canvas.put(h - 1, 0, help_lines[1], "help")
         if self.menu is not None:
             self._menu(canvas)
+        if self.settings is not None:
+            text, style, since = self.message
+            shown = (text, style) if time.monotonic() - since < 8.0 else None
+            self.settings.draw(canvas, self._box, shown)
         if self.entry is not None:
             self._entry(canvas)
 

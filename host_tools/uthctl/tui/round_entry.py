@@ -24,7 +24,8 @@ def _pairs(text, count, what):
 def parse_entry(text, offered):
     # The round as the board's `round` command takes it; ValueError says why not.
     if not offered:
-        raise ValueError("the table offers no side wager: set its paytables in service mode")
+        raise ValueError("the table offers no side wager: set its paytables in service mode "
+                         "(s holds the key, t opens the settings)")
     words = text.split()
     if len(words) < 3:
         raise ValueError("type the dealer's cards, the board's and at least one seat")

@@ -11,6 +11,7 @@ from table.controller import FAULT, SERVICE
 from .events import describe, event_style
 from .panels import SEAT_KEYS, SEATS, UTH_KEYS, Panels
 from .round_entry import parse_entry
+from .settings_menu import SettingsMenu
 
 # The keys that move the table's pins or its power: a rig's, refused without one.
 RIG_KEYS = SEAT_KEYS + UTH_KEYS + "u0lLksaro"
@@ -35,6 +36,7 @@ class TableView(Panels):
         self.message = ("", "normal", 0.0)
         self.menu = None  # the configuration being pointed at while choosing
         self.entry = None  # the round being typed (e), until Enter or Esc
+        self.settings = None  # the settings screen (t), while open
         self.uth_prefix = False
         self.fault = None  # the controller's fault, from a fault event or its status
         self._status_at_fault = None  # the status current when the fault event came
@@ -105,6 +107,9 @@ class TableView(Panels):
         if self.menu is not None:
             self._menu_key(ch, char)
             return True
+        if self.settings is not None:
+            self._settings_key(ch, char)
+            return True
         if self.entry is not None:
             self._entry_key(ch, char)
             return True
@@ -153,6 +158,13 @@ class TableView(Panels):
             else:
                 self.say("configuration changes only in service mode: %s first"
                          % self.service_how(), "error")
+        elif char == "t":
+            if self.state() == SERVICE:
+                meters = self.host.meters or {}
+                self.settings = SettingsMenu(meters.get("settings"), meters.get("config"))
+            else:
+                self.say("settings change only in service mode: %s first" % self.service_how(),
+                         "error")
         elif char == "e":
             self.entry = ""
         elif char == "p":
@@ -200,6 +212,17 @@ class TableView(Panels):
             self.entry = self.entry[:-1]
         elif char and char.isprintable() and len(self.entry) < 200:
             self.entry += char
+
+    def _settings_key(self, ch, char):
+        asked = self.settings.key(ch, char)
+        if asked == "close":
+            self.settings = None
+            self.say("settings closed", "normal")
+        elif asked is not None:
+            _, name, value = asked
+            self.settings.in_force[name] = value  # shown at once; the board's reply says
+            self.hands.do(self.hands.change_setting, name, value)
+            self.say("sending the setting %s..." % name, "normal")
 
     def _menu_key(self, ch, char):
         names = configs.NAMES

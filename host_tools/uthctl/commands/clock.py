@@ -1,0 +1,90 @@
+# uthctl clock --port PORT [--set]: the board's calendar clock, which decides
+# which regulations the board says are in force (a Pico has no battery: it
+# starts at 2021-01-01 at every power-on, "unset"). --set sets it to the
+# host's local time, as `mpremote rtc --set` does: over the host link in
+# service mode (the key held), or, when the controller is stopped at the
+# REPL, through mpremote's own `rtc --set` (the board is left at the REPL).
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from table import expiry
+
+from ..links.hostlink import AtReplError, way_back
+from .boardquery import add_board_arguments, ask, open_link
+from .config import Refusal
+
+STATES = {"set": "set", "unset": "UNSET (never set since power-on)", "none": "none"}
+
+
+def add_parser(sub):
+    parser = sub.add_parser("clock", help="read the board's date and time, or set it from "
+                            "the host's (--set)")
+    parser.add_argument("--set", action="store_true",
+                        help="set it to the host's local time (service mode, or the "
+                             "controller stopped at the REPL)")
+    add_board_arguments(parser)
+    return parser
+
+
+def run(args):
+    try:
+        with open_link(args) as link:
+            reply = _over_link(link, args.set)
+    except AtReplError:
+        reply = _by_mpremote(args.port, args.set)
+    print(json.dumps(reply) if args.json else format_clock(reply))
+    return 0
+
+
+def host_time():
+    return list(time.localtime()[:6])
+
+
+def _over_link(link, setting):
+    if not setting:
+        return ask(link, "clock")
+    status = ask(link, "status")
+    if status["state"] != "service":
+        raise Refusal("not set: the clock is set in service mode (hold the key switch), or "
+                      "with the controller stopped (the table is %s)" % status["state"])
+    return dict(ask(link, "clock", set=host_time()), by="the host link", set=True)
+
+
+def _by_mpremote(port, setting):
+    # The controller is stopped: mpremote's own RTC commands, as a technician types them.
+    if setting:
+        _mpremote(port, "rtc", "--set")
+    shown = _mpremote(port, "rtc").strip()
+    try:  # machine.RTC().datetime(): (year, month, day, weekday, hours, minutes, seconds, sub)
+        fields = json.loads(shown.replace("(", "[").replace(")", "]"))
+        now = fields[:3] + fields[4:7]
+    except (ValueError, IndexError):
+        raise OSError("mpremote rtc printed %r, not the board's RTC" % shown) from None
+    date = "%04d-%02d-%02d" % tuple(now[:3])
+    return {"datetime": now, "date": date, "clock": expiry.clock_state(date), "set": setting,
+            "by": "mpremote (the controller is stopped; %s)" % way_back(port)}
+
+
+def _mpremote(port, *command):
+    mpremote = str(Path(sys.executable).parent / "mpremote")
+    done = subprocess.run([mpremote, "connect", port, *command], capture_output=True,
+                          text=True, timeout=30)
+    if done.returncode:
+        raise OSError("mpremote %s failed: %s" % (" ".join(command),
+                                                 (done.stderr or done.stdout).strip()))
+    return done.stdout
+
+
+def format_clock(reply):
+    lines = ["board clock    %04d-%02d-%02d %02d:%02d:%02d" % tuple(reply["datetime"]),
+             "state          %s" % STATES.get(reply["clock"], reply["clock"])]
+    if "was" in reply:
+        lines.append("was            %04d-%02d-%02d %02d:%02d:%02d" % tuple(reply["was"]))
+    if reply.get("by"):
+        lines.append("%-14s %s" % ("set by" if reply.get("set") else "read by", reply["by"]))
+    if reply["clock"] == "unset" and not reply.get("set"):
+        lines.append("to set it      uthctl clock --port PORT --set (service mode)")
+    return "\n".join(lines)

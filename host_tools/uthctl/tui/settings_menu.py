@@ -1,0 +1,106 @@
+# The interactive table's settings screen (t, service mode): the table's
+# settings (the firmware's mystery/settings.py) with their values in force;
+# arrows choose one, Enter types its new value (JSON or a word, as `uthctl set`
+# takes it), Enter again sends it, Esc steps back. A value is checked here as
+# the board will check it, so a refusal shows before anything is sent.
+import curses
+import json
+
+from mystery import configs, settings
+from mystery.refusal import Refused
+
+from ..commands.setting import parse_value
+
+ENTER = (10, 13, curses.KEY_ENTER)
+BACKSPACE = (curses.KEY_BACKSPACE, 127, 8)
+ESC = 27
+EXAMPLES = {  # what to type, for the settings whose values are objects
+    "paytables": '{"trips": "E", "bad_beat": "C", "play_the_board": "A", '
+                 '"ultimate_pairs": "F"}',
+    "max_payout_cents": '50000, {"trips": 50000}, or null',
+}
+
+
+class SettingsMenu:
+    def __init__(self, in_force, config_name):
+        self.in_force = dict(in_force or {})
+        self.names = list(settings.NAMES)
+        self.config = configs.get(config_name) if config_name else None
+        self.index = 0
+        self.typed = None  # the new value being typed, until Enter or Esc
+        self.error = None
+
+    def chosen(self):
+        return self.names[self.index]
+
+    def key(self, ch, char):
+        # What the key asks for: None, "close", or ("set", name, value).
+        if self.typed is not None:
+            return self._typing(ch, char)
+        if ch == curses.KEY_UP:
+            self.index = (self.index - 1) % len(self.names)
+        elif ch == curses.KEY_DOWN:
+            self.index = (self.index + 1) % len(self.names)
+        elif ch in ENTER:
+            self.typed = json.dumps(settings.value(self.in_force, self.chosen()))
+            self.error = None
+        elif ch == ESC or char in ("q", "t"):
+            return "close"
+        return None
+
+    def _typing(self, ch, char):
+        if ch in ENTER:
+            name = self.chosen()
+            try:
+                value = settings.validate(name, parse_value(self.typed), self.config)
+            except Refused as error:
+                self.error = str(error)
+                return None
+            self.typed, self.error = None, None
+            return ("set", name, value)
+        if ch == ESC:
+            self.typed, self.error = None, None
+        elif ch in BACKSPACE:
+            self.typed = self.typed[:-1]
+        elif char and char.isprintable() and len(self.typed) < 200:
+            self.typed += char
+        return None
+
+    # ---- drawing ----
+
+    def draw(self, c, box, message=None):
+        # box(c, row, col, width, height, title): the table's frame; message:
+        # (text, style), the table's latest (the board's answer), shown inside.
+        width = min(c.width - 2, 78)
+        height = len(self.names) + 7
+        row, col = max(1, (c.height - height) // 2), (c.width - width) // 2
+        for r in range(row, row + height):
+            c.put(r, col, " " * width, "normal")
+        box(c, row, col, width, height, "table settings (service mode)")
+        inner = width - 4
+        for i, name in enumerate(self.names):
+            value = json.dumps(settings.value(self.in_force, name))
+            line = "%s %-17s %s" % (">" if i == self.index else " ", name, value)
+            c.put(row + 1 + i, col + 2, _fit(line, inner),
+                  "select" if i == self.index else "normal")
+        below = row + 1 + len(self.names)
+        c.put(below, col + 2, _fit(settings.description(self.chosen()), inner), "dim")
+        example = EXAMPLES.get(self.chosen())
+        if example:
+            c.put(below + 1, col + 2, _fit("e.g. " + example, inner), "dim")
+        if self.typed is not None:
+            c.put(below + 2, col + 2, _fit("= " + self.typed + "_", inner, tail=True), "select")
+        if self.error:
+            c.put(below + 3, col + 2, _fit(self.error, inner), "error")
+        elif message and message[0]:
+            c.put(below + 3, col + 2, _fit(message[0], inner), message[1])
+        hint = ("Enter sends, Esc keeps the value" if self.typed is not None
+                else "arrows choose, Enter changes, Esc closes")
+        c.put(row + height - 2, col + 2, hint, "dim")
+
+
+def _fit(text, width, tail=False):
+    # Text cut to width; the end kept (what is being typed) when tail is set.
+    if len(text) <= width:
+        return text.ljust(width)
+    return ("..." + text[-(width - 3):]) if tail else text[:width - 3] + "..."

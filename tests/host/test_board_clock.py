@@ -1,0 +1,49 @@
+# `uthctl clock`: the board's calendar clock read over the host link; set from
+# the host's in service mode only; `status` says whether it is set. The
+# virtual board's clock starts as the host's, the emulated Pico's at
+# 2021-01-01 (unset, as a Pico with no battery): after --set both read the
+# host's date, which is what the test knows independently (time.localtime).
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytestmark = [pytest.mark.usefixtures("micropython"), pytest.mark.pico_quick]
+
+
+def host_dates():
+    # The host's date now and a moment later: a test may cross midnight.
+    return {time.strftime("%Y-%m-%d", time.localtime(time.time() + lag)) for lag in (0, 60)}
+
+
+def test_clock_is_read_set_in_service_mode_and_shown_by_status(cli_table, capsys, target):
+    before = cli_table.run(capsys, "clock", "--json")
+    assert before["clock"] == ("unset" if target.name == "pico" else "set")
+    assert "state          %s" % ("UNSET" if target.name == "pico" else "set") in \
+        cli_table.run(capsys, "clock")
+    refused = cli_table.run(capsys, "clock", "--set", code=2)
+    assert "service mode" in refused  # not set while the table plays
+    assert cli_table.run(capsys, "clock", "--json")["datetime"][:3] == before["datetime"][:3]
+
+    cli_table.key(True)
+    done = cli_table.run(capsys, "clock", "--set", "--json")
+    cli_table.key(False)
+    assert done["clock"] == "set" and done["date"] in host_dates()
+    assert done["was"][:3] == before["datetime"][:3]
+    status = cli_table.run(capsys, "status")
+    assert "clock          set (%s)" % done["date"] in status
+
+
+def test_clock_set_with_the_controller_stopped_goes_through_mpremote(cli_table, capsys):
+    from uthctl.links.hostlink import Link
+
+    mpremote = [sys.executable, "-m", "mpremote", "connect", cli_table.port]
+    with Link(cli_table.port) as link:
+        link.write(b"\x03")  # Ctrl-C: the controller stops at the REPL
+    wrong = "import machine; machine.RTC().datetime((2022, 3, 4, 4, 5, 6, 7, 0))"
+    subprocess.run(mpremote + ["exec", wrong], check=True, capture_output=True, timeout=60)
+    assert cli_table.run(capsys, "clock", "--json")["date"] == "2022-03-04"
+    done = cli_table.run(capsys, "clock", "--set", "--json")
+    assert done["date"] in host_dates() and done["clock"] == "set"
+    assert "mpremote" in done["by"] and "reset" in done["by"]  # and how to start it again
