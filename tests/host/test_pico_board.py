@@ -287,7 +287,8 @@ def test_pico_headless_killed_leaves_no_emulator(tmp_path, deployed_flash):
     flash = tmp_path / "flash.img"
     shutil.copyfile(deployed_flash, flash)
     proc = subprocess.Popen([sys.executable, "-m", "uthctl.cli", "sim", "--board",
-                             "rp2040_pico", "--image", "official", "--headless", "--flash", str(flash)],
+                             "rp2040_pico", "--image", "official", "--headless",
+                             "--flash", str(flash)],
                             stdout=subprocess.PIPE, text=True, start_new_session=True)
     try:
         line = json.loads(proc.stdout.readline())

@@ -1,8 +1,9 @@
 # The power-cut proof on the real image: the project's own image, the
 # controller frozen into MicroPython's rp2 port (`make image`), on the
 # emulated Pico (boards/pico.py), its flash the rp2 port's own littlefs as
-# the image mounts it (nothing of it in Python here). A scripted table day is driven through the rig and the host
-# link, one power-on a step, and cut at its flash operations:
+# the image mounts it (nothing of it in Python here). A scripted table day
+# is driven through the rig and the host link, one power-on a step, and cut
+# at its flash operations:
 #
 #   day       configuration A1 in service mode; rounds of 1 to 6 seats (the
 #             Pico wires six); a round that hits at seat 1 with five later

@@ -1,5 +1,6 @@
 # The emulated Pico's supervisor: a MicroPython rp2 image (the project's own,
-# or the official one; pico_image.py) on an emulated RP2040 (host_tools/pico_emu/emulator.mjs, rp2040js under node),
+# or the official one; pico_image.py) on an emulated RP2040
+# (host_tools/pico_emu/emulator.mjs, rp2040js under node),
 # with the same face as the virtual board (virtual.py; what they share is
 # supervisor.py's), so a host tool or a test drives either the same way:
 #
