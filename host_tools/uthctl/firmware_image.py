@@ -158,6 +158,21 @@ def mpy_cross(micropython, build, env, log):
     return program
 
 
+def prepare(board, root, out):
+    # The staged tree's manifest, the image's key and the banner's date.
+    out.mkdir(parents=True, exist_ok=True)
+    archives = [firmware_sources.checked_archive(name)[1] for name in firmware_sources.ARCHIVES]
+    epoch = source_epoch(board, root)
+    manifest = stage(board, root, out / "stage")
+    return manifest, image_key(out / "stage", epoch, archives), epoch
+
+
+def up_to_date(out, key):
+    key_file = out / "key"
+    return ((out / "firmware.uf2").is_file() and key_file.is_file()
+            and key_file.read_text().strip() == key)
+
+
 def build_image(board="rp2040_pico", root=ROOT, build=None, micropython=None, tools=None,
                 say=print):
     """Builds (or finds cached) the board's image; returns its folder under build/images."""
@@ -169,14 +184,9 @@ def build_image(board="rp2040_pico", root=ROOT, build=None, micropython=None, to
                          % (board, ", ".join(PORT_BOARD)))
     check_tools()
     out = build / "images" / board
-    out.mkdir(parents=True, exist_ok=True)
-    archives = [firmware_sources.checked_archive(name)[1] for name in firmware_sources.ARCHIVES]
-    epoch = source_epoch(board, root)
-    staged = out / "stage"
-    manifest = stage(board, root, staged)
-    key = image_key(staged, epoch, archives)
-    uf2, key_file = out / "firmware.uf2", out / "key"
-    if uf2.is_file() and key_file.is_file() and key_file.read_text().strip() == key:
+    manifest, key, epoch = prepare(board, root, out)
+    uf2 = out / "firmware.uf2"
+    if up_to_date(out, key):
         say("%s: image up to date (key %s)" % (board, key[:12]))
         return out
     micropython = Path(micropython) if micropython else firmware_sources.unpacked(
@@ -185,7 +195,7 @@ def build_image(board="rp2040_pico", root=ROOT, build=None, micropython=None, to
     shutil.rmtree(work, ignore_errors=True)
     log = out / "build.log"
     log.write_text("")
-    folders = [(micropython, "micropython"), (work, "build"), (staged, "stage"),
+    folders = [(micropython, "micropython"), (work, "build"), (out / "stage", "stage"),
                (tools_build / "tools", "tools")]
     env = build_env(epoch, folders)
     say("%s: building the image (log %s)" % (board, log))
@@ -198,7 +208,7 @@ def build_image(board="rp2040_pico", root=ROOT, build=None, micropython=None, to
     shutil.copy(work / "firmware.uf2", uf2)
     digest = hashlib.sha256(uf2.read_bytes()).hexdigest()
     (out / "firmware.uf2.sha256").write_text("%s  firmware.uf2\n" % digest)
-    key_file.write_text(key + "\n")
+    (out / "key").write_text(key + "\n")
     shutil.rmtree(work, ignore_errors=True)
     say("%s: %s  sha256 %s" % (board, uf2.relative_to(root) if uf2.is_relative_to(root)
                                else uf2, digest))
