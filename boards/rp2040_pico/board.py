@@ -42,6 +42,9 @@
 from machine import I2C, SPI, Pin
 from micropython import const
 
+from table import app
+from table.authenticate import image_pieces
+from table.flash_image import FLASH_START, image_length, mem_word
 from table.hardware import Board
 from table.max7219 import Max7219
 from table.pins import ActiveLow
@@ -76,8 +79,18 @@ def _display():
     return Max7219(spi, Pin(_GP_CS, Pin.OUT, value=1))
 
 
+def _program():
+    # With the controller frozen into the image, the program is the image in
+    # flash; deployed as .mpy files, the Board's default, those files.
+    length = image_length(mem_word)
+    if length is None or not app.__file__.startswith(".frozen/"):
+        return None
+    return lambda: ("image", image_pieces(FLASH_START, length))
+
+
 def build():
     # No bus traffic here: the controller starts the expanders and faults if one is missing.
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
-    return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io)
+    return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
+                 program=_program())

@@ -27,6 +27,7 @@ def build(board):
                   io=getattr(board, "io", None), qualify=getattr(board, "qualify", None),
                   today=lambda: expiry.board_date(time.localtime))
     link = HostLink(table, board.serial.write_line, getattr(board.serial, "write_json", None))
+    link.program = getattr(board, "program", None)
     link.reserve_round_line()
     table.emit = link.send
     return table, link

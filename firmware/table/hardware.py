@@ -4,6 +4,7 @@
 import os
 import sys
 
+from .authenticate import files_program
 from .inputs import Seat
 from .serial import UsbSerial
 
@@ -27,9 +28,11 @@ def _folder(path):
 class Board:
     # What docs/boards.md calls the board: everything the controller is handed.
     # io: the seats' expanders (seat_expanders.py), read and written each tick;
-    # None where every pin is a GPIO. qualify: see qualify.py.
+    # None where every pin is a GPIO. qualify: see qualify.py. program: what
+    # `authenticate` reads (authenticate.py); by default the build's files
+    # as `make deploy` copies them.
     def __init__(self, seats, lock, key, display, storage_root="/meter", io=None,
-                 qualify=None):
+                 qualify=None, program=None):
         self.seats = seats
         self.io = io
         self.qualify = qualify
@@ -39,6 +42,7 @@ class Board:
         self.serial = UsbSerial(sys.stdin, sys.stdout)
         self.storage_root = _folder(storage_root)
         self.random_bytes = os.urandom
+        self.program = program or files_program("/lib", "/main.py")
 
     def service(self):
         pass  # real pins need nothing between ticks

@@ -17,6 +17,7 @@ from micropython import const
 from mystery.meter import Refused
 from mystery.store import LogTrimmed
 
+from .authenticate import Authentication
 from .clock import ticks_diff
 from .jsoncheck import strict_json
 from .version import firmware_version
@@ -96,10 +97,12 @@ class HostLink:
         self.export = None  # the log export under way
         self.held = b""  # bytes read during an export, handled after it
         self.identity = firmware_version()  # read once: a build does not change while it runs
+        self.program = None  # what `authenticate` reads: the board's (authenticate.py)
         self.commands = {"ping": self._ping, "status": self._status, "meters": self._meters,
                          "log": self._log, "config": self._config, "payment": self._payment,
                          "redraw": self._redraw, "set": self._set,
-                         "validation": self._validation, "round": self._round}
+                         "validation": self._validation, "round": self._round,
+                         "authenticate": self._authenticate}
 
     def send(self, message):
         # A line the heap cannot hold now is tried once more after a
@@ -299,6 +302,12 @@ class HostLink:
 
     def _export_slice(self):
         export = self.export
+        if isinstance(export, Authentication):  # a program's digest, a piece a turn
+            reply = export.step()
+            if reply is not None:
+                self.export = None
+                self._reply(export.command, reply)
+            return
         try:
             for _ in range(LOG_SLICE):
                 record = next(export.records)
@@ -318,6 +327,12 @@ class HostLink:
             reply = {"ok": False, "error": "log export: %s" % (str(error) or type(error).__name__)}
         self.export = None
         self._reply(export.command, reply)
+
+    def _authenticate(self, command):
+        if self.program is None:
+            raise ValueError("this board names no program to authenticate")
+        self.export = Authentication(command, self.program)
+        return None
 
     def _config(self, command):
         name = command.get("mystery")

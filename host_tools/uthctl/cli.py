@@ -8,6 +8,7 @@ import sys
 from . import __version__
 from .commands import (
     audit,
+    authenticate,
     config,
     hand,
     log,
@@ -28,7 +29,7 @@ from .commands import (
 )
 
 COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, setting,
-            payment, validate, monitor, log, audit, soak, signage)
+            payment, validate, monitor, log, audit, soak, signage, authenticate)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing
