@@ -38,15 +38,22 @@ class Authentication:
     # the reply once the program is read.
     def __init__(self, command, program):
         self.command = command
-        self.kind, self.pieces = program()
         self.digest = hashlib.sha256(seed_bytes(command))
+        try:
+            self.kind, self.pieces = program()
+        except OSError as error:  # a program of files that are not there
+            raise ValueError("authenticate: the program cannot be read: %s" % error) from None
         self.length = 0
 
     def step(self):
-        for piece in self.pieces:
-            self.digest.update(piece)
-            self.length += len(piece)
-            return None
+        try:
+            for piece in self.pieces:
+                self.digest.update(piece)
+                self.length += len(piece)
+                return None
+        except OSError as error:  # a file that fails mid-read: no digest, and play goes on
+            return {"ok": False, "error": "authenticate: the program cannot be read: %s"
+                    % error}
         return {"ok": True, "reply": "authenticate", "seed": self.command["seed"],
                 "program": self.kind, "bytes": self.length,
                 "digest": binascii.hexlify(self.digest.digest()).decode()}

@@ -99,3 +99,12 @@ def test_a_board_that_names_no_program_refuses(root):
     rig = Rig(root)
     reply = rig.command(cmd="authenticate", seed=SEED)[-1]
     assert reply["ok"] is False and "no program" in reply["error"]
+
+
+@tmpdir.within
+def test_a_program_that_cannot_be_read_is_an_error_reply_and_play_goes_on(root):
+    rig = Rig(root)
+    rig.link.program = files_program(root + "/no-lib", root + "/main.py")
+    reply = rig.command(cmd="authenticate", seed=SEED)[-1]
+    assert reply["ok"] is False and "cannot be read" in reply["error"], reply
+    assert rig.command(cmd="ping")[-1]["reply"] == "pong"
