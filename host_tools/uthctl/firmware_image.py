@@ -10,8 +10,8 @@ second build with nothing changed only checks that key.
 
 Reproducible: no absolute path, user, host or time reaches the image. Every compiler runs
 with -ffile-prefix-map for each folder the build reads, the banner's date is
-SOURCE_DATE_EPOCH (the time of the last commit that touched what the image holds) and its
-version MicroPython's own tag, never this checkout's git state.
+SOURCE_DATE_EPOCH (the checkout's commit time) and its version MicroPython's own tag, never
+this checkout's git state.
 """
 
 import hashlib
@@ -29,9 +29,6 @@ PORT_BOARD = {"rp2040_pico": "RPI_PICO"}
 # MicroPython v1.28.0 (e0e9fbb1), as firmware-sources/README.md pins it.
 MICROPY_TAG = "v1.28.0"
 MICROPY_HASH = "e0e9fbb1"
-# What a build reads from the checkout, by path from its root; a change to any is a new key.
-IMAGE_INPUTS = ("firmware", "boards/{board}", "pyproject.toml",
-                "host_tools/uthctl/firmware_image.py", "host_tools/uthctl/build_mpy.py")
 TOOLS = ("arm-none-eabi-gcc", "cmake", "g++", "make")
 DEBIAN_PACKAGES = "cmake gcc-arm-none-eabi libnewlib-arm-none-eabi g++"
 JOBS = os.environ.get("UTH_IMAGE_JOBS", "2")
@@ -52,12 +49,11 @@ def check_tools():
                          % (", ".join(missing), DEBIAN_PACKAGES))
 
 
-def source_epoch(board, root=ROOT):
-    # The time of the last commit that touched the image's inputs, or $SOURCE_DATE_EPOCH.
+def source_epoch(root=ROOT):
+    # The checkout's commit time (a shallow clone has it too), or $SOURCE_DATE_EPOCH.
     if os.environ.get("SOURCE_DATE_EPOCH"):
         return int(os.environ["SOURCE_DATE_EPOCH"])
-    paths = [path.format(board=board) for path in IMAGE_INPUTS]
-    done = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%ct", "--", *paths],
+    done = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%ct", "HEAD"],
                           capture_output=True, text=True)
     if done.returncode or not done.stdout.strip():
         raise ImageError("make image: %s is not a git checkout: set SOURCE_DATE_EPOCH" % root)
@@ -162,7 +158,7 @@ def prepare(board, root, out):
     # The staged tree's manifest, the image's key and the banner's date.
     out.mkdir(parents=True, exist_ok=True)
     archives = [firmware_sources.checked_archive(name)[1] for name in firmware_sources.ARCHIVES]
-    epoch = source_epoch(board, root)
+    epoch = source_epoch(root)
     manifest = stage(board, root, out / "stage")
     return manifest, image_key(out / "stage", epoch, archives), epoch
 
@@ -209,6 +205,7 @@ def build_image(board="rp2040_pico", root=ROOT, build=None, micropython=None, to
     digest = hashlib.sha256(uf2.read_bytes()).hexdigest()
     (out / "firmware.uf2.sha256").write_text("%s  firmware.uf2\n" % digest)
     (out / "key").write_text(key + "\n")
+    (out / "source_date_epoch").write_text("%d\n" % epoch)
     shutil.rmtree(work, ignore_errors=True)
     say("%s: %s  sha256 %s" % (board, uf2.relative_to(root) if uf2.is_relative_to(root)
                                else uf2, digest))

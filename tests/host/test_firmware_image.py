@@ -55,3 +55,21 @@ def test_a_second_make_image_with_nothing_changed_rebuilds_nothing(tmp_path):
     firmware_image.build_image(BOARD, say=said.append)
     assert len(said) == 1 and "up to date" in said[0], said
     assert uf2.stat().st_mtime_ns == before
+
+
+def test_the_banners_date_is_the_commits_time(monkeypatch):
+    import subprocess
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    head = subprocess.run(["git", "-C", str(firmware_image.ROOT), "show", "-s", "--format=%ct",
+                           "HEAD"], capture_output=True, text=True, check=True).stdout
+    assert firmware_image.source_epoch() == int(head)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1234567890")
+    assert firmware_image.source_epoch() == 1234567890
+
+
+def test_outside_a_git_checkout_the_date_must_be_given(monkeypatch, tmp_path):
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    with pytest.raises(firmware_image.ImageError, match="SOURCE_DATE_EPOCH"):
+        firmware_image.source_epoch(tmp_path)
