@@ -39,6 +39,8 @@
 # collector): no pin ever sees more than 3.3 V. Lamps are driven by a low-side
 # driver, never straight from a pin. The MAX7219 runs at 5 V and wants 3.5 V
 # for a logic high, hence the 74HCT125 level shifter on its three inputs.
+import os
+
 from machine import I2C, SPI, Pin
 from micropython import const
 
@@ -79,11 +81,20 @@ def _display():
     return Max7219(spi, Pin(_GP_CS, Pin.OUT, value=1))
 
 
+def _frozen(module):
+    # A frozen module's __file__ ("table/app.py") names no file on the filesystem.
+    try:
+        os.stat(module.__file__)
+        return False
+    except OSError:
+        return True
+
+
 def _program():
     # With the controller frozen into the image, the program is the image in
     # flash; deployed as .mpy files, the Board's default, those files.
     length = image_length(mem_word)
-    if length is None or not app.__file__.startswith(".frozen/"):
+    if length is None or not _frozen(app):
         return None
     return lambda: ("image", image_pieces(FLASH_START, length))
 
