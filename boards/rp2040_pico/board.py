@@ -45,8 +45,8 @@ from machine import I2C, SPI, Pin
 from micropython import const
 
 from table import app
-from table.authenticate import image_pieces
-from table.flash_image import FLASH_START, image_length, mem_word
+from table.authenticate import files_program, image_pieces
+from table.flash_image import FLASH_START, image_length
 from table.hardware import Board
 from table.max7219 import Max7219
 from table.pins import ActiveLow
@@ -90,13 +90,19 @@ def _frozen(module):
         return True
 
 
+def _word(address):
+    import machine
+
+    return machine.mem32[address] & 0xFFFFFFFF
+
+
 def _program():
-    # With the controller frozen into the image, the program is the image in
-    # flash; deployed as .mpy files, the Board's default, those files.
-    length = image_length(mem_word)
+    # What `authenticate` reads, looked at when asked: with the controller
+    # frozen into the image, the image in flash; deployed as .mpy, those files.
+    length = image_length(_word)
     if length is None or not _frozen(app):
-        return None
-    return lambda: ("image", image_pieces(FLASH_START, length))
+        return files_program("/lib", "/main.py")()
+    return "image", image_pieces(FLASH_START, length)
 
 
 def build():
@@ -104,4 +110,4 @@ def build():
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
-                 program=_program())
+                 program=_program)

@@ -37,9 +37,3 @@ def image_length(word):
             end = word(entry + 8) - FLASH_START
             return (end + _PAGE - 1) // _PAGE * _PAGE
     return None
-
-
-def mem_word(address):
-    import machine
-
-    return machine.mem32[address] & 0xFFFFFFFF
