@@ -73,3 +73,21 @@ def test_outside_a_git_checkout_the_date_must_be_given(monkeypatch, tmp_path):
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
     with pytest.raises(firmware_image.ImageError, match="SOURCE_DATE_EPOCH"):
         firmware_image.source_epoch(tmp_path)
+
+
+def test_the_boards_extent_of_the_built_image_is_its_uf2_files_pages():
+    import struct
+
+    from table.flash_image import FLASH_START, image_length
+
+    from uthctl.analysis.program_digest import uf2_image
+
+    uf2 = firmware_image.ROOT / "build" / "images" / BOARD / "firmware.uf2"
+    if not uf2.is_file():
+        pytest.skip("no image: make image (make test builds it first)")
+    image = uf2_image(uf2)
+    padded = image + b"\xff" * 4096  # flash goes on past the image
+
+    def word(address):
+        return struct.unpack_from("<I", padded, address - FLASH_START)[0]
+    assert image_length(word) == len(image)
