@@ -79,7 +79,6 @@ def test_the_boards_extent_of_the_built_image_is_its_uf2_files_pages():
     import struct
 
     from table.flash_image import FLASH_START, image_length
-
     from uthctl.analysis.program_digest import uf2_image
 
     uf2 = firmware_image.ROOT / "build" / "images" / BOARD / "firmware.uf2"
