@@ -14,9 +14,14 @@ BUILD ?= build
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup unix-port soak-heap check test test-cpython test-micropython test-pico test-long test-floor floor-demo test-hil lint build deploy bench clean sim soak
+.PHONY: setup unix-port soak-heap check test test-cpython test-micropython test-pico test-long test-floor floor-demo test-hil lint build deploy bench clean sim soak image test-image
 
+# The Debian packages the Pico image needs, named in one line when missing.
+IMAGE_PACKAGES := cmake gcc-arm-none-eabi libnewlib-arm-none-eabi g++
 setup: $(STAMP) $(PICO_STAMP) unix-port
+	@missing=""; for tool in cmake arm-none-eabi-gcc g++; do \
+		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; done; \
+	[ -z "$$missing" ] || echo "make setup: no$$missing for make image: apt-get install -y $(IMAGE_PACKAGES)"
 
 # MicroPython v1.28.0's unix port as a 32-bit program, from ../shared/firmware-sources
 # (about a minute once; cached by content under build/unix-port, so later runs build nothing).
@@ -41,6 +46,16 @@ $(PICO_STAMP): $(PICO_EMU)/package.json $(PICO_EMU)/package-lock.json
 
 test: lint test-cpython test-micropython
 
+# The project's own firmware image, the controller frozen in (docs/boards.md):
+# build/images/$(BOARD)/firmware.uf2 and its .sha256 from ../shared/firmware-sources,
+# cached by the hash of all that goes into it.
+image: setup
+	$(BIN)/python tools/build_image.py --board $(BOARD)
+
+# The image built again in another folder, from a copy of this checkout: the same SHA-256.
+test-image: image
+	$(BIN)/python -m pytest -m image_build tests/image
+
 # The edit-test loop, about a minute: ruff, then the logic tests on CPython and
 # on the unix port, less the slow modules (tests/slow_logic.py); no board boots.
 check: lint
@@ -50,8 +65,8 @@ check: lint
 # The board scenarios run on both targets (tests/host/conftest.py): all of
 # them on the virtual board, the pico_quick ones on the emulated Pico (which
 # skip, saying why, where node or the image is missing).
-test-cpython: setup
-	$(BIN)/python -m pytest --target both -m "(not pico or pico_quick) and not long_run"
+test-cpython: setup image
+	$(BIN)/python -m pytest --target both -m "(not pico or pico_quick) and not long_run and not image_build"
 
 # The long virtual-board runs `make test` leaves out (minutes).
 test-long: setup
@@ -70,14 +85,14 @@ floor-demo: setup
 # Every test that runs on the emulated Pico: each board scenario, the
 # emulator's own tests, the power-cut proof at every flash operation, and the
 # flash wear measured over 1,000 rounds on the real image (minutes).
-test-pico: setup
+test-pico: setup image
 	UTH_PICO_FULL=1 $(BIN)/python -m pytest --target pico -m pico tests/host tests/hil
 	$(BIN)/python -m pytest -m pico_slow tests/host/test_pico_flash_wear.py
 
 # The scenario suite on a test bench (tests/hil, docs/testing.md "The scenario suite on
 # real hardware"): a controller on PORT and a rig Pico on RIG, or without them
 # the emulated pair (two emulated Picos wired pin to pin) standing in.
-test-hil: setup
+test-hil: setup image
 ifdef RIG
 	$(BIN)/python -m pytest tests/hil --target real --port $(PORT) --rig $(RIG)
 else
@@ -112,7 +127,7 @@ deploy: build
 	$(BIN)/mpremote connect $(PORT) cp -r $(BUILD)/$(BOARD)/lib : + \
 		cp $(BUILD)/$(BOARD)/main.py :main.py + reset
 
-bench: setup
+bench: setup image
 	$(BIN)/python bench/run.py
 
 # The soak: random rounds through the rig, the host's record reconciled with the

@@ -1,6 +1,7 @@
 # Figures on the emulated Pico's own clock (`make bench` prints them after the
 # unix-port figures): the official MicroPython rp2 image on rp2040js
-# (host_tools/uthctl/boards/pico.py), with the project deployed by `make deploy`.
+# (host_tools/uthctl/boards/pico.py), with the project deployed by `make deploy`
+# (image_compare.py sets the project's own image beside it).
 # Usage: .venv/bin/python bench/pico_bench.py [--hands N] [--wear-rounds N] [--json FILE]
 #
 # Every time here is an ESTIMATE from the emulator's cycle count at 125 MHz:
@@ -373,7 +374,8 @@ def bench(hands, settle_round, repeats=7, settle_calls=10, wear_rounds=1000, loc
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="uth-bench-pico-") as tmp:
         log = open(os.path.join(tmp, "board.log"), "w")
-        board = PicoBoard(os.path.join(tmp, "pico.img"), realtime=False, stderr=log)
+        board = PicoBoard(os.path.join(tmp, "pico.img"), realtime=False, stderr=log,
+                          image="official")
         with board:
             came = board.wait_started(BOOT_WAIT)
             if came["state"] != "repl":

@@ -22,7 +22,8 @@ def main(script):
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="uth-round-pico-") as tmp:
         with open(os.path.join(tmp, "board.log"), "w") as log:
-            board = PicoBoard(os.path.join(tmp, "pico.img"), realtime=False, stderr=log)
+            board = PicoBoard(os.path.join(tmp, "pico.img"), realtime=False, stderr=log,
+                              image="official")
             with board:
                 came = board.wait_started(pico_bench.BOOT_WAIT)
                 if came["state"] != "repl":

@@ -2,7 +2,8 @@
 # MicroPython unix port and on CPython, treys on CPython) and settling a six-seat
 # round on the unix port, all in one run; then the time from LOCK to the committed
 # contributions on the virtual board (vboard_lock.py); then the same figures and the
-# flash's wear on the emulated Pico's own clock (pico_bench.py), when it is installed.
+# flash's wear on the emulated Pico's own clock (pico_bench.py), when it is installed,
+# and the project's image beside the official one (image_compare.py).
 # Usage: .venv/bin/python bench/run.py [--hands N] [--repeats R] [--json FILE]
 # Figures are reported, never asserted: a slow machine is not a failed build.
 import argparse
@@ -18,6 +19,7 @@ import time
 from importlib import metadata
 
 import heap_report
+import image_compare
 import pico_bench  # bench/, beside this script
 import vboard_lock
 
@@ -342,6 +344,22 @@ def bench_pico(args, hands, mp, mp_scores, settle):
     return found
 
 
+def bench_images(args):
+    # The project's image and the official one side by side (image_compare.py).
+    from uthctl.boards.pico_image import PicoUnavailable
+
+    if args.no_pico:
+        return None
+    try:
+        found = image_compare.bench()
+    except PicoUnavailable as why:
+        print("\nThe two Pico images: skipped, %s" % why)
+        return None
+    print()
+    image_compare.print_report(found)
+    return found
+
+
 def main():
     args = parse_args()
     hands = make_hands(args.hands, args.seed)
@@ -362,6 +380,7 @@ def main():
     print()
     vboard_lock.print_report(result["vboard_lock"])
     result["pico"] = bench_pico(args, hands, mp, mp_scores, settle)
+    result["images"] = bench_images(args)
     pico_ok = result["pico"] is None or (
         result["pico"]["settle"]["stable"]
         and result["pico"]["unix"]["checksum"] == result["pico"]["evaluator"]["checksum"])

@@ -39,9 +39,14 @@
 # collector): no pin ever sees more than 3.3 V. Lamps are driven by a low-side
 # driver, never straight from a pin. The MAX7219 runs at 5 V and wants 3.5 V
 # for a logic high, hence the 74HCT125 level shifter on its three inputs.
+import os
+
 from machine import I2C, RTC, SPI, Pin, reset
 from micropython import const
 
+from table import app
+from table.authenticate import files_program, image_pieces
+from table.flash_image import FLASH_START, image_length
 from table.hardware import Board
 from table.max7219 import Max7219
 from table.pins import ActiveLow
@@ -80,9 +85,33 @@ def _display():
     return Max7219(spi, Pin(_GP_CS, Pin.OUT, value=1))
 
 
+def _frozen(module):
+    # A frozen module's __file__ ("table/app.py") names no file on the filesystem.
+    try:
+        os.stat(module.__file__)
+        return False
+    except OSError:
+        return True
+
+
+def _word(address):
+    import machine
+
+    return machine.mem32[address] & 0xFFFFFFFF
+
+
+def _program():
+    # What `authenticate` reads, looked at when asked: with the controller
+    # frozen into the image, the image in flash; deployed as .mpy, those files.
+    length = image_length(_word)
+    if length is None or not _frozen(app):
+        return files_program("/lib", "/main.py")()
+    return "image", image_pieces(FLASH_START, length)
+
+
 def build():
     # No bus traffic here: the controller starts the expanders and faults if one is missing.
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
-                 reset=reset, rtc=RTC)
+                 reset=reset, rtc=RTC, program=_program)

@@ -40,6 +40,7 @@ import simboot  # the supervisor boots it before this module loads the firmware
 from mcp23017_model import Mcp23017Model, ModelBus
 from micropython import const
 
+from table.authenticate import files_program
 from table.seat_expanders import SeatExpanders, place
 from table.serial import UsbSerial
 
@@ -332,6 +333,7 @@ class Board:
         # The board it stands in for has the heap less what the virtual board's own parts take.
         self.heap_bytes = gc.mem_free() + gc.mem_alloc() - HEAP_OVERHEAD
         self.reset = machine.reset  # simboot's: a power cycle (HARD_RESET_EXIT)
+        self.program = _program()
 
     def service(self):
         self.wires.service()
@@ -340,6 +342,15 @@ class Board:
         # After each write to an expander: its output pins, as the lamps see them.
         for wire, model, bit in self.lights:
             wire.value(model.output(bit))
+
+
+def _program():
+    # The build the supervisor lends (its lib/ and main.py in one folder), else
+    # what `make deploy BOARD=sim` copied onto the flash.
+    lent = simboot.HOST_PREFIX + "firmware"
+    if lent in sys.path:
+        return files_program(lent, lent + "/main.py")
+    return files_program("/lib", "/main.py")
 
 
 def build():

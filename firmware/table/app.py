@@ -30,6 +30,7 @@ def build(board):
                   today=lambda: expiry.board_date(time.localtime))
     link = HostLink(table, board.serial.write_line, getattr(board.serial, "write_json", None),
                     clock=calendar_clock(board))
+    link.program = getattr(board, "program", None)
     link.heap = HeapWatch(link.send, getattr(board, "reset", None),
                           getattr(board, "heap_bytes", None))
     if link.heap.no_settlement is None:  # a heap too small for rounds needs no round's line

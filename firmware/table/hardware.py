@@ -4,6 +4,7 @@
 import os
 import sys
 
+from .authenticate import files_program
 from .inputs import Seat
 from .serial import UsbSerial
 
@@ -31,8 +32,10 @@ class Board:
     # most the GC heap can hold, where it grows on demand (ESP32); None: its size.
     # reset: the board's machine.reset, for the heap watch's restart (heap.py).
     # rtc: the board's machine.RTC class, for the host link's `clock` command.
+    # program: what `authenticate` reads (authenticate.py); by default the
+    # build's files as `make deploy` copies them.
     def __init__(self, seats, lock, key, display, storage_root="/meter", io=None,
-                 qualify=None, heap_bytes=None, reset=None, rtc=None):
+                 qualify=None, heap_bytes=None, reset=None, rtc=None, program=None):
         self.seats = seats
         self.rtc = rtc  # machine.RTC, the calendar clock's setter (board_clock.py); None: none
         self.io = io
@@ -45,6 +48,7 @@ class Board:
         self.random_bytes = os.urandom
         self.heap_bytes = heap_bytes
         self.reset = reset
+        self.program = program or files_program("/lib", "/main.py")
 
     def service(self):
         pass  # real pins need nothing between ticks

@@ -18,6 +18,7 @@ from mystery.meter import Refused
 from mystery.store import LogTrimmed
 
 from . import expiry
+from .authenticate import Authentication
 from .board_clock import checked as checked_time
 from .clock import ticks_diff
 from .controller import SERVICE
@@ -101,11 +102,12 @@ class HostLink:
         self.held = b""  # bytes read during an export, handled after it
         self.identity = firmware_version()  # read once: a build does not change while it runs
         self.heap = None  # the board's HeapWatch (heap.py), which app.build gives it
+        self.program = None  # what `authenticate` reads: the board's (authenticate.py)
         self.commands = {"ping": self._ping, "status": self._status, "meters": self._meters,
                          "log": self._log, "config": self._config, "payment": self._payment,
                          "redraw": self._redraw, "set": self._set,
                          "validation": self._validation, "round": self._round,
-                         "clock": self._clock}
+                         "clock": self._clock, "authenticate": self._authenticate}
 
     def send(self, message):
         # A line the heap cannot hold now is tried once more after a
@@ -311,6 +313,12 @@ class HostLink:
 
     def _export_slice(self):
         export = self.export
+        if isinstance(export, Authentication):  # a program's digest, a piece a turn
+            reply = export.step()
+            if reply is not None:
+                self.export = None
+                self._reply(export.command, reply)
+            return
         try:
             for _ in range(LOG_SLICE):
                 record = next(export.records)
@@ -330,6 +338,12 @@ class HostLink:
             reply = {"ok": False, "error": "log export: %s" % (str(error) or type(error).__name__)}
         self.export = None
         self._reply(export.command, reply)
+
+    def _authenticate(self, command):
+        if self.program is None:
+            raise ValueError("this board names no program to authenticate")
+        self.export = Authentication(command, self.program)
+        return None
 
     def _config(self, command):
         name = command.get("mystery")

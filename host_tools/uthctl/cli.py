@@ -10,6 +10,7 @@ import sys
 from . import __version__
 from .commands import (
     audit,
+    authenticate,
     bridge,
     clock,
     config,
@@ -33,7 +34,8 @@ from .commands import (
 )
 
 COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, setting,
-            payment, validate, clock, monitor, log, audit, soak, signage, bridge, floor)
+            payment, validate, clock, monitor, log, audit, soak, signage, bridge, floor,
+            authenticate)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing

@@ -105,6 +105,6 @@ def pair_bench(tmp_path_factory, pico_images):
 def _need_the_image():
     from uthctl.boards import pico_image
 
-    why_not = pico_image.unavailable()
+    why_not = pico_image.unavailable(pico_image.PROJECT, pico_image.OFFICIAL)
     if why_not is not None:
         pytest.skip("emulated Pico: %s" % why_not)

@@ -42,7 +42,7 @@ def test_the_controller_runs_this_checkouts_build(bench):
     assert status["version"] == VERSION
     if bench.name == "sim":  # the virtual board runs this checkout's sim build
         assert status["build"] == sources_hash("sim")
-    else:  # `make deploy` of this checkout, for the board it was built for
+    else:  # this checkout's build for the board: its image (make image) or make deploy
         assert status["build"] in {sources_hash(board) for board in CONTROLLER_BOARDS}
 
 

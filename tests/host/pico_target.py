@@ -1,9 +1,11 @@
-# The project onto an emulated Pico, for any test that wants a deployed one:
-# a new flash given the build by the real path, `make deploy` through
+# The controller on a new emulated Pico's flash, for any test that wants one.
+# On the project's image (the default) it is frozen in: a new flash starts it.
+# On the official image it comes by the real path, `make deploy` through
 # mpremote, whose closing `mpremote reset` restarts the emulation on the saved
-# flash. With a seed, a TEST-ONLY /boot.py goes first (pico_seeded_boot.py):
-# the controller's random source becomes the seeded stream the virtual
-# board's tests use, so hit values are foreseen by independent_draws.py.
+# flash. With a seed, a TEST-ONLY /boot.py goes onto the flash too
+# (pico_seeded_boot.py): the controller's random source becomes the seeded
+# stream the virtual board's tests use, so hit values are foreseen by
+# independent_draws.py.
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +32,30 @@ def seeded_boot(seed):
     return source.replace("SEED = 0\n", "SEED = %d\n" % seed)
 
 
+def fresh_controller(board, folder, seed=None):
+    # The controller on a running PicoBoard's new flash, as the board's image
+    # brings it; returns how it came up after its last restart.
+    if board.image == "official":
+        assert board.wait_started(BOOT_WAIT)["state"] == "repl"  # a bare image
+        return deploy(board, folder, seed)
+    came = board.wait_started(BOOT_WAIT)
+    if seed is None:
+        return came
+    assert came == {"state": "unconfigured", "fault": None}, came
+    boot = Path(folder) / "boot.py"
+    boot.write_text(seeded_boot(seed))
+    boots = board.state()["boots"]
+    mpremote(board.serial_path, "cp", str(boot), ":boot.py", "+", "reset")
+    return _restarted(board, boots)
+
+
+def _restarted(board, boots):
+    with Rig(board.rig_address) as rig:
+        rig.wait_for(lambda s: s["boots"] == boots + 1 and s["powered"], BOOT_WAIT,
+                     what="the restart after mpremote reset")
+    return board.wait_started(BOOT_WAIT)
+
+
 def deploy(board, folder, seed=None):
     # Deploys the project to a running PicoBoard at its REPL (a new flash) and
     # returns how the controller came up after the restart.
@@ -42,7 +68,4 @@ def deploy(board, folder, seed=None):
                            "PORT=" + board.serial_path], capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
-    with Rig(board.rig_address) as rig:
-        rig.wait_for(lambda s: s["boots"] == boots + 1 and s["powered"], BOOT_WAIT,
-                     what="the restart after mpremote reset")
-    return board.wait_started(BOOT_WAIT)
+    return _restarted(board, boots)

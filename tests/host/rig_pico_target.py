@@ -72,7 +72,8 @@ def rig_wiring():
 
 
 def rig_board(flash):
-    # An emulated Pico wired as the rig Pico (not yet started).
+    # An emulated Pico wired as the rig Pico (not yet started): the official
+    # image, which `make deploy BOARD=rig_pico` copies the rig's build onto.
     from uthctl.boards.pico import PicoBoard
 
-    return PicoBoard(flash=flash, wiring=rig_wiring())
+    return PicoBoard(flash=flash, wiring=rig_wiring(), image=pico_image.OFFICIAL)

@@ -2,21 +2,21 @@
 # take a `target` (conftest.py, `pytest --target sim|pico|both`) and get
 # their board, link and rig from it, so the same steps and the same
 # assertions run on the virtual board (the firmware on the unix port) and on
-# the emulated Pico (the official rp2 image with the project deployed).
+# the emulated Pico (the project's image, the controller frozen in).
 #
 # What differs between the two is absorbed here, not in the assertions:
 # - time: the emulator runs at about half the chip's speed on a loaded host,
 #   so every wait a test gives is stretched on the Pico (never shortened);
 # - the seed: the virtual board takes it as an argument, the Pico as the
 #   TEST-ONLY /boot.py (pico_target.seeded_boot), written once a seed onto a
-#   copy of the image deployed once a session (`make deploy` via mpremote);
+#   copy of the flash the controller made at its first start, once a session;
 # - the display: compare through max7219_model.reading on both targets.
 import os
 import shutil
 import time
 from pathlib import Path
 
-from pico_target import BOOT_WAIT, deploy, mpremote, seeded_boot
+from pico_target import BOOT_WAIT, fresh_controller, mpremote, seeded_boot
 
 from uthctl.links.hostlink import Link
 from uthctl.links.rig import Rig
@@ -104,7 +104,7 @@ class PicoTarget(SimTarget):
 
 
 class PicoImages:
-    # Flash images of the deployed project, one a seed, made once a session.
+    # Flash images of the controller started on a new flash, one a seed, made once a session.
     def __init__(self, folder):
         self.folder = Path(folder)
         self.made = {}
@@ -123,13 +123,12 @@ class PicoImages:
 
         flash = self.folder / "deployed.img"
         with PicoBoard(flash=flash) as board:
-            assert board.wait_started(BOOT_WAIT)["state"] == "repl"  # a bare image
-            came = deploy(board, self.folder)
+            came = fresh_controller(board, self.folder)
             assert came == {"state": "unconfigured", "fault": None}, came
         return flash
 
     def _seeded(self, seed):
-        # The deployed image with the TEST-ONLY seeded /boot.py beside it.
+        # That flash with the TEST-ONLY seeded /boot.py on it.
         from uthctl.boards.pico import PicoBoard
 
         flash = self.folder / ("seed-%d.img" % seed)

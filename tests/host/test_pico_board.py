@@ -1,7 +1,8 @@
-# The emulated Pico end to end: the official MicroPython rp2 image on an
-# emulated RP2040 (host_tools/pico_emu, uthctl/boards/pico.py), the project
-# deployed to it by `make deploy` through mpremote, then driven through the
-# rig as the virtual board is (test_vboard.py). Skipped, with the reason in
+# The emulated Pico end to end on the .mpy path: the official MicroPython rp2
+# image on an emulated RP2040 (host_tools/pico_emu, uthctl/boards/pico.py),
+# the project deployed to it by `make deploy` through mpremote, then driven
+# through the rig as the virtual board is (test_vboard.py). The scenario
+# tests (--target pico) run on the project's own image. Skipped, with the reason in
 # one line, where node 18, `make setup`'s rp2040js or the image is missing.
 #
 # Expected figures come from 653b.1(c)(4) as typed in test_vboard.py (A1: $1
@@ -27,7 +28,7 @@ from uthctl.boards.max7219_model import reading
 from uthctl.links.hostlink import Link
 from uthctl.links.rig import Rig, lit
 
-WHY_NOT = pico_image.unavailable()
+WHY_NOT = pico_image.unavailable(pico_image.OFFICIAL)
 pytestmark = [pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT),
               pytest.mark.board]
 
@@ -38,6 +39,7 @@ A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100
 A1_CENTS_PER_SEAT = 100 * 2 // 100  # a $1 chip at 2%
 MICROS_PER_CENT = 10_000
+OFFICIAL = pico_image.OFFICIAL
 LINK_TIMEOUT = 30.0  # the emulator runs at about half the chip's speed, on a loaded host
 BOOT_WAIT = 60.0
 DISPLAY_WAIT = 12.0  # the meter shows 4 s, then "hit bY" and the maximum 3.5 s
@@ -67,7 +69,7 @@ def deployed_flash(tmp_path_factory):
     # with the TEST-ONLY seeded boot.py.
     folder = tmp_path_factory.mktemp("pico")
     flash = folder / "flash.img"
-    with PicoBoard(flash=flash) as board:
+    with PicoBoard(flash=flash, image=OFFICIAL) as board:
         assert board.wait_started(BOOT_WAIT)["state"] == "repl"  # a bare image
         assert oct(flash.stat().st_mode & 0o777) == "0o600"
         came = deploy(board, folder, seed=SEED)
@@ -90,7 +92,7 @@ class Table:
         self.stack = stack
 
     def board(self, power=True):
-        board = PicoBoard(flash=self.flash)
+        board = PicoBoard(flash=self.flash, image=OFFICIAL)
         self.stack.callback(board.stop)
         return board.start(power=power)
 
@@ -290,7 +292,8 @@ def test_pico_headless_killed_leaves_no_emulator(tmp_path, deployed_flash):
     flash = tmp_path / "flash.img"
     shutil.copyfile(deployed_flash, flash)
     proc = subprocess.Popen([sys.executable, "-m", "uthctl.cli", "sim", "--board",
-                             "rp2040_pico", "--headless", "--flash", str(flash)],
+                             "rp2040_pico", "--image", "official", "--headless",
+                             "--flash", str(flash)],
                             stdout=subprocess.PIPE, text=True, start_new_session=True)
     try:
         line = json.loads(proc.stdout.readline())
@@ -321,7 +324,7 @@ def test_pico_interactive_table_shows_the_max7219_and_quits_clean(tmp_path, depl
     env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
     env.pop("NO_COLOR", None)
     term = Terminal([sys.executable, "-m", "uthctl.cli", "sim", "--board", "rp2040_pico",
-                     "--flash", str(flash)], env)
+                     "--image", "official", "--flash", str(flash)], env)
     try:
         term.wait_text('display "no CFG"', BOOT_WAIT)
         assert "emulated Pico: serial" in term.text()
@@ -360,8 +363,8 @@ def test_pico_flash_of_another_size_and_a_second_board_are_refused(tmp_path):
     other = tmp_path / "sim-flash.img"
     other.write_bytes(b"\xff" * 4096)
     with pytest.raises(OSError, match="not a Pico filesystem image"):
-        PicoBoard(flash=other).start(power=False)
+        PicoBoard(flash=other, image=OFFICIAL).start(power=False)
     flash = tmp_path / "pico.img"
-    with PicoBoard(flash=flash):
+    with PicoBoard(flash=flash, image=OFFICIAL):
         with pytest.raises(FlashInUse, match="in use by process %d" % os.getpid()):
-            PicoBoard(flash=flash).start(power=False)
+            PicoBoard(flash=flash, image=OFFICIAL).start(power=False)

@@ -12,7 +12,7 @@ import pytest
 
 from uthctl.boards import pico_image
 
-WHY_NOT = pico_image.unavailable()
+WHY_NOT = pico_image.unavailable(pico_image.OFFICIAL)
 pytestmark = [pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT),
               pytest.mark.board]
 
@@ -75,7 +75,7 @@ PROGRAM_ZEROS = "f.writeblocks(%d, bytes(%d), 0)" % (BLOCK, SIZE)  # program onl
 
 def test_pico_flash_cuts_leave_what_nor_flash_would(tmp_path):
     flash = tmp_path / "flash.img"
-    board = PicoBoard(flash=flash, realtime=False)
+    board = PicoBoard(flash=flash, realtime=False, image=pico_image.OFFICIAL)  # at its REPL
     with board:
         board.power(False)
         run_on_fresh_power(board, [ERASE, PROGRAM_ZEROS])

@@ -1,5 +1,5 @@
-# Flash wear measured on the real image: the official rp2 MicroPython with the
-# project deployed by `make deploy`, its littlefs as the image mounts it, and
+# Flash wear measured on the real image: the project's own image (the
+# controller frozen into the rp2 MicroPython), its littlefs as the image mounts it, and
 # the emulator counting every sector erase the chip's flash driver makes.
 # 1,000 rounds at six seats, each hit validated and reset as a floor would,
 # and each round's side wagers settled (the `round` command's commit: six
@@ -17,7 +17,7 @@ import json
 import time
 
 import pytest
-from pico_target import deploy, mpremote
+from pico_target import fresh_controller, mpremote
 
 from uthctl.boards import pico_image
 
@@ -96,8 +96,7 @@ def selected(request):
 
 def test_flash_outlasts_twenty_years_on_the_real_image(tmp_path, selected):
     with PicoBoard(tmp_path / "pico.img", realtime=False) as board:
-        assert board.wait_started(BOOT_WAIT)["state"] == "repl"
-        assert deploy(board, tmp_path, SEED)["state"] not in (None, "repl")
+        assert fresh_controller(board, tmp_path, SEED)["state"] not in (None, "repl")
         script = tmp_path / "wear.py"
         script.write_text(WEAR_RUN % ROUNDS)
         with Rig(board.rig_address) as rig:

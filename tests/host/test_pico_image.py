@@ -1,7 +1,9 @@
 # What the emulated Pico needs (uthctl/boards/pico_image.py), checked without
-# running it: each missing piece is one line naming what to do, the image is
-# refused unless its SHA-256 is the pinned one, and the rig's pins are the
+# running it: each missing piece is one line naming what to do, the official
+# image is refused unless its SHA-256 is the pinned one (the project's unless
+# it is its .sha256's), and the rig's pins are the
 # ones boards/rp2040_pico/board.py wires, as its own wiring table says.
+import hashlib
 import re
 from pathlib import Path
 
@@ -15,7 +17,7 @@ BOARD = Path(__file__).resolve().parents[2] / "boards" / "rp2040_pico" / "board.
 def test_a_missing_image_is_one_line_naming_the_variable(monkeypatch, tmp_path):
     monkeypatch.setenv("UTH_RP2_FIRMWARE", str(tmp_path / "none.uf2"))
     with pytest.raises(pico_image.PicoUnavailable) as caught:
-        pico_image.firmware()
+        pico_image.firmware("official")
     text = str(caught.value)
     assert "\n" not in text and "UTH_RP2_FIRMWARE" in text and "none.uf2" in text
 
@@ -25,7 +27,7 @@ def test_an_image_with_another_digest_is_refused(monkeypatch, tmp_path):
     other.write_bytes(b"not the official image")
     monkeypatch.setenv("UTH_RP2_FIRMWARE", str(other))
     with pytest.raises(pico_image.PicoUnavailable, match="SHA-256"):
-        pico_image.firmware()
+        pico_image.firmware("official")
     monkeypatch.setenv("UTH_RP2_BOOTROM", str(other))
     with pytest.raises(pico_image.PicoUnavailable, match="SHA-256"):
         pico_image.bootrom()
@@ -87,8 +89,38 @@ def test_sim_without_what_the_pico_needs_says_it_in_one_line(capsys, monkeypatch
     from uthctl.cli import main as uthctl
 
     monkeypatch.setenv("UTH_RP2_FIRMWARE", str(tmp_path / "none.uf2"))
-    assert uthctl(["sim", "--board", "rp2040_pico", "--headless",
+    assert uthctl(["sim", "--board", "rp2040_pico", "--image", "official", "--headless",
                    "--flash", str(tmp_path / "f.img")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and ("none.uf2" in err or "Node.js" in err)
     assert not (tmp_path / "f.img").exists()
+
+
+def test_a_missing_project_image_names_make_image(monkeypatch, tmp_path):
+    monkeypatch.setenv("UTH_PICO_IMAGE", str(tmp_path / "firmware.uf2"))
+    with pytest.raises(pico_image.PicoUnavailable) as caught:
+        pico_image.firmware()  # the project's image is the default
+    text = str(caught.value)
+    assert "\n" not in text and "make image" in text and "firmware.uf2" in text
+
+
+def test_a_project_image_that_is_not_its_sha256_is_refused(monkeypatch, tmp_path):
+    image = tmp_path / "firmware.uf2"
+    image.write_bytes(b"an image")
+    (tmp_path / "firmware.uf2.sha256").write_text(
+        hashlib.sha256(b"another image").hexdigest() + "  firmware.uf2\n")
+    monkeypatch.setenv("UTH_PICO_IMAGE", str(image))
+    with pytest.raises(pico_image.PicoUnavailable, match="SHA-256"):
+        pico_image.firmware("project")
+    (tmp_path / "firmware.uf2.sha256").write_text(
+        hashlib.sha256(b"an image").hexdigest() + "  firmware.uf2\n")
+    assert pico_image.firmware("project") == image
+    with pytest.raises(ValueError, match="no Pico image"):
+        pico_image.firmware("other")
+
+
+def test_sim_image_is_for_the_pico_alone(capsys):
+    from uthctl.cli import main as uthctl
+
+    assert uthctl(["sim", "--headless", "--image", "official"]) == 2
+    assert "--image is for --board rp2040_pico" in capsys.readouterr().err

@@ -1,8 +1,9 @@
-# The power-cut proof on the real image: the official rp2 MicroPython on the
-# emulated Pico (boards/pico.py), the project deployed by `make deploy`, its
-# flash the rp2 port's own littlefs as the image mounts it (nothing of it in
-# Python here). A scripted table day is driven through the rig and the host
-# link, one power-on a step, and cut at its flash operations:
+# The power-cut proof on the real image: the project's own image, the
+# controller frozen into MicroPython's rp2 port (`make image`), on the
+# emulated Pico (boards/pico.py), its flash the rp2 port's own littlefs as
+# the image mounts it (nothing of it in Python here). A scripted table day
+# is driven through the rig and the host link, one power-on a step, and cut
+# at its flash operations:
 #
 #   day       configuration A1 in service mode; rounds of 1 to 6 seats (the
 #             Pico wires six); a round that hits at seat 1 with five later
@@ -52,7 +53,7 @@ import time
 
 import pytest
 from independent_draws import commitment, seeded_draws
-from pico_target import deploy
+from pico_target import fresh_controller
 
 from uthctl.analysis import log_verify, logread
 from uthctl.boards import pico_image
@@ -344,8 +345,8 @@ def day(tmp_path_factory):
     folder = tmp_path_factory.mktemp("pico-cut")
     flash = folder / "flash.img"
     with PicoBoard(flash=flash) as board:
-        assert board.wait_started(BOOT_WAIT)["state"] == "repl"
-        assert deploy(board, folder, seed=SEED) == {"state": "unconfigured", "fault": None}
+        came = fresh_controller(board, folder, seed=SEED)
+        assert came == {"state": "unconfigured", "fault": None}
     record = []
     with contextlib.ExitStack() as stack:
         bench = Bench(flash, stack)

@@ -26,7 +26,7 @@ from uthctl import cli
 from uthctl.boards import pico_image
 from uthctl.links.rig import Rig, RigError
 
-WHY_NOT = pico_image.unavailable()
+WHY_NOT = pico_image.unavailable(pico_image.OFFICIAL)
 pytestmark = [pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT),
               pytest.mark.board, pytest.mark.pico, pytest.mark.pico_quick]
 

@@ -23,7 +23,7 @@ from uthctl.boards import pico_image
 from uthctl.links.hostlink import Link
 from uthctl.links.rig import Rig, lit
 
-WHY_NOT = pico_image.unavailable()
+WHY_NOT = pico_image.unavailable(pico_image.PROJECT, pico_image.OFFICIAL)
 pytestmark = [pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT),
               pytest.mark.board, pytest.mark.pico, pytest.mark.slow]
 

@@ -1,5 +1,6 @@
-# The emulated Pico's supervisor: the official MicroPython rp2 image on an
-# emulated RP2040 (host_tools/pico_emu/emulator.mjs, rp2040js under node),
+# The emulated Pico's supervisor: a MicroPython rp2 image (the project's own,
+# or the official one; pico_image.py) on an emulated RP2040
+# (host_tools/pico_emu/emulator.mjs, rp2040js under node),
 # with the same face as the virtual board (virtual.py; what they share is
 # supervisor.py's), so a host tool or a test drives either the same way:
 #
@@ -104,7 +105,7 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
     _SLOWEST = 0.25  # the slowest chip (its clock's seconds a wall second) a press waits for
 
     def __init__(self, flash=None, realtime=True, stderr=None, cut_at=None, cut_mode="before",
-                 wiring=None, throttle=None):
+                 wiring=None, throttle=None, image=pico_image.PROJECT):
         super().__init__(Path(flash or default_pico_flash()).resolve(), stderr)
         # Emulated time kept with the wall clock (a rig's press lasts as long
         # on the chip's clock); False lets sleeps cost no wall time.
@@ -113,7 +114,8 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
         # on purpose); None: as fast as the host runs it.
         self.throttle = _throttle(throttle)
         self.node = pico_image.find_node()
-        self.firmware = pico_image.firmware()
+        self.image = image  # "project": the controller frozen in; "official": .mpy deployed
+        self.firmware = pico_image.firmware(image)
         self.bootrom = pico_image.bootrom()
         self.wiring = wiring or pico_image.wiring()
         self._input_of = {gpio: name for name, gpio in self.wiring["inputs"].items()}

@@ -1,9 +1,13 @@
 # What the emulated Pico needs on this host, each checked with a one-line
 # reason when it is missing: node 18 or later, rp2040js installed by
-# `make setup` (npm ci in host_tools/pico_emu), and the official MicroPython
-# image and RP2040 boot ROM, found through UTH_RP2_FIRMWARE / UTH_RP2_BOOTROM
-# or else in ../shared/rp2040-emulator beside the repository, each checked
-# against the SHA-256 pinned here.
+# `make setup` (npm ci in host_tools/pico_emu), the RP2040 boot ROM and the
+# firmware image it runs. Two images: "project", the project's own with the
+# controller frozen in (`make image`, build/images/rp2040_pico/firmware.uf2,
+# checked against its .sha256), the default; "official", the official
+# MicroPython image that `make deploy` copies the .mpy build onto. The
+# official image and the boot ROM are found through UTH_RP2_FIRMWARE /
+# UTH_RP2_BOOTROM or else in ../shared/rp2040-emulator beside the repository,
+# each checked against the SHA-256 pinned here.
 import ast
 import hashlib
 import os
@@ -26,6 +30,9 @@ FIRMWARE_SHA256 = "5daa8e5fcdb37f1d81ff1a720b6c632113a5b11336564c62db7cd0005354c
 # The RP2040 B1 boot ROM (16 KiB), as rp2040js's own demo loads it.
 BOOTROM_SHA256 = "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae"
 NODE_MAJOR = 18
+PROJECT, OFFICIAL = "project", "official"
+IMAGES = (PROJECT, OFFICIAL)
+PROJECT_IMAGE = REPO / "build" / "images" / "rp2040_pico" / "firmware.uf2"
 PIN_FILE = REPO / "boards" / "rp2040_pico" / "board.py"
 _READ = ("_GP_", "_SPI_BUS", "_I2C_BUS", "_EXPANDERS", "_SEATS")
 
@@ -77,20 +84,50 @@ def _checked(path, digest, what, variable):
     return path
 
 
-def firmware():
+def official_firmware():
     return _checked(firmware_path(), FIRMWARE_SHA256, "MicroPython RPI_PICO image",
                     "UTH_RP2_FIRMWARE")
+
+
+def project_image_path():
+    return Path(os.environ.get("UTH_PICO_IMAGE") or PROJECT_IMAGE)
+
+
+def project_firmware():
+    # The project's image as `make image` left it, whole: its bytes match its .sha256.
+    path = project_image_path()
+    sums = path.with_name(path.name + ".sha256")
+    if not path.is_file() or not sums.is_file():
+        raise PicoUnavailable("no project image at %s: run `make image BOARD=rp2040_pico` "
+                              "(or set UTH_PICO_IMAGE)" % path)
+    expected = sums.read_text().split()[0]
+    found = hashlib.sha256(path.read_bytes()).hexdigest()
+    if found != expected:
+        raise PicoUnavailable("project image %s has SHA-256 %s, not the %s its .sha256 says: "
+                              "run `make image BOARD=rp2040_pico`" % (path, found, expected))
+    return path
+
+
+def firmware(image=PROJECT):
+    # The UF2 file of image "project" or "official".
+    if image == PROJECT:
+        return project_firmware()
+    if image == OFFICIAL:
+        return official_firmware()
+    raise ValueError("no Pico image %r (one of %s)" % (image, ", ".join(IMAGES)))
 
 
 def bootrom():
     return _checked(bootrom_path(), BOOTROM_SHA256, "RP2040 boot ROM", "UTH_RP2_BOOTROM")
 
 
-def unavailable():
-    # None when the emulated Pico can run here, else the one-line reason.
+def unavailable(*images):
+    # None when the emulated Pico can run each image here (the project's when
+    # none is named), else the one-line reason.
     try:
         find_node()
-        firmware()
+        for image in images or (PROJECT,):
+            firmware(image)
         bootrom()
     except PicoUnavailable as error:
         return str(error)

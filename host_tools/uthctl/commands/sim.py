@@ -11,10 +11,12 @@
 # `make deploy BOARD=sim PORT=PTY` copies to its flash. A flash image another
 # `uthctl sim` runs, or a folder, is refused with one line (exit 2).
 #
-# --board rp2040_pico runs the emulated Pico instead (boards/pico.py): the
-# official MicroPython image on an emulated RP2040, the same JSON line and
-# rig; its flash holds only what `make deploy BOARD=rp2040_pico PORT=PTY`
-# copied there (a new flash boots to the REPL, "state": "repl").
+# --board rp2040_pico runs the emulated Pico instead (boards/pico.py), the
+# same JSON line and rig: by default the project's image (`make image`), the
+# controller frozen in, so a new flash starts the controller; --image official
+# runs the official MicroPython image, whose flash holds only what
+# `make deploy BOARD=rp2040_pico PORT=PTY` copied there (a new flash boots to
+# the REPL, "state": "repl").
 #
 # --port PORT starts no board: the interactive table attaches to one already
 # running there (a real board's device, the virtual board's or the emulated
@@ -45,7 +47,11 @@ def add_parser(sub):
                         "emulated Pico's rig), for the lights, chips, LOCK, key, reset, power")
     parser.add_argument("--board", choices=BOARDS, default="sim",
                         help="sim: the firmware on the unix port (default); rp2040_pico: "
-                        "the official MicroPython image on an emulated RP2040 (node)")
+                        "a MicroPython image on an emulated RP2040 (node)")
+    parser.add_argument("--image", choices=("project", "official"),
+                        help="with --board rp2040_pico: project, the controller frozen into "
+                        "the project's image (make image; the default), or official, the "
+                        "official MicroPython image that make deploy copies the build onto")
     parser.add_argument("--headless", action="store_true",
                         help="print the serial and rig addresses as one JSON line, then run "
                         "until SIGTERM/SIGINT")
@@ -73,8 +79,10 @@ def run(args):
         for flag, given in (("--bare", args.bare), ("--micropython", args.micropython),
                             ("--test-seed", args.test_seed is not None)):
             if given:
-                raise ValueError("%s is for the virtual board; the emulated Pico runs the "
-                                 "official image and what is deployed to it" % flag)
+                raise ValueError("%s is for the virtual board; the emulated Pico runs its "
+                                 "image (--image) and what is deployed to it" % flag)
+    elif args.image is not None:
+        raise ValueError("--image is for --board rp2040_pico")
     if not args.headless:
         if args.bare:
             raise ValueError("--bare needs --headless: a bare board has no table to show "
@@ -101,7 +109,7 @@ def run_attached(args):
     for flag, given in (("--headless", args.headless), ("--bare", args.bare),
                         ("--flash", args.flash), ("--micropython", args.micropython),
                         ("--test-seed", args.test_seed is not None),
-                        ("--board", args.board != "sim")):
+                        ("--board", args.board != "sim"), ("--image", args.image is not None)):
         if given:
             raise ValueError("%s starts a board; --port attaches to one already running"
                              % flag)
@@ -116,7 +124,7 @@ def run_attached(args):
 def _pico(args):
     from ..boards.pico import PicoBoard  # node is looked for only when asked for
 
-    return PicoBoard(flash=args.flash)
+    return PicoBoard(flash=args.flash, image=args.image or "project")
 
 
 def run_headless(args):

@@ -103,7 +103,7 @@ def _pico(args, flash):
     build = Path(args.deploy)
     if not (build / "main.py").is_file():
         raise ValueError("--deploy %s: no main.py there; run make build" % build)
-    board = PicoBoard(flash=flash).start()
+    board = PicoBoard(flash=flash, image="official").start()  # the .mpy build onto it
     if board.wait_started(120.0)["state"] != "repl":  # a new flash: MicroPython's REPL
         board.stop()
         raise OSError("the emulated Pico did not come up at its REPL")

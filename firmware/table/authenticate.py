@@ -1,0 +1,105 @@
+# The host link's `authenticate` command: SHA-256 of the host's seed followed
+# by the program this board runs (docs/host-link.md, "Program authentication").
+# The seed is the host's, fresh each time, so an answer recorded for another
+# seed does not serve. The program is read a piece at a time, one piece a
+# turn of the link's loop, so the table's ticks go on meanwhile:
+#   an image: its bytes in flash as programmed (flash_image.py gives its extent
+#             from the image itself), read in place through a memoryview;
+#   files:    the build's files as `make build` lays them out, sorted by name
+#             ("lib/board.mpy", "lib/mystery/bonus.mpy", ..., "main.py"), each
+#             as its name, a newline, its length in decimal, a newline, then
+#             its bytes.
+import binascii
+import hashlib
+import os
+
+from micropython import const
+
+PIECE = const(2048)  # bytes hashed a turn: about 2.6 ms of an RP2040's time
+_SEED_MIN = const(8)  # hex characters
+_SEED_MAX = const(64)
+_DIR = const(0x4000)
+
+
+def seed_bytes(command):
+    seed = command.get("seed")
+    if not isinstance(seed, str) or not _SEED_MIN <= len(seed) <= _SEED_MAX \
+            or len(seed) % 2:
+        raise ValueError("authenticate needs \"seed\": %d to %d hex characters, an even "
+                         "number" % (_SEED_MIN, _SEED_MAX))
+    try:
+        return binascii.unhexlify(seed)
+    except ValueError:
+        raise ValueError("seed: hex characters only (0-9, a-f)") from None
+
+
+class Authentication:
+    # One authenticate command under way: step() hashes one piece, and gives
+    # the reply once the program is read.
+    def __init__(self, command, program):
+        self.command = command
+        self.digest = hashlib.sha256(seed_bytes(command))
+        try:
+            self.kind, self.pieces = program()
+        except OSError as error:  # a program of files that are not there
+            raise ValueError("authenticate: the program cannot be read: %s" % error) from None
+        self.length = 0
+
+    def step(self):
+        try:
+            for piece in self.pieces:
+                self.digest.update(piece)
+                self.length += len(piece)
+                return None
+        except OSError as error:  # a file that fails mid-read: no digest, and play goes on
+            return {"ok": False, "error": "authenticate: the program cannot be read: %s"
+                    % error}
+        return {"ok": True, "reply": "authenticate", "seed": self.command["seed"],
+                "program": self.kind, "bytes": self.length,
+                "digest": binascii.hexlify(self.digest.digest()).decode()}
+
+
+def image_pieces(start, length):
+    # The bytes at start..start+length (an XIP address range), read in place.
+    import uctypes
+
+    flash = memoryview(uctypes.bytearray_at(start, length))
+    for at in range(0, length, PIECE):
+        yield flash[at:at + PIECE]
+
+
+def _files(folder, name):
+    # (name, path) of every file under folder, name its path below as "name/...".
+    found = []
+    for entry in os.listdir(folder):
+        path, below = folder + "/" + entry, name + "/" + entry
+        if os.stat(path)[0] & _DIR:
+            found += _files(path, below)
+        else:
+            found.append((below, path))
+    return found
+
+
+def build_files(lib, main):
+    # The build's files: those under the lib folder and main.py, in name order.
+    files = [found for found in _files(lib, "lib") if found[1] != main] + [("main.py", main)]
+    files.sort()
+    return files
+
+
+def file_pieces(files):
+    buffer = bytearray(PIECE)
+    view = memoryview(buffer)
+    for name, path in files:
+        yield ("%s\n%d\n" % (name, os.stat(path)[6])).encode()
+        with open(path, "rb") as file:
+            while True:
+                count = file.readinto(buffer)
+                if not count:
+                    break
+                yield view[:count]
+
+
+def files_program(lib, main):
+    # A program of files: ("files", pieces), the list taken when asked.
+    return lambda: ("files", file_pieces(build_files(lib, main)))

@@ -1,0 +1,39 @@
+# Where a Pico's firmware image lies in flash, read from the image itself: the
+# pico-sdk's binary info, which every image it links carries. Its header sits
+# in the image's first 512 bytes (after the boot stage and the vector table);
+# it points at a table of entries, one of which is the binary's end
+# (__flash_binary_end). The image as programmed is its UF2 file's pages: from
+# the start of flash up to that end, rounded up to a 256-byte page.
+# Nothing here comes from the host.
+from micropython import const
+
+FLASH_START = const(0x10000000)
+_HEADER_FROM = const(0x100)
+_HEADER_TO = const(0x200)
+_MARKER_START = const(0x7188EBF2)
+_MARKER_END = const(0xE71AA390)
+_TYPE_ID_AND_INT = const(5)
+_TAG_RP = const(0x5052)  # 'R', 'P'
+_ID_BINARY_END = const(0x68F465DE)
+_PAGE = const(256)
+
+
+def _entries(word):
+    # The binary info entries' addresses, or () where the image has no header.
+    for offset in range(_HEADER_FROM, _HEADER_TO, 4):
+        at = FLASH_START + offset
+        if word(at) == _MARKER_START and word(at + 16) == _MARKER_END:
+            return [word(pointer) for pointer in range(word(at + 4), word(at + 8), 4)]
+    return ()
+
+
+def image_length(word):
+    # The image's length in bytes from the start of flash, or None when it has
+    # no binary end. word(address) reads a 32-bit word of the address space.
+    for entry in _entries(word):
+        if FLASH_START <= entry < FLASH_START + 0x1000000 and \
+                word(entry) & 0xFFFF == _TYPE_ID_AND_INT and word(entry) >> 16 == _TAG_RP \
+                and word(entry + 4) == _ID_BINARY_END:
+            end = word(entry + 8) - FLASH_START
+            return (end + _PAGE - 1) // _PAGE * _PAGE
+    return None

@@ -1,0 +1,110 @@
+# The `authenticate` command (table/authenticate.py): SHA-256 of the host's
+# seed followed by the program's files in the documented order, computed here
+# from docs/host-link.md's description alone; a piece at a time, one piece a
+# turn of the link; seeds that are not 8 to 64 hex characters refused.
+import hashlib
+import json
+
+import tmpdir
+from table.authenticate import PIECE, files_program
+from table_rig import Rig
+
+FILES = {"lib/board.mpy": b"B" * 10, "lib/uth/cards.mpy": b"C" * (PIECE + 7),
+         "lib/mystery/bonus.mpy": b"M" * 3, "main.py": b"import board\n"}
+SEED = "00112233445566778899aabbccddeeff"
+
+
+def write_build(root):
+    import os
+
+    for name, data in FILES.items():
+        parts = name.split("/")
+        for depth in range(1, len(parts)):
+            try:
+                os.mkdir(root + "/" + "/".join(parts[:depth]))
+            except OSError:
+                pass
+        with open(root + "/" + name, "wb") as file:
+            file.write(data)
+
+
+def expected(seed, files):
+    # The documented order: by name; each as name, newline, length, newline, bytes.
+    digest = hashlib.sha256(bytes(int(seed[i:i + 2], 16) for i in range(0, len(seed), 2)))
+    for name in sorted(files):
+        digest.update(name.encode() + b"\n" + str(len(files[name])).encode() + b"\n")
+        digest.update(files[name])
+    return "".join("%02x" % byte for byte in digest.digest())
+
+
+def rig_with_build(root):
+    write_build(root)
+    rig = Rig(root + "/meter")
+    rig.link.program = files_program(root + "/lib", root + "/main.py")
+    return rig
+
+
+@tmpdir.within
+def test_the_digest_is_the_seed_then_the_files_in_name_order(root):
+    rig = rig_with_build(root)
+    reply = rig.command(cmd="authenticate", seed=SEED, id=4)[-1]
+    assert reply == {"ok": True, "reply": "authenticate", "seed": SEED, "program": "files",
+                     "bytes": reply["bytes"], "digest": expected(SEED, FILES), "id": 4}
+    other = "ffeeddccbbaa9988"
+    again = rig.command(cmd="authenticate", seed=other)[-1]
+    assert again["digest"] == expected(other, FILES) != reply["digest"]
+
+
+@tmpdir.within
+def test_a_changed_byte_changes_the_digest(root):
+    rig = rig_with_build(root)
+    with open(root + "/lib/uth/cards.mpy", "r+b") as file:
+        file.seek(PIECE + 3)
+        file.write(b"D")
+    changed = dict(FILES)
+    changed["lib/uth/cards.mpy"] = b"C" * (PIECE + 3) + b"D" + b"C" * 3
+    reply = rig.command(cmd="authenticate", seed=SEED)[-1]
+    assert reply["digest"] == expected(SEED, changed) != expected(SEED, FILES)
+
+
+@tmpdir.within
+def test_it_hashes_one_piece_a_turn_and_the_link_answers_after(root):
+    rig = rig_with_build(root)
+    before = len(rig.lines)
+    rig.link.feed(json.dumps({"cmd": "authenticate", "seed": SEED}).encode() + b"\n", rig.now)
+    turns = 0
+    while rig.link.busy():
+        assert len(rig.lines) == before  # no reply until the last piece
+        rig.link.poll(lambda: b"", rig.now)
+        turns += 1
+    # At least a turn per header and per piece of each file's bytes.
+    pieces = sum(1 + (len(data) + PIECE - 1) // PIECE for data in FILES.values())
+    assert turns >= pieces
+    assert json.loads(rig.lines[-1])["digest"] == expected(SEED, FILES)
+    assert rig.command(cmd="ping")[-1]["reply"] == "pong"
+
+
+@tmpdir.within
+def test_seeds_that_are_not_8_to_64_hex_characters_are_refused(root):
+    rig = rig_with_build(root)
+    for seed in ("0011223", "00" * 33, "0011223g", "001122334", 12345678, None):
+        reply = rig.command(cmd="authenticate", seed=seed)[-1]
+        assert reply["ok"] is False and "seed" in reply["error"], (seed, reply)
+    assert rig.command(cmd="authenticate", seed="0" * 64)[-1]["ok"] is True
+    assert rig.command(cmd="authenticate", seed="0A1b2C3d")[-1]["ok"] is True
+
+
+@tmpdir.within
+def test_a_board_that_names_no_program_refuses(root):
+    rig = Rig(root)
+    reply = rig.command(cmd="authenticate", seed=SEED)[-1]
+    assert reply["ok"] is False and "no program" in reply["error"]
+
+
+@tmpdir.within
+def test_a_program_that_cannot_be_read_is_an_error_reply_and_play_goes_on(root):
+    rig = Rig(root)
+    rig.link.program = files_program(root + "/no-lib", root + "/main.py")
+    reply = rig.command(cmd="authenticate", seed=SEED)[-1]
+    assert reply["ok"] is False and "cannot be read" in reply["error"], reply
+    assert rig.command(cmd="ping")[-1]["reply"] == "pong"
