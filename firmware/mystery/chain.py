@@ -1,6 +1,9 @@
 # The event log's tamper evidence: every record carries its sequence number
 # and the SHA-256 of the record before it, over a canonical text that both
-# MicroPython and CPython produce byte for byte (sorted keys, no spaces).
+# MicroPython and CPython produce byte for byte (docs/host-link.md, "The
+# hash's text"): sorted keys, no spaces, ASCII only, every string written by
+# this module's rule rather than by either runtime's json.dumps, which write
+# non-ASCII, DEL, backspace and form feed differently.
 import binascii
 import hashlib
 import json
@@ -31,7 +34,17 @@ def canonical(record):
             ordered[key] = value
     if lists and not _plain(lists):
         return _by_fields(record)
-    return json.dumps(ordered, separators=_COMPACT)
+    text = json.dumps(ordered, separators=_COMPACT)
+    return text if _no_escapes(text) else _by_fields(record)
+
+
+def _no_escapes(text):
+    # Whether json.dumps wrote no escape and no character outside printable
+    # ASCII: then both runtimes wrote the canonical text. Any string it
+    # escaped (a quote, a backslash, a control character, and on CPython
+    # anything past ASCII) or wrote raw past ASCII (MicroPython) takes the
+    # field by field way, whose strings this module writes.
+    return "\\" not in text and "\x7f" not in text and len(text) == len(text.encode())
 
 
 def _plain(lists):
@@ -46,27 +59,67 @@ def _plain(lists):
     return "{" not in text and "(" not in text
 
 
-def _by_fields(record):
+def _by_fields(record, earlier=False):
     parts = []
     for key in sorted(record):
         if key != "hash":
-            parts.append(json.dumps(key) + ":" + _value(record[key]))
+            parts.append(_string(key, earlier) + ":" + _value(record[key], earlier))
     return "{" + ",".join(parts) + "}"
 
 
-def _value(value):
+def _value(value, earlier):
     if isinstance(value, list):
-        return "[" + ",".join(_value(item) for item in value) + "]"
+        return "[" + ",".join(_value(item, earlier) for item in value) + "]"
     if isinstance(value, dict):
-        return _by_fields(value)
+        return _by_fields(value, earlier)
+    if isinstance(value, str):
+        return _string(value, earlier)
     return json.dumps(value)
+
+
+def _string(text, earlier):
+    # A string as the canonical text writes it: printable ASCII as itself
+    # but for \" and \\, newline, return and tab as \n \r \t, every other
+    # character as \u and four lower-case hex digits (a UTF-16 pair past
+    # U+FFFF). The earlier rule (MicroPython's json.dumps, by which the
+    # firmware hashed its records before this rule) wrote DEL and everything
+    # past ASCII raw.
+    written = json.dumps(text)
+    if _no_escapes(written):
+        return written
+    out = []
+    for char in text:
+        code = ord(char)
+        if char == '"' or char == "\\":
+            out.append("\\" + char)
+        elif 0x20 <= code < 0x7F or (earlier and code >= 0x7F):
+            out.append(char)
+        elif char == "\n" or char == "\r" or char == "\t":
+            out.append(json.dumps(char)[1:-1])
+        elif code > 0xFFFF:
+            code -= 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)))
+        else:
+            out.append("\\u%04x" % code)
+    return '"' + "".join(out) + '"'
+
+
+def _digest(prev, text):
+    digest = hashlib.sha256(prev.encode())
+    digest.update(text.encode())
+    return binascii.hexlify(digest.digest()).decode()
 
 
 def record_hash(record):
     # SHA-256 of prev then the canonical text, fed apart rather than joined.
-    digest = hashlib.sha256(record["prev"].encode())
-    digest.update(canonical(record).encode())
-    return binascii.hexlify(digest.digest()).decode()
+    return _digest(record["prev"], canonical(record))
+
+
+def earlier_hash(record):
+    # The hash the earlier rule gave a record, over its UTF-8 text: the same
+    # as record_hash's for every record whose strings hold no DEL and nothing
+    # past ASCII.
+    return _digest(record["prev"], _by_fields(record, True))
 
 
 def link(event, seq, prev_hash):
@@ -81,15 +134,23 @@ def link(event, seq, prev_hash):
 def verify(records, first_prev=None):
     # Checks sequence and hashes; returns (ok, message). The first record's
     # predecessor may have been dropped, so its prev is trusted unless given.
+    # A record an earlier firmware wrote may hold its earlier hash: a log
+    # kept on a board across an update still verifies, and says how many.
     expected_prev = first_prev
     expected_seq = None
+    earlier = 0
     for record in records:
         if expected_seq is not None and record.get("seq") != expected_seq:
             return False, "sequence breaks at %r" % (record.get("seq"),)
         if expected_prev is not None and record.get("prev") != expected_prev:
             return False, "record %r does not follow its predecessor" % (record.get("seq"),)
         if record_hash(record) != record.get("hash"):
-            return False, "record %r was altered" % (record.get("seq"),)
+            if earlier_hash(record) != record.get("hash"):
+                return False, "record %r was altered" % (record.get("seq"),)
+            earlier += 1
         expected_seq = record["seq"] + 1
         expected_prev = record["hash"]
-    return True, "%d records chain" % len(records)
+    message = "%d records chain" % len(records)
+    if earlier:
+        message += " (%d hashed by the earlier rule, before the canonical text was ASCII)" % earlier
+    return True, message
