@@ -11,6 +11,7 @@ import sys
 import tmpdir
 from mystery import chain
 from table.hostlink import MAX_LINE, MAX_ROUND_LINE
+from expander_rig import ExpanderRig
 from table_rig import Rig
 
 TABLES = {"trips": "E", "bad_beat": "C", "play_the_board": "A", "ultimate_pairs": "F"}
@@ -207,6 +208,25 @@ def test_no_round_is_settled_in_service_mode(root):
     rig.run(100)
     reply = _round(rig, ROUND)
     assert reply == {"ok": False, "error": "no round is settled in service mode", "id": 7}
+
+
+@tmpdir.within
+def test_no_round_is_settled_while_the_seats_are_in_a_fault(root):
+    # An I2C bus error stops play until a restart (docs/host-link.md): a
+    # round sent then is refused, saying so, and nothing is recorded.
+    rig = ExpanderRig(root)
+    rig.configure("A1")
+    set_rules(rig, paytables=TABLES)
+    rig.bus.broken = True
+    rig.run(5)
+    assert rig.table.state == "fault"
+    before = rig.command(cmd="meters")[-1]["meters"]
+    reply = _round(rig, ROUND)
+    assert reply == {"ok": False, "id": 7, "error": (
+        "the table is in a fault (I2C expander 0x20: bus error reading the spots (OSError "
+        "5)): no round is settled until it is cleared and the board restarted")}, reply
+    assert rig.command(cmd="meters")[-1]["meters"] == before
+    assert rig.events("settled") == []
 
 
 def _feed_in_pieces(rig, *pieces):
