@@ -174,7 +174,20 @@ BAD_ROUNDS = (
                                       "table's {\"trips\": \"E\"}"),
     (("settings",), {"bad_beat_mode": "player_loses"}, "the round's settings"),
     (("max_payout_cents",), 5000, "the round's payout limits"),
-    (("round",), {"a": 1}, "round must be a number or a text"),
+    (("round",), {"a": 1}, "round must be a number of at most 40 digits or a text"),
+    # Bounded like a text label: at most 40 digits (a record's size is flash wear).
+    (("round",), 10 ** 40, "round must be a number of at most 40 digits"),
+    (("round",), -(10 ** 300), "round must be a number of at most 40 digits"),
+    # The stake limit, max_stake_cents: 100,000 cents unless the table sets it.
+    (("seats", 0, "wagers", "trips"), 10 ** 300,
+     "seat 1: trips wager is over the stake limit, max_stake_cents 100000"),
+    (("seats", 1, "wagers", "ultimate_pairs"), 100_001,
+     "seat 3: ultimate_pairs wager is over the stake limit, max_stake_cents 100000"),
+    (("max_stake_cents",), 10 ** 300, "the round's stake limits"),
+    # A name no table has is refused whatever its value, null too.
+    (("paytables",), {"trips": "E", "bogus": None}, "unknown wager 'bogus' in paytables"),
+    (("settings",), {"bogus": None}, "unknown key 'bogus' in settings"),
+    (("settings",), {"blind": None}, "unknown key 'blind' in settings"),
 )
 
 
@@ -188,6 +201,24 @@ def test_a_bad_round_is_refused_whole_and_nothing_is_recorded(root):
         assert reply["id"] == 7
     # The meters name the log's head (log_seq, log_hash): no record was added.
     assert rig.command(cmd="meters")[-1]["meters"] == before
+
+
+@tmpdir.within
+def test_the_stake_limit_set_on_the_table_applies(root):
+    rig = _ready(root, max_stake_cents=150_000)
+    big = _changed(ROUND, ("seats", 1, "wagers", "trips"), 150_000)
+    reply = _round(rig, big)
+    assert reply["ok"], reply
+    # Nines full of aces, Trips E 7 to 1 (the module's EXPECTED) on $1,500.
+    assert _results(reply)[3]["trips"] == ("full_house", 7, 7 * 150_000)
+    over = _round(rig, _changed(ROUND, ("seats", 1, "wagers", "trips"), 150_001))
+    assert over["ok"] is False and "max_stake_cents 150000" in over["error"], over
+    rig.key.level = 1
+    rig.run(100)
+    for value in (0, 10 ** 200, 100_000_001, "1000", None):
+        reply = rig.command(cmd="set", name="max_stake_cents", value=value)[-1]
+        assert reply["ok"] is False and reply["error"] == (
+            "max_stake_cents must be whole cents from 1 to 100000000"), (value, reply)
 
 
 @tmpdir.within
