@@ -132,6 +132,29 @@ def test_the_meters_and_record_survive_a_restart(root):
 
 
 @tmpdir.within
+def test_a_log_hashed_by_the_earlier_rule_still_boots_and_verifies(root):
+    # A board updated with a round labelled café in its log, hashed as the
+    # firmware before the canonical string rule hashed it (MicroPython's
+    # json.dumps: é raw): its start-up check must not call the log altered.
+    written_by_now = chain.record_hash
+    chain.record_hash = chain.earlier_hash
+    try:
+        rig = _ready(root)
+        assert _round(rig, _changed(ROUND, ("round",), "caf\u00e9"))["ok"]
+    finally:
+        chain.record_hash = written_by_now
+    settled = _log(rig)[-1]
+    assert settled["ev"] == "settled" and chain.record_hash(settled) != settled["hash"]
+    del rig
+    gc.collect()
+    again = Rig(root)
+    assert again.events("fault") == [] and again.table.state != "fault"
+    assert chain.verify(_log(again)) == (True, "%d records chain (1 hashed by the earlier "
+                                               "rule, before the canonical text was ASCII)"
+                                         % settled["seq"])
+
+
+@tmpdir.within
 def test_the_payout_limit_set_on_the_table_applies(root):
     # A $1,000 limit on Bad Beat only: seat 1's $2,500 is paid $1,000.
     rig = _ready(root, max_payout_cents={"bad_beat": 100000})
