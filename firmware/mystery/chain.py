@@ -35,10 +35,10 @@ def canonical(record):
     if lists and not _plain(lists):
         return _by_fields(record)
     text = json.dumps(ordered, separators=_COMPACT)
-    return text if _no_escapes(text) else _by_fields(record)
+    return text if no_escapes(text) else _by_fields(record)
 
 
-def _no_escapes(text):
+def no_escapes(text):
     # Whether json.dumps wrote no escape and no character outside printable
     # ASCII: then both runtimes wrote the canonical text. Any string it
     # escaped (a quote, a backslash, a control character, and on CPython
@@ -60,48 +60,11 @@ def _plain(lists):
 
 
 def _by_fields(record, earlier=False):
-    parts = []
-    for key in sorted(record):
-        if key != "hash":
-            parts.append(_string(key, earlier) + ":" + _value(record[key], earlier))
-    return "{" + ",".join(parts) + "}"
+    # The field by field way, in a module of its own: loaded only for the
+    # rare record that needs it, not kept in every board's heap.
+    from . import chain_fields
 
-
-def _value(value, earlier):
-    if isinstance(value, list):
-        return "[" + ",".join(_value(item, earlier) for item in value) + "]"
-    if isinstance(value, dict):
-        return _by_fields(value, earlier)
-    if isinstance(value, str):
-        return _string(value, earlier)
-    return json.dumps(value)
-
-
-def _string(text, earlier):
-    # A string as the canonical text writes it: printable ASCII as itself
-    # but for \" and \\, newline, return and tab as \n \r \t, every other
-    # character as \u and four lower-case hex digits (a UTF-16 pair past
-    # U+FFFF). The earlier rule (MicroPython's json.dumps, by which the
-    # firmware hashed its records before this rule) wrote DEL and everything
-    # past ASCII raw.
-    written = json.dumps(text)
-    if _no_escapes(written):
-        return written
-    out = []
-    for char in text:
-        code = ord(char)
-        if char == '"' or char == "\\":
-            out.append("\\" + char)
-        elif 0x20 <= code < 0x7F or (earlier and code >= 0x7F):
-            out.append(char)
-        elif char == "\n" or char == "\r" or char == "\t":
-            out.append(json.dumps(char)[1:-1])
-        elif code > 0xFFFF:
-            code -= 0x10000
-            out.append("\\u%04x\\u%04x" % (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)))
-        else:
-            out.append("\\u%04x" % code)
-    return '"' + "".join(out) + '"'
+    return chain_fields.by_fields(record, earlier)
 
 
 def _digest(prev, text):
@@ -152,5 +115,6 @@ def verify(records, first_prev=None):
         expected_prev = record["hash"]
     message = "%d records chain" % len(records)
     if earlier:
-        message += " (%d hashed by the earlier rule, before the canonical text was ASCII)" % earlier
+        message += (" (%d hashed by the earlier rule, before the canonical text was ASCII)"
+                    % earlier)
     return True, message

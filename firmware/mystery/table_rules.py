@@ -74,9 +74,7 @@ SETTINGS = {
     "max_payout_cents": (None, _max_payout,
                          "653a.12(h): the most one wager wins in a round, in cents: one "
                          "figure for all, {wager: cents}, or null for no limit"),
-    "max_stake_cents": (100_000, _max_stake,
-                        "the most one side wager's stake may be, in cents (a guard against "
-                        "a mistyped amount); a round with a stake over it is refused"),
+    "max_stake_cents": (100_000, _max_stake, "the most one side wager's stake may be, cents"),
     "bad_beat_mode": (BAD_BEAT_MODES[0], _bad_beat_mode,
                       "Bad Beat pays on the strictly losing hand (two_way) or only the "
                       "player's (player_loses)"),
