@@ -3,11 +3,14 @@
 # and payout limits configured on the table, never with ones the round names,
 # and recorded in the log as one compact record. Lists, not objects, in the
 # record: its hash is computed the fast way (chain.canonical).
+from json import dumps
+
 from uth.cards import names_text
 from uth.paytables import SETTLED_WAGERS
 from uth.round import limits, parse_round
 from uth.settle import settle_parsed
 
+from .chain import no_escapes
 from .refusal import Refused
 
 _LABEL_MAX = 40  # the caller's round id, kept in the log record: characters or digits
@@ -117,4 +120,9 @@ def record(round_, result, locked_round):
              "limits": [round_.limits.get(w) for w in order], "seats": seats}
     if round_.label is not None:
         event["label"] = round_.label
+        if type(round_.label) is str and not no_escapes(dumps(round_.label)):
+            # Its hash's text is written field by field (chain_fields.py):
+            # loaded here, where no memory for it refuses the round rather
+            # than failing the commit.
+            from . import chain_fields  # noqa: F401
     return event

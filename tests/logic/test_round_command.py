@@ -9,9 +9,9 @@ import os
 import sys
 
 import tmpdir
+from expander_rig import ExpanderRig
 from mystery import chain
 from table.hostlink import MAX_LINE, MAX_ROUND_LINE
-from expander_rig import ExpanderRig
 from table_rig import Rig
 
 TABLES = {"trips": "E", "bad_beat": "C", "play_the_board": "A", "ultimate_pairs": "F"}
@@ -429,6 +429,36 @@ def test_a_round_with_no_heap_to_load_the_settlement_is_refused_and_play_goes_on
     assert rig.table.bonus.store.head_seq == head  # nothing recorded
     assert rig.command(cmd="ping")[-1]["ok"]  # the table plays on
     assert _results(_round(rig, ROUND)) == EXPECTED  # the heap back, the round settles
+
+
+@tmpdir.within
+def test_a_label_with_no_heap_for_its_hash_text_is_refused_and_play_goes_on(root):
+    # A label whose hash's text is written field by field loads chain_fields;
+    # where the heap cannot hold it the round is refused before any commit,
+    # not the table put in a fault by a commit that failed.
+    import builtins
+
+    rig = _ready(root)
+    head = rig.table.bonus.store.head_seq
+    kept = sys.modules.pop("mystery.chain_fields", None)
+    real_import = builtins.__import__
+
+    def no_room(name, *args):
+        fromlist = args[2] if len(args) > 2 else None
+        if name == "mystery.chain_fields" or (fromlist and "chain_fields" in fromlist):
+            raise MemoryError("memory allocation failed")
+        return real_import(name, *args)
+
+    builtins.__import__ = no_room
+    try:
+        reply = _round(rig, _changed(ROUND, ("round",), "caf\u00e9"))
+    finally:
+        builtins.__import__ = real_import
+        if kept is not None:
+            sys.modules["mystery.chain_fields"] = kept
+    assert reply == {"ok": False, "id": 7, "error": "no memory free to settle this round now"}
+    assert rig.table.bonus.store.head_seq == head and rig.table.state != "fault"
+    assert _round(rig, _changed(ROUND, ("round",), "caf\u00e9"))["ok"]
 
 
 def _round_line():
