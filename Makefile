@@ -57,7 +57,7 @@ test-pico: setup
 	UTH_PICO_FULL=1 $(BIN)/python -m pytest --target pico -m pico tests/host tests/hil
 	$(BIN)/python -m pytest -m pico_slow tests/host/test_pico_flash_wear.py
 
-# The scenario suite on a test bench (tests/hil, README "The scenario suite on
+# The scenario suite on a test bench (tests/hil, docs/testing.md "The scenario suite on
 # real hardware"): a controller on PORT and a rig Pico on RIG, or without them
 # the emulated pair (two emulated Picos wired pin to pin) standing in.
 test-hil: setup

@@ -17,7 +17,7 @@ LOGIC_DIR = os.path.join("tests", "logic")
 # Modules whose firmware does not fit the board-sized heap on the unix port:
 # the controller with the settlement (evaluator, paytables) compiled from
 # source, on a 64-bit port whose objects are twice a Pico's, beside the test
-# rig (README, Benchmarks, "The heap").
+# rig (docs/heap.md).
 # test_expanders.py logs every bus transfer in a growing list, and
 # test_mystery_full_flash.py keeps a full RAM flash's worth of writes, in the
 # same heap as a controller that now carries its settings, expiry and

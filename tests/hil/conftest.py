@@ -2,7 +2,7 @@
 # parametrized by --target (tests/conftest.py):
 #   sim, pico, both  the virtual board, the emulated Pico, or each
 #   real             a controller on --port and a rig Pico on --rig, wired as
-#                    the README's table "The rig Pico" shows
+#                    docs/boards.md's table "The rig Pico" shows
 #   pair             two emulated Picos wired pin to pin (tests/host/pico_pair.py),
 #                    each on its own pty: `real`'s code path, with no hardware
 # Every bench but the virtual board is marked `pico` and `slow`, so that

@@ -1,6 +1,6 @@
 # The table's scenarios on a bench (bench.py), as a test lab runs them on a
 # real controller with a rig Pico: `pytest tests/hil --target real --port
-# /dev/ttyACM0 --rig /dev/ttyACM1` (README, "The scenario suite on real
+# /dev/ttyACM0 --rig /dev/ttyACM1` (docs/testing.md, "The scenario suite on real
 # hardware"). The same steps run on the virtual board, the emulated Pico and
 # the emulated pair. Each test starts from a fresh controller: no meters, and
 # the TEST-ONLY seeded random source where the test foresees a hit value.

@@ -1,6 +1,6 @@
 # What a board's firmware should report of itself in `status`, computed here
 # from the sources rather than by tools/build_mpy.py: the project's version,
-# and the build's hash as README describes it (SHA-256 over every firmware .py
+# and the build's hash as docs/boards.md describes it (SHA-256 over every firmware .py
 # file and the board's board.py, sorted by path from the project's root, each
 # as "path\nlength\n" and then its bytes).
 import hashlib

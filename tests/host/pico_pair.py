@@ -1,7 +1,7 @@
 # Two emulated Picos wired pin to pin by the host: the rig Pico
 # (boards/rig_pico) and the controller's Pico (boards/rp2040_pico), each in
 # its own emulator. A thread copies each level across as it changes, as the
-# wires of the README's table would carry it:
+# wires of docs/boards.md's table would carry it:
 #   rig drive GPIO high -> its NPN on -> the controller's input pulled low:
 #       the controller board's rig `set NAME 1` (chip present, pressed, turned;
 #       the seats' on its expanders)

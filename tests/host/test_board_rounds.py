@@ -33,7 +33,7 @@ SEED = 653
 # compiled from source beside the controller needs about 224K there, and the
 # virtual board runs with 320K; where the heap cannot hold it a round is
 # refused and play goes on (tests/logic/test_round_command.py). A Pico has
-# ample room (README).
+# ample room (docs/heap.md).
 
 
 @pytest.fixture

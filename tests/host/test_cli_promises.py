@@ -1,4 +1,4 @@
-# What the README promises of every uthctl command: --json before or after
+# What docs/uthctl.md promises of every uthctl command: --json before or after
 # the subcommand, argument errors as one line (JSON with --json) and exit 2,
 # never argparse's usage block; a positive --timeout; paytable letters in
 # either case; --version; --plot checked before a simulation; and

@@ -485,7 +485,7 @@ def test_verify_refuses_an_empty_log(tmp_path, capsys, text):
 # ---- a log with a redraw ----
 
 def _commitment(value, salt):
-    # SHA-256 of "<cents>:<salt>", as the README defines the commitment.
+    # SHA-256 of "<cents>:<salt>", as docs/mystery.md defines the commitment.
     return hashlib.sha256(("%d:%s" % (value // 10_000, salt)).encode()).hexdigest()
 
 

@@ -5,7 +5,7 @@
 # - `set` of each controller input drives that input's rig GPIO, or its bit
 #   of the rig's own MCP23017's port A, alone, which turns on the transistor
 #   that pulls the controller's pin to ground; the pin is the one the rig's
-#   own pin map gives that signal (README: The rig Pico); the UTH spots start
+#   own pin map gives that signal (docs/boards.md: The rig Pico); the UTH spots start
 #   placed;
 # - a level on each light's rig GPIO or expander pin shows in the rig's
 #   `state`, and a released wire reads unlit (the emulator reads a pad with

@@ -327,7 +327,7 @@ def test_vboard_mpremote_exec_fs_and_restart(sim_table, tmp_path):
         link.wait_ready()
 
 
-# ---- the clock, set as the README tells a technician to ----
+# ---- the clock, set as the README and docs/boards.md tell a technician to ----
 
 AHEAD_HOURS = 10  # TZ "XYZ-10": mpremote's local time runs ten hours ahead of UTC
 

@@ -477,7 +477,7 @@ class Table:
 
     def redraw(self, meters):
         # A round that hit, cut after its log records landed and before its
-        # meter record: the boot found the cycle's value exposed. The README's
+        # meter record: the boot found the cycle's value exposed. docs/mystery.md's
         # recovery: the key held, the host's redraw, the key released. The
         # redraw is the first draw of the booted board's fresh stream, over
         # [meter, maximum - 1 cent] once the cycle had a contribution (every

@@ -3,7 +3,7 @@
 # the chips stay on their spots, as on a table), or a technician's Ctrl-C
 # and Ctrl-D restart the controller. The next LOCK must not charge those
 # chips again; they count once lifted and placed again, and their bet lights
-# blink meanwhile (README, "Chips on the spots at a restart").
+# blink meanwhile (docs/controller.md, "Chips on the spots at a restart").
 #
 # Expected amounts from 653b.1(c)(4) as typed here: A1 takes 2% of a $1
 # chip, 20,000 micro-dollars a seat, from a $100 reset. The board's TEST-ONLY

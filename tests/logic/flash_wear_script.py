@@ -29,7 +29,7 @@ CHIP_BLOCKS = 32
 
 # board -> (what it is, filesystem blocks, the keywords its _boot.py gives
 # os.VfsLfs2). The Pico's: the rp2 image's littlefs region, 1,408 KiB
-# (README, "The emulated Pico"), as the wear run on the emulated Pico counts it.
+# (docs/boards.md, "The emulated Pico"), as the wear run on the emulated Pico counts it.
 BOARDS = {
     "pico": ("Pico (RP2040), 1,408 KiB filesystem", 352, BOARD_MOUNTS["pico"]),
     "esp32": ("ESP32, default 2 MB filesystem partition", 512, BOARD_MOUNTS["esp32"]),
