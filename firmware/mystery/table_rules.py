@@ -1,8 +1,8 @@
 # The table's settlement rules as settings (settings.py registers them): the
-# paytable in force for each side wager, the Bad Beat rules of rules.md, and
-# the payout limitation of 653a.12(h), and the stake limit. Each validator takes the value asked
-# for and the Mystery configuration (unused here) and gives the value to
-# keep, or raises Refused with the reason. The paytables and the round's
+# paytable in force for each side wager, the Bad Beat rules of rules.md, the
+# payout limitation of 653a.12(h) and the stake limit. Each validator takes
+# the value asked for and the Mystery configuration (unused here) and gives
+# the value to keep, or raises Refused with the reason. The paytables and the round's
 # checks are imported by the validators that need them, not at boot.
 from .refusal import Refused
 
