@@ -3,18 +3,25 @@
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-MICROPYTHON := $(BIN)/micropython -X heapsize=192K
+# The firmware's host runtime: the 32-bit unix port (tools/unix_port.py); each logic
+# test module picks its own heap, its smallest board's (tests/mp_each.py).
+MICROPYTHON := $(BIN)/micropython
 # sim: the virtual board's build, to deploy onto a bare one (uthctl sim --bare);
 # rig_pico: the test rig's own firmware (boards/rig_pico), none of the controller's.
-BOARDS := rp2040_pico:armv6m esp32_devkitc:xtensawin sim:x64 rig_pico:armv6m
+BOARDS := rp2040_pico:armv6m esp32_devkitc:xtensawin sim:x86 rig_pico:armv6m
 BUILD ?= build
 # The emulated Pico's runner (host side): rp2040js from its lock file.
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup check test test-cpython test-micropython test-pico test-long test-hil lint build deploy bench clean sim soak
+.PHONY: setup unix-port soak-heap check test test-cpython test-micropython test-pico test-long test-floor floor-demo test-hil lint build deploy bench clean sim soak
 
-setup: $(STAMP) $(PICO_STAMP)
+setup: $(STAMP) $(PICO_STAMP) unix-port
+
+# MicroPython v1.28.0's unix port as a 32-bit program, from ../shared/firmware-sources
+# (about a minute once; cached by content under build/unix-port, so later runs build nothing).
+unix-port: $(STAMP)
+	@$(BIN)/python tools/unix_port.py $(BIN)/micropython >/dev/null
 
 $(STAMP): pyproject.toml requirements-dev.txt
 	python3 -m venv $(VENV)
@@ -49,6 +56,16 @@ test-cpython: setup
 # The long virtual-board runs `make test` leaves out (minutes).
 test-long: setup
 	$(BIN)/python -m pytest -m long_run tests/host
+
+# The floor's long soak: virtual boards with their bridges on a real
+# Mosquitto, broker, bridges and boards killed at random moments (minutes).
+test-floor: setup
+	$(BIN)/python -m pytest -m long_run tests/floor
+
+# Mosquitto, four virtual boards with their bridges, the floor service and
+# its page on loopback (docs/floor.md); Ctrl-C ends it.
+floor-demo: setup
+	$(BIN)/python -m uthctl.floor.demo
 
 # Every test that runs on the emulated Pico: each board scenario, the
 # emulator's own tests, the power-cut proof at every flash operation, and the
@@ -111,6 +128,13 @@ soak: build
 		$(BIN)/uthctl soak --board rp2040_pico --deploy $(BUILD)/rp2040_pico \
 			--rounds $(SOAK_PICO_ROUNDS) --out $(SOAK_OUT)/rp2040_pico; \
 	fi
+
+# The heap soak: the controller driven in-process on the 32-bit unix port at each
+# supported board's heap (bench/soak_heap.py), a table and heap.png in
+# $(BUILD)/soak-heap; SOAK_HEAP_BOARDS=esp32_wroom for the module without PSRAM.
+SOAK_HEAP_BOARDS ?=
+soak-heap: setup
+	$(BIN)/python bench/soak_heap.py --rounds $(SOAK_ROUNDS) --out $(BUILD)/soak-heap $(SOAK_HEAP_BOARDS)
 
 # The virtual table in this terminal (SIM_ARGS="--flash FILE" for another flash
 # image); BOARD=rp2040_pico for the emulated Pico (BOARD=sim: the virtual board).

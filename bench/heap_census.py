@@ -2,7 +2,7 @@
 # (`bench/pico_round.py bench/heap_census.py`: the deployed build, the
 # board's own pins and flash) or on the unix port with the sim build
 # (MICROPYPATH=.frozen:<the sim build's lib>:tests/logic micropython
-# -X heapsize=256K bench/heap_census.py: fake pins, a folder for flash).
+# -X heapsize=$UTH_HEAPSIZE bench/heap_census.py: fake pins, a folder for flash).
 # Each figure is gc.mem_alloc() after a collection, bytes. Prints one JSON line:
 #   heap            the whole heap (free + used) before the firmware loads
 #   start           used before the firmware loads (this script, the runtime)

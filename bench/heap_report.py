@@ -1,7 +1,7 @@
-# The controller's heap in `make bench`: bench/heap_census.py run on the unix
-# port from the virtual board's build (the sim build, x64 .mpy files) at the
-# logic tests' 192K and at the virtual board's heap, and on the emulated Pico
-# by pico_bench.py from the deployed build. Reported, never judged.
+# The controller's heap in `make bench`: bench/heap_census.py run on the 32-bit
+# unix port from the virtual board's build (the sim build, x86 .mpy files) at
+# each board's heap as its board file states it (uthctl/heaps.py), and on the
+# emulated Pico by pico_bench.py from the deployed build. Reported, never judged.
 import json
 import os
 import subprocess
@@ -14,23 +14,34 @@ STAGES = (("start", "before the firmware"), ("controller", "controller built"),
           ("first_round", "after the first round"), ("after_rounds", "after ten rounds"))
 
 
-def unix(heaps=("192K", "256K")):
-    # {heap: census, or {"failed": the last line it printed}}.
+def board_heaps():
+    # (title, GC heap bytes): each controller board's budget, from its board file.
+    from uthctl import heaps
+
+    return (("RP2040 Pico", heaps.budget("rp2040_pico")),
+            ("ESP32-WROOM-32", heaps.budget("esp32_devkitc", "WROOM_HEAP_BYTES")),
+            ("ESP32-WROVER", heaps.budget("esp32_devkitc")))
+
+
+def unix(boards=None):
+    # {title: census, or {"failed": the last line it printed}}, with its budget.
     sys.path.insert(0, os.path.join(ROOT, "host_tools"))
+    from uthctl import heaps
     from uthctl.boards import REPO, sim_build
 
     firmware, _ = sim_build.compiled(REPO)
     env = dict(os.environ, MICROPYPATH=os.pathsep.join(
         [".frozen", str(firmware), os.path.join("tests", "logic")]))
     found = {}
-    for heap in heaps:
-        done = subprocess.run([MICROPYTHON, "-X", "heapsize=" + heap, SCRIPT], cwd=ROOT,
-                              env=env, capture_output=True, text=True)
+    for title, budget in boards or board_heaps():
+        done = subprocess.run([MICROPYTHON, "-X", "heapsize=" + heaps.heapsize(budget), SCRIPT],
+                              cwd=ROOT, env=env, capture_output=True, text=True)
         lines = (done.stdout + done.stderr).strip().splitlines() or ["(nothing)"]
         try:
-            found[heap] = json.loads(lines[-1])
+            found[title] = json.loads(lines[-1])
         except ValueError:
-            found[heap] = {"failed": lines[-1]}
+            found[title] = {"failed": lines[-1]}
+        found[title]["budget"] = budget
     return found
 
 
@@ -46,5 +57,6 @@ def print_census(title, census):
 def print_unix(found):
     print("Heap (bench/heap_census.py; gc.mem_alloc() after a collection; 6 seats, every"
           " side wager):")
-    for heap, census in found.items():
-        print_census("unix port, sim build, -X heapsize=%s" % heap, census)
+    for title, census in found.items():
+        print_census("32-bit unix port, sim build, at the %s's %d-byte budget"
+                     % (title, census["budget"]), census)

@@ -1,8 +1,8 @@
 # The `round` command measured where the controller runs: on the emulated
 # Pico (run on the chip by bench/pico_round.py, the controller built as
-# main.py builds it on the board's own flash) or on the unix port under a
-# 192K heap (MICROPYPATH=.frozen:firmware:tests/logic micropython -X
-# heapsize=192K bench/round_command.py). Prints one JSON line:
+# main.py builds it on the board's own flash) or on the 32-bit unix port at a
+# board's heap (MICROPYPATH=.frozen:firmware:tests/logic micropython -X
+# heapsize=$UTH_HEAPSIZE bench/round_command.py). Prints one JSON line:
 #   settle_ms   uth.settle alone on a six-seat round (every side wager)
 #   round_ms    the whole command as the link reads it: its line checked and
 #               parsed, settled by the table's rules, recorded and committed

@@ -21,17 +21,19 @@ import heap_report
 import pico_bench  # bench/, beside this script
 import vboard_lock
 
+from uthctl import heaps
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 
 # The evaluator run holds N prepared hands (about 50 bytes each on the heap, more with
 # the list's growth), more than a board keeps, so its heap grows with N; settling runs
-# in a Pico-sized heap (design.md: the firmware runs whole under 192K) so that its
+# at the Pico's heap (its board file's HEAP_BYTES, uthctl/heaps.py) so that its
 # garbage collections are the board's.
 EVAL_HEAP_BASE_K = 4096
 EVAL_HEAP_PER_HAND = 256
-SETTLE_HEAP = "192K"
+SETTLE_HEAP = heaps.heapsize(heaps.budget("rp2040_pico"))
 BUDGET_HANDS_PER_S = 1_000_000
 BUDGET_SETTLE_US = 500
 

@@ -13,11 +13,11 @@
 #    the commit has returned. Then LOCK is released, the chips are taken away
 #    (the table is betting again) and put back, untimed.
 # 2. The commit alone, in the firmware's interpreter: a MicroPython unix-port
-#    run (192K heap, as a board) times MysteryBonus.lock_round for six
+#    run (the Pico's heap, 32-bit) times MysteryBonus.lock_round for six
 #    qualifying seats (the meter, then Store.commit: a log append, a meter
 #    record written and renamed) with time.ticks_us, on littlefs over the
 #    virtual board's image-file device (boards/sim/simboot.py FileFlash) and
-#    over a RAM flash (tests/logic/ramflash.py; heap 192K plus its 128 KB).
+#    over a RAM flash (tests/logic/ramflash.py; that heap plus its 128 KB).
 import argparse
 import json
 import os
@@ -29,11 +29,14 @@ import sys
 import tempfile
 import time
 
+from uthctl import heaps
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 SEATS = 6
-BOARD_HEAP = "192K"
-RAM_BLOCKS = 32  # x 4 KB: the RAM flash's size, outside the board's 192K
+PICO_HEAP = heaps.budget("rp2040_pico")  # its board file's (uthctl/heaps.py)
+BOARD_HEAP = heaps.heapsize(PICO_HEAP)
+RAM_BLOCKS = 32  # x 4 KB: the RAM flash's size, outside the board's heap
 START_TIMEOUT = 15.0
 EVENT_TIMEOUT = 5.0
 
@@ -198,7 +201,7 @@ def time_commit(tmp, rounds):
     for device, heap, path in (
             ("file", BOARD_HEAP, [os.path.join(ROOT, "firmware"),
                                   os.path.join(ROOT, "boards", "sim")]),
-            ("ram", "%dK" % (192 + RAM_BLOCKS * 4), [os.path.join(ROOT, "firmware"),
+            ("ram", heaps.heapsize(PICO_HEAP + RAM_BLOCKS * 4096), [os.path.join(ROOT, "firmware"),
                                                      os.path.join(ROOT, "tests", "logic")])):
         env = dict(os.environ, MICROPYPATH=os.pathsep.join(path))
         done = subprocess.run([MICROPYTHON, "-X", "heapsize=" + heap, "-c", script, device],

@@ -4,8 +4,8 @@
 # One process for all modules let the heap fill with what earlier modules left
 # behind (their firmware imports, fragments) until a later one failed to load
 # for a reason no board would meet: a board boots one firmware, not 20 test
-# modules. Usage: python tests/mp_each.py [--quick] MICROPYTHON [ARG...] (e.g. -X
-# heapsize=192K); --quick leaves out the modules slow_logic.py names (`make check`).
+# modules. Usage: python tests/mp_each.py [--quick] MICROPYTHON [ARG...]; --quick
+# leaves out the modules slow_logic.py names (`make check`).
 import os
 import re
 import subprocess
@@ -13,17 +13,13 @@ import sys
 
 from slow_logic import SLOW_MODULES
 
+from uthctl import heaps
+
 LOGIC_DIR = os.path.join("tests", "logic")
-# Modules whose firmware does not fit the board-sized heap on the unix port:
-# the controller with the settlement (evaluator, paytables) compiled from
-# source, on a 64-bit port whose objects are twice a Pico's, beside the test
-# rig (docs/heap.md).
-# test_expanders.py logs every bus transfer in a growing list, and
-# test_mystery_full_flash.py keeps a full RAM flash's worth of writes, in the
-# same heap as a controller that now carries its settings, expiry and
-# expander code: at 192K those test-side blocks no longer found room.
-HEAPS = {"test_round_command.py": "256K", "test_expanders.py": "256K",
-         "test_mystery_full_flash.py": "256K"}
+# Every logic module claims both boards that run the controller, so each runs at
+# the smaller of their heaps as the board files state them (uthctl/heaps.py): the
+# Pico's. UTH_HEAPSIZE passes it on to the proofs that start a process of their own.
+HEAP_BOARD, HEAP_BYTES = heaps.smallest()
 SUMMARY = re.compile(r"^micropython: (\d+) passed, (\d+) failed$", re.M)
 
 
@@ -35,10 +31,9 @@ def test_files():
 def run_one(interpreter, file_name):
     """(passed, failed) of one module; a crash or a missing summary fails it."""
     # .frozen: the interpreter's frozen modules (asyncio), as a board has them.
-    env = dict(os.environ, MICROPYPATH=".frozen:firmware:" + LOGIC_DIR)
-    if file_name in HEAPS:
-        interpreter = [re.sub(r"^heapsize=.*", "heapsize=" + HEAPS[file_name], arg)
-                       for arg in interpreter]
+    heapsize = heaps.heapsize(HEAP_BYTES)
+    env = dict(os.environ, MICROPYPATH=".frozen:firmware:" + LOGIC_DIR, UTH_HEAPSIZE=heapsize)
+    interpreter = interpreter[:1] + ["-X", "heapsize=" + heapsize] + interpreter[1:]
     done = subprocess.run(interpreter + ["tests/mp_run.py", file_name], env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     found = SUMMARY.findall(done.stdout)
@@ -54,6 +49,7 @@ def run_one(interpreter, file_name):
 
 def main(interpreter, quick=False):
     passed = failed = 0
+    print("micropython: each module at %s's heap, %d bytes" % (HEAP_BOARD, HEAP_BYTES))
     for file_name in test_files():
         if quick and file_name in SLOW_MODULES:
             print("  %s: left out (slow; make test runs it)" % file_name[:-3])

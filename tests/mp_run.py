@@ -1,6 +1,6 @@
 # Runs the logic tests on the MicroPython unix port: imports every
 # tests/logic/test_*.py and calls each test_* function, as pytest would.
-# Usage: MICROPYPATH=.frozen:firmware:tests/logic micropython -X heapsize=192K \
+# Usage: MICROPYPATH=.frozen:firmware:tests/logic micropython -X heapsize=$UTH_HEAPSIZE \
 #            tests/mp_run.py [filter]
 import gc
 import os

@@ -38,7 +38,7 @@
 #
 # Sensors switch to GND; no pin sees more than 3.3 V. The MAX7219 runs at 5 V
 # and wants 3.5 V for a logic high, hence the 74HCT125 on its inputs.
-from machine import I2C, SPI, Pin
+from machine import I2C, SPI, Pin, reset
 from micropython import const
 
 from table.hardware import Board
@@ -47,6 +47,16 @@ from table.pins import ActiveLow
 from table.seat_expanders import SeatExpanders
 
 STORAGE_ROOT = "/meter"
+# The supported module is the ESP32-WROVER with PSRAM (MicroPython's ESP32_GENERIC
+# SPIRAM image): its GC heap grows on demand into the 4 MB of PSRAM the ESP32 maps;
+# HEAP_BYTES is a bound below that (ESP-IDF keeps part of it), taken from the image's
+# sources, not measured (no ESP32 image builds here). An ESP32-WROOM-32 (no PSRAM;
+# ESP32_GENERIC's GC heap starts at 56 KB and reaches about 112 KB) is too small for
+# settlement with room to spare: the controller refuses `round` there from start-up,
+# saying so in `status` (table/heap.py), and plays everything else (docs/heap.md).
+MODULE = "ESP32-WROVER"
+HEAP_BYTES = const(3_145_728)
+WROOM_HEAP_BYTES = const(114_688)
 
 _SEATS = const(7)
 _EXPANDERS = (0x20, 0x21)  # I2C addresses, seats 1-4 and 5-7
@@ -74,8 +84,20 @@ def _display():
     return Max7219(spi, Pin(_GP_CS, Pin.OUT, value=1))
 
 
+def _heap_bytes():
+    # The GC heap grows on demand into the ESP-IDF heap (PSRAM on a WROVER): what
+    # it holds now and what the IDF heap has free are the most it can reach.
+    import gc
+
+    import esp32
+
+    free = sum(region[1] for region in esp32.idf_heap_info(esp32.HEAP_DATA))
+    return gc.mem_free() + gc.mem_alloc() + free
+
+
 def build():
     # No bus traffic here: the controller starts the expanders and faults if one is missing.
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
-    return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io)
+    return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
+                 heap_bytes=_heap_bytes(), reset=reset)

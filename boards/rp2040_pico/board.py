@@ -39,7 +39,7 @@
 # collector): no pin ever sees more than 3.3 V. Lamps are driven by a low-side
 # driver, never straight from a pin. The MAX7219 runs at 5 V and wants 3.5 V
 # for a logic high, hence the 74HCT125 level shifter on its three inputs.
-from machine import I2C, SPI, Pin
+from machine import I2C, SPI, Pin, reset
 from micropython import const
 
 from table.hardware import Board
@@ -48,6 +48,10 @@ from table.pins import ActiveLow
 from table.seat_expanders import SeatExpanders
 
 STORAGE_ROOT = "/meter"
+# The GC heap of MicroPython v1.28.0's official RPI_PICO image, gc.mem_free() +
+# gc.mem_alloc() at its REPL on the emulated Pico (docs/heap.md). The host's tests,
+# soaks and the virtual board run the 32-bit unix port at this heap (uthctl/heaps.py).
+HEAP_BYTES = const(245_888)
 
 _SEATS = const(7)
 _EXPANDERS = (0x20, 0x21)  # I2C addresses, seats 1-4 and 5-7
@@ -80,4 +84,5 @@ def build():
     # No bus traffic here: the controller starts the expanders and faults if one is missing.
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
-    return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io)
+    return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
+                 reset=reset)

@@ -28,12 +28,14 @@
 # once the lines before it are applied: the rig then knows the next tick sees
 # its levels. A lost connection is retried every second from service(), which
 # never blocks (a connect to 127.0.0.1 is accepted or refused at once).
+import gc
 import os
 import select
 import socket
 import sys
 import time
 
+import machine  # simboot's stand-in, once booted
 import simboot  # the supervisor boots it before this module loads the firmware
 from mcp23017_model import Mcp23017Model, ModelBus
 from micropython import const
@@ -46,6 +48,11 @@ EXPANDERS = (0x20, 0x21)  # as the real boards' addresses
 WIRE_ENV = "UTH_SIM_WIRE"
 SEED_ENV = "UTH_SIM_SEED"  # TEST ONLY: a deterministic random source
 RATE_ENV = "UTH_SIM_RATE"  # a soak's: the controller's clock this many times the host's
+# What the virtual board's own parts take of its heap beyond a real board's: its
+# boot and littlefs mount (simboot.py), the wire, the expander models and fast
+# clock, in bytes (bench/sim_overhead.py measures it, docs/heap.md gives the
+# figures). The supervisor runs it at the Pico's heap plus this (uthctl/heaps.py).
+HEAP_OVERHEAD = const(28_672)
 
 _RETRY_MS = const(1000)
 _READY_MS = const(500)
@@ -321,6 +328,9 @@ class Board:
         self.storage_root = "/meter"
         self.random_bytes = _random_source()
         self.clock = _clock()
+        # The board it stands in for has the heap less what the virtual board's own parts take.
+        self.heap_bytes = gc.mem_free() + gc.mem_alloc() - HEAP_OVERHEAD
+        self.reset = machine.reset  # simboot's: a power cycle (HARD_RESET_EXIT)
 
     def service(self):
         self.wires.service()

@@ -113,8 +113,7 @@ class MysteryBonus:
 def _settlement():
     # The settlement's modules (the evaluator, the paytables), loaded at the
     # first round: a table never sent a round keeps that heap. Where the heap
-    # cannot hold them (the unix port at 192K: its objects are twice a
-    # Pico's), the round is refused and the table plays on.
+    # cannot hold them, the round is refused and the table plays on.
     try:
         from . import settlement, table_rules, wagers
     except MemoryError:

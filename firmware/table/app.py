@@ -16,6 +16,7 @@ from mystery.store import Store
 
 from . import expiry
 from .controller import Table
+from .heap import HeapWatch
 from .hostlink import HostLink
 
 _TICK_MS = const(5)
@@ -27,7 +28,10 @@ def build(board):
                   io=getattr(board, "io", None), qualify=getattr(board, "qualify", None),
                   today=lambda: expiry.board_date(time.localtime))
     link = HostLink(table, board.serial.write_line, getattr(board.serial, "write_json", None))
-    link.reserve_round_line()
+    link.heap = HeapWatch(link.send, getattr(board, "reset", None),
+                          getattr(board, "heap_bytes", None))
+    if link.heap.no_settlement is None:  # a heap too small for rounds needs no round's line
+        link.reserve_round_line()
     table.emit = link.send
     return table, link
 
@@ -40,21 +44,38 @@ def clock_of(board):
     return clock.ticks_ms, clock.sleep_ms
 
 
-async def _table_task(table, board, ticks_ms, sleep_ms):
-    while True:
+def table_turn(table, link, board, now):
+    # One turn of the table: a failed allocation is an event, and play goes on.
+    try:
         board.service()  # the virtual board swaps pin states with its rig here
-        table.tick(ticks_ms())
+        table.tick(now)
+    except MemoryError:
+        link.heap.failed("table")
+    if link.heap.due(now) and table.idle() and link.idle():
+        link.heap.check(now)
+
+
+def link_turn(link, board, now):
+    try:
+        link.poll(board.serial.read_available, now)  # one bounded slice of work
+    except MemoryError:
+        link.heap.failed("host link")
+
+
+async def _table_task(table, link, board, ticks_ms, sleep_ms):
+    while True:
+        table_turn(table, link, board, ticks_ms())
         await sleep_ms(_TICK_MS)
 
 
 async def _link_task(link, board, ticks_ms, sleep_ms):
     while True:
-        link.poll(board.serial.read_available, ticks_ms())  # one bounded slice of work
+        link_turn(link, board, ticks_ms())
         await sleep_ms(_TICK_MS)
 
 
 async def _main(table, link, board, clock):
-    asyncio.create_task(_table_task(table, board, *clock))
+    asyncio.create_task(_table_task(table, link, board, *clock))
     await _link_task(link, board, *clock)
 
 

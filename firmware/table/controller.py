@@ -133,6 +133,15 @@ class Table:
 
     # ---- the loop ----
 
+    def idle(self):
+        # Nothing a restart would cut short: betting, no chip on any spot.
+        if self.state != BETTING:
+            return False
+        for seat in self.seats:
+            if seat.bet.state:
+                return False
+        return True
+
     def tick(self, now):
         if self.io_live:
             self._io_step(self.io.read)

@@ -27,9 +27,11 @@ def _folder(path):
 class Board:
     # What docs/boards.md calls the board: everything the controller is handed.
     # io: the seats' expanders (seat_expanders.py), read and written each tick;
-    # None where every pin is a GPIO. qualify: see qualify.py.
+    # None where every pin is a GPIO. qualify: see qualify.py. heap_bytes: the
+    # most the GC heap can hold, where it grows on demand (ESP32); None: its size.
+    # reset: the board's machine.reset, for the heap watch's restart (heap.py).
     def __init__(self, seats, lock, key, display, storage_root="/meter", io=None,
-                 qualify=None):
+                 qualify=None, heap_bytes=None, reset=None):
         self.seats = seats
         self.io = io
         self.qualify = qualify
@@ -39,6 +41,8 @@ class Board:
         self.serial = UsbSerial(sys.stdin, sys.stdout)
         self.storage_root = _folder(storage_root)
         self.random_bytes = os.urandom
+        self.heap_bytes = heap_bytes
+        self.reset = reset
 
     def service(self):
         pass  # real pins need nothing between ticks

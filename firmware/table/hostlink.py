@@ -96,6 +96,7 @@ class HostLink:
         self.export = None  # the log export under way
         self.held = b""  # bytes read during an export, handled after it
         self.identity = firmware_version()  # read once: a build does not change while it runs
+        self.heap = None  # the board's HeapWatch (heap.py), which app.build gives it
         self.commands = {"ping": self._ping, "status": self._status, "meters": self._meters,
                          "log": self._log, "config": self._config, "payment": self._payment,
                          "redraw": self._redraw, "set": self._set,
@@ -140,6 +141,10 @@ class HostLink:
     def busy(self):
         # An export under way, or bytes held back by one.
         return self.export is not None or bool(self.held)
+
+    def idle(self):
+        # Nothing under way: no export, no line half read.
+        return not (self.busy() or self.length or self.overlong)
 
     def _hold(self, data):
         data = bytes(data)  # MicroPython has no `int in bytearray`
@@ -284,6 +289,8 @@ class HostLink:
     def _status(self, command):
         status = self.table.status()
         status.update(self.identity)
+        if self.heap is not None:
+            status["heap"] = self.heap.status()
         status.update(ok=True, reply="status")
         return status
 
@@ -333,6 +340,8 @@ class HostLink:
                 "commitment": record["commitment"]}
 
     def _round(self, command):
+        if self.heap is not None and self.heap.no_settlement is not None:
+            raise Refused(self.heap.no_settlement)
         # The command's own fields aside, the rest is the round as `uthctl settle` reads it.
         data = {key: value for key, value in command.items() if key not in ("cmd", "id")}
         result, seq = self.table.settle_round(data)
@@ -343,6 +352,8 @@ class HostLink:
 
     def _set(self, command):
         name = command.get("name")
+        if name == "paytables" and self.heap is not None and self.heap.no_settlement:
+            raise Refused(self.heap.no_settlement)  # the paytables are settlement's
         if not isinstance(name, str) or "value" not in command:
             raise ValueError("set needs \"name\", a setting's name, and \"value\"")
         record = self.table.change_setting(name, command["value"])

@@ -1,6 +1,6 @@
 # Compiles every firmware module with mpy-cross for each board's architecture:
 #   python tools/build_mpy.py --out build rp2040_pico:armv6m esp32_devkitc:xtensawin
-# (`make build`); the virtual board builds its own x64 build with it too
+# (`make build`); the virtual board builds its own x86 build with it too
 # (boards/sim_build.py).
 # Each board's build also gets table/build_info: the project's version and the
 # build's hash (build_hash below), which the board reports in `status`.

@@ -8,7 +8,9 @@ import sys
 from . import __version__
 from .commands import (
     audit,
+    bridge,
     config,
+    floor,
     hand,
     log,
     meters,
@@ -28,7 +30,7 @@ from .commands import (
 )
 
 COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, setting,
-            payment, validate, monitor, log, audit, soak, signage)
+            payment, validate, monitor, log, audit, soak, signage, bridge, floor)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing

@@ -29,11 +29,9 @@ EXPORT_EVERY = 40  # rounds between log exports: well inside the board's kept lo
 SEED = 653
 
 
-# The unix port's objects are twice a Pico's (64-bit): the settlement
-# compiled from source beside the controller needs about 224K there, and the
-# virtual board runs with 320K; where the heap cannot hold it a round is
-# refused and play goes on (tests/logic/test_round_command.py). A Pico has
-# ample room (docs/heap.md).
+# The virtual board runs at the Pico's heap plus its own overhead on the
+# 32-bit unix port (docs/heap.md); where the heap cannot hold the settlement
+# a round is refused and play goes on (tests/logic/test_round_command.py).
 
 
 @pytest.fixture

@@ -568,6 +568,8 @@ class Board:
         status = self.command("status")
         status.pop("display")  # the meter, "hit bY" and the maximum take turns
         status.pop("id")
+        # The free heap moves with every line read; the rest of the heap's report must not.
+        status["heap"] = {"settlement": status["heap"]["settlement"]}
         meters = self.command("meters")["meters"]
         log = self.log()
         return {"status": status, "meters": meters, "log": [r["hash"] for r in log],

@@ -1,5 +1,5 @@
 # Every firmware module compiles with mpy-cross for each board's architecture,
-# and the compiled x64 build runs on the unix port as the board would run it.
+# and the compiled x86 build runs on the 32-bit unix port as the board would run it.
 # Each board's build carries the project's version and its build's hash, which
 # the tests here compute again from the sources.
 import json
@@ -13,7 +13,7 @@ import pytest
 from build_identity import VERSION, sources_hash
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-from uthctl import build_mpy  # noqa: E402
+from uthctl import build_mpy, heaps  # noqa: E402
 
 ROUND_SCRIPT = """
 import uth.eval_viper
@@ -47,7 +47,7 @@ print(lines[-1])
 
 
 def built_identity(lib):
-    # What the built firmware (x64) answers to `status`, run on the unix port.
+    # What the built firmware (x86) answers to `status`, run on the unix port.
     done = subprocess.run([str(MICROPYTHON), "-c", STATUS_SCRIPT], env={"MICROPYPATH": str(lib)},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
@@ -86,7 +86,7 @@ def test_the_build_hash_is_stable_and_changes_with_one_source_byte(tmp_path):
     shutil.copy(ROOT / "pyproject.toml", root)
     identities = []
     for out in ("first", "second"):
-        assert build_mpy.build(tmp_path / out, "sim", "x64", root) == []
+        assert build_mpy.build(tmp_path / out, "sim", "x86", root) == []
         identities.append(built_identity(tmp_path / out / "sim" / "lib"))
     before = sources_hash("sim", root)
     assert identities == [{"version": VERSION, "build": before}] * 2
@@ -94,7 +94,7 @@ def test_the_build_hash_is_stable_and_changes_with_one_source_byte(tmp_path):
     clock = root / "firmware" / "table" / "clock.py"
     text = clock.read_bytes()
     clock.write_bytes(text[:-1] + (b" " if text[-1:] != b" " else b"\t"))  # its last byte
-    assert build_mpy.build(tmp_path / "changed", "sim", "x64", root) == []
+    assert build_mpy.build(tmp_path / "changed", "sim", "x86", root) == []
     after = built_identity(tmp_path / "changed" / "sim" / "lib")
     assert after == {"version": VERSION, "build": sources_hash("sim", root)}
     assert after["build"] != before
@@ -116,8 +116,9 @@ def test_every_module_compiles_with_plain_mpy_cross(tmp_path):
 
 
 def test_compiled_firmware_runs_on_the_unix_port(tmp_path):
-    assert build_mpy.build(tmp_path, "unix", "x64") == []
-    done = subprocess.run([str(MICROPYTHON), "-X", "heapsize=192K", "-c", ROUND_SCRIPT],
+    assert build_mpy.build(tmp_path, "unix", "x86") == []
+    heap = heaps.heapsize(heaps.smallest()[1])
+    done = subprocess.run([str(MICROPYTHON), "-X", "heapsize=" + heap, "-c", ROUND_SCRIPT],
                           env={"MICROPYPATH": str(tmp_path / "unix" / "lib")},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

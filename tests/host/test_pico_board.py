@@ -207,12 +207,17 @@ def test_pico_rig_reads_the_chips_clock_which_keeps_wall_time(table):
     board = table.board()
     rig = table.rig(board)
     board.wait_started(BOOT_WAIT)
+    # Realtime: the chip's clock runs on while idle and is never ahead of the
+    # wall clock. How far it falls behind depends on the machine's load (the
+    # emulator runs at 0.4-0.9x real time on a busy 2-core machine), so that
+    # part is measured in `make bench`, never asserted here.
+    started = time.monotonic()
     first = rig.request(op="time")
     time.sleep(0.5)
     second = rig.request(op="time")
+    wall_ns = (time.monotonic() - started) * 1e9
     assert second["cycles"] > first["cycles"]
-    # Realtime: idle emulated time keeps up with the wall clock, never ahead.
-    assert 0.2e9 <= second["emulated_ns"] - first["emulated_ns"] <= 2.0e9
+    assert 0 < second["emulated_ns"] - first["emulated_ns"] <= wall_ns
     rig.power(False)
     with pytest.raises(OSError, match="off"):
         rig.request(op="time")

@@ -10,18 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from test_power_cut import SETTLED_HEAP
+from uthctl import heaps
 
 ROOT = Path(__file__).resolve().parents[2]
+HEAP = heaps.heapsize(heaps.smallest()[1])  # the smaller controller board's, as make test's
 
 
 @pytest.mark.long_run
 @pytest.mark.parametrize("board", ["pico", "esp32"])
 def test_power_cut_at_every_operation_of_the_day_with_settled_rounds(micropython, board):
     env = dict(os.environ, MICROPYPATH="firmware:tests/logic")
-    done = subprocess.run([micropython, "-X", "heapsize=" + SETTLED_HEAP,
+    done = subprocess.run([micropython, "-X", "heapsize=" + HEAP,
                            "tests/logic/power_cut_script.py", board, "settled-full",
-                           SETTLED_HEAP], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                           HEAP], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True)
     print(done.stdout)
     assert done.returncode == 0, done.stdout

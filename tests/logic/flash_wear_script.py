@@ -2,7 +2,7 @@
 # MicroPython process of its own with the board's heap (the controller and
 # the settlement compiled from source need it whole). Prints the figures and
 # exits non-zero under the budget.
-# Usage: MICROPYPATH=.frozen:firmware:tests/logic micropython -X heapsize=192K \
+# Usage: MICROPYPATH=.frozen:firmware:tests/logic micropython -X heapsize=$UTH_HEAPSIZE \
 #            tests/logic/flash_wear_script.py pico|esp32
 import gc
 import os

@@ -1,6 +1,6 @@
 # The power-cut proof of design.md ("Nothing is lost"). test_power_cut.py runs
 # this file as a process of its own with the board's heap:
-#   MICROPYPATH=firmware:tests/logic micropython -X heapsize=192K \
+#   MICROPYPATH=firmware:tests/logic micropython -X heapsize=$UTH_HEAPSIZE \
 #       tests/logic/power_cut_script.py BOARD [MODE HEAP]
 # BOARD: pico or esp32 (the mount); MODE: day (the default), settled or
 # settled-full (the day with rounds settled on the board, below).
@@ -191,7 +191,7 @@ class CycleRandom:
 
 
 # The heap the process was given (test_power_cut.py passes it on, to be named).
-HEAP = sys.argv[3] if len(sys.argv) > 3 else "192K"
+HEAP = sys.argv[3] if len(sys.argv) > 3 else "(not given)"
 
 if sys.implementation.name == "micropython" and __name__ == "__main__":
     import binascii

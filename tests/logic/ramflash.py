@@ -10,7 +10,11 @@
 #   DONE  the operation completes,
 # and in every way the device is dead from then on: that operation and every
 # later call return -EIO and never touch the bytes again, so a reboot can
-# mount a new device over the surviving bytes. (Raising from the device also
+# mount a new device over the surviving bytes. A fourth way is not a power cut:
+#   FULL  the flash runs out of room there: that program or erase and every
+#         later one answer -ENOSPC and change nothing; reads go on,
+# as a filesystem that fills under a commit answers it at whatever point the
+# space runs out. (Raising from the device also
 # gets through littlefs, but it jumps out of lfs_file_close before the file is
 # marked closed, and the file's finaliser later calls the dead device again;
 # an error code is what VfsLfs2 handles cleanly: the failed call raises
@@ -38,7 +42,8 @@ BOARD_MOUNTS = {"pico": {"progsize": 256}, "esp32": {}}
 LOST = 0
 HALF = 1
 DONE = 2
-MODES = ("lost", "half", "done")
+FULL = 3
+MODES = ("lost", "half", "done")  # the power cuts
 
 _IOCTL_INIT = 1
 _IOCTL_DEINIT = 2
@@ -48,6 +53,7 @@ _IOCTL_BLOCK_SIZE = 5
 _IOCTL_BLOCK_ERASE = 6
 
 _EIO = -5  # what a dead device answers; VfsLfs2 raises OSError(EIO)
+_ENOSPC = -28  # what a full one answers (FULL); littlefs passes it on
 
 
 @micropython.viper
@@ -214,6 +220,7 @@ class RamFlash:
         self.erases = 0
         self.reads = 0
         self.dead = False
+        self.full = False
         self.erase_counts = array("I", bytes(4 * self.block_count))  # per block
 
     def _cut_now(self):
@@ -234,6 +241,9 @@ class RamFlash:
         # or, if power goes during it, half (HALF) or none (LOST: -1).
         if not self._cut_now():
             return n
+        if self.cut_mode == FULL:
+            self.full = True
+            return -1
         self.dead = True
         if self.cut_mode == LOST:
             return -1
@@ -242,9 +252,9 @@ class RamFlash:
     def writeblocks(self, block, buf, offset=0):
         if self.dead:
             return _EIO
-        n = self._surviving(len(buf))
+        n = -1 if self.full else self._surviving(len(buf))
         if n < 0:
-            return _EIO
+            return _ENOSPC if self.full else _EIO
         self.programs += 1
         self.chip.program(block, offset, buf, n)
         return _EIO if self.dead else 0
@@ -257,9 +267,9 @@ class RamFlash:
         if self.dead:
             return _EIO
         if op == _IOCTL_BLOCK_ERASE:
-            n = self._surviving(self.block_size)
+            n = -1 if self.full else self._surviving(self.block_size)
             if n < 0:
-                return _EIO
+                return _ENOSPC if self.full else _EIO
             self.erases += 1
             self.erase_counts[arg] += 1
             self.chip.erase(arg, n)

@@ -13,13 +13,17 @@
 # under the store some other way), the commit fails on ENOSPC at whatever
 # point the space runs out. Both are tried at every amount of free space,
 # the flash filled with the controller stopped (only the store writes it
-# while the controller runs), then the controller started on it.
+# while the controller runs), then the controller started on it. Whether a
+# fill stops a commit midway depends on how many bytes each record takes, so
+# the space also runs out at each flash operation of the hitting round in
+# turn (ramflash's FULL), the store keeping no reserve: every point a commit
+# can fail on ENOSPC is reached, whatever the word size.
 #
 # test_mystery_secrecy.py runs this as a process of its own with the board's
 # heap, once per board. The flash's bytes are in a file (ramflash.FileChip),
 # outside the heap as a board's are, so the controller and this script have
 # the heap to themselves:
-#   MICROPYPATH=firmware:tests/logic micropython -X heapsize=192K \
+#   MICROPYPATH=firmware:tests/logic micropython -X heapsize=$UTH_HEAPSIZE \
 #       tests/logic/secrecy_flash_script.py pico|esp32
 import gc
 import json
@@ -29,7 +33,7 @@ import time
 
 import tmpdir
 from leaks import leaks, secrets_of
-from ramflash import BOARD_MOUNTS, DONE, HALF, LOST, MODES, FileChip, RamFlash
+from ramflash import BOARD_MOUNTS, DONE, FULL, HALF, LOST, MODES, FileChip, RamFlash
 from table_rig import Rig
 
 BLOCK_SIZE = 4096  # a board's erase block
@@ -325,6 +329,37 @@ def _cut_trial(chip, watch, start, cut_at, mode):
         _unmount()
 
 
+def _full_trial(chip, watch, start, full_at):
+    # No reserve, and the flash out of room from the hitting round's
+    # operation full_at on: how it ended, as _fill_trial names it.
+    gc.collect()
+    chip.new()
+    device = _mount(chip, start + full_at, FULL)
+    source = _source(1)
+    try:
+        rig = _table(source, watch)
+        value, salt = _to_the_hitting_round(rig, 1)
+        assert device.ops == start, "the replay differs"
+        rig.table.bonus.store.reserve_blocks = 0
+        rig.press_lock()
+        failed = rig.table.state == "fault"
+        committed = bool(rig.events("hit"))
+        assert device.full, "the round ended before its operation %d" % full_at
+        _probe(rig)
+        watch.display(rig, value, salt)
+    finally:
+        _unmount()
+    rig = None
+    gc.collect()
+    _mount(chip)
+    try:
+        ended = _after_reboot(source, watch, value, salt)
+    finally:
+        _unmount()
+    assert (ended == "hit") == committed or failed, (ended, committed)
+    return "no reserve: " + ("failed " + ended if failed else "committed")
+
+
 def _hitting_round_ops(chip):
     # Where the round that hits starts, and how many flash operations it takes.
     chip.new()
@@ -363,6 +398,7 @@ def _prove(chip):
     for cut_at in range(ops):
         for mode in (LOST, HALF, DONE):
             tally(_cut_trial(chip, watch, start, cut_at, mode))
+        tally(_full_trial(chip, watch, start, cut_at))
     most_left = 0
     for rounds_before in range(ROUNDS_BEFORE):
         for reserve in (True, False):
@@ -377,21 +413,18 @@ def _prove(chip):
             most_left = max(most_left, leave)
     trials = sum(outcomes.values())
     print("secrecy on a failing flash, %s mount %r: %d trials (the hitting round's %d flash "
-          "operations cut %s; the flash filled before it, after 0-%d rounds, to 0-%d free "
-          "blocks, with the store's reserve and with none), %d lines and display texts "
-          "searched, no live value or salt in any; %.1f s"
+          "operations cut %s or out of room; the flash filled before it, after 0-%d rounds, "
+          "to 0-%d free blocks, with the store's reserve and with none), %d lines and display "
+          "texts searched, no live value or salt in any; %.1f s"
           % (BOARD, MOUNT_KEYWORDS, trials, ops, "/".join(MODES), ROUNDS_BEFORE - 1, most_left,
              watch.checked, time.ticks_diff(time.ticks_ms(), started) / 1000))
     print("  outcomes: %s" % ", ".join("%s %d" % (k, outcomes[k]) for k in sorted(outcomes)))
     # Every kind of ending happened: a dropped hit redrawn, a hit kept, a
     # round refused by the reserve, and with none a commit failing on ENOSPC
-    # (with the ESP32's mount, also after the hit's records landed: the
-    # Pico's keeps the meter record in metadata, and these fills never stop
-    # it between the two).
+    # both before and after the hit's records landed (the space running out
+    # at each of the round's operations reaches both on either mount).
     kinds = ["cut exposed", "cut hit", "reserve: refused", "reserve: committed",
-             "no reserve: failed secret"]
-    if BOARD == "esp32":
-        kinds.append("no reserve: failed exposed")
+             "no reserve: failed secret", "no reserve: failed exposed"]
     for kind in kinds:
         assert outcomes.get(kind), (kind, outcomes)
 

@@ -13,14 +13,14 @@
 # littlefs is the unix port's.
 import sys
 
-HEAP = "192K"  # as the Makefile's test-micropython, a Pico's or an ESP32's heap
-
 if sys.implementation.name == "micropython":
     import os
 
+    from board_heap import heapsize
+
     def _count(board):
         command = "MICROPYPATH=%s %s -X heapsize=%s tests/logic/flash_wear_script.py %s" % (
-            os.getenv("MICROPYPATH") or "firmware:tests/logic", sys.executable, HEAP, board)
+            os.getenv("MICROPYPATH") or "firmware:tests/logic", sys.executable, heapsize(), board)
         status = os.system(command)
         assert status == 0, "flash wear under design.md's budget, or the count failed " \
             "(%s: status %d)" % (command, status)

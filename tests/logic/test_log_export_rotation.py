@@ -13,7 +13,7 @@ import os
 import sys
 
 # The RAM flash's block buffer (ramflash.FileChip), taken before the
-# controller's modules load: after them a 192K heap may hold 4 KB in one
+# controller's modules load: after them a board's heap may hold 4 KB in one
 # piece nowhere.
 _BLOCK = bytearray(4096) if sys.implementation.name == "micropython" else None
 

@@ -80,11 +80,11 @@ def test_no_output_shows_a_live_hit_value():
 # with the board's heap, as the power-cut proof; MicroPython only (littlefs
 # and the viper flash device are the unix port's).
 if sys.implementation.name == "micropython":
-    _HEAP = "192K"
+    from board_heap import heapsize
 
     def _on_a_failing_flash(board):
         command = "MICROPYPATH=%s %s -X heapsize=%s tests/logic/secrecy_flash_script.py %s" % (
-            os.getenv("MICROPYPATH") or "firmware:tests/logic", sys.executable, _HEAP, board)
+            os.getenv("MICROPYPATH") or "firmware:tests/logic", sys.executable, heapsize(), board)
         status = os.system(command)
         assert status == 0, "the secrecy proof on a failing flash failed (%s: status %d)" % (
             command, status)

@@ -9,20 +9,13 @@
 # port's.
 import sys
 
-HEAP = "192K"  # as the Makefile's test-micropython, a Pico's or an ESP32's heap
-# The day with settled rounds loads the settlement (evaluator, paytables):
-# about 50 KB of the unix port's heap, whose objects are twice a Pico's. At
-# 192K the proof then has about 40 KB free in pieces of at most 1.5 KB, and
-# allocations of 1.1-1.2 KB (a commit's, a boot's, the proof's own) fail:
-# the full sweep with the Pico's mount failed 587 of its 978 cuts there
-# (at 208K, 16 of its 1,353).
-# With 224K it has about 64 KB, and every cut passes.
-SETTLED_HEAP = "224K"
-
 if sys.implementation.name == "micropython":
     import os
 
-    def _proof(board, mode="day", heap=HEAP):
+    from board_heap import heapsize
+
+    def _proof(board, mode="day"):
+        heap = heapsize()
         command = "MICROPYPATH=%s %s -X heapsize=%s tests/logic/power_cut_script.py %s %s %s" % (
             os.getenv("MICROPYPATH") or "firmware:tests/logic", sys.executable, heap, board,
             mode, heap)
@@ -42,7 +35,7 @@ if sys.implementation.name == "micropython":
     # and of the boots after; every operation of every step is
     # tests/host/test_power_cut_settled.py's (long_run).
     def test_power_cut_through_a_settled_round_with_the_picos_littlefs():
-        _proof("pico", "settled", SETTLED_HEAP)
+        _proof("pico", "settled")
 
     def test_power_cut_through_a_settled_round_with_the_esp32s_littlefs():
-        _proof("esp32", "settled", SETTLED_HEAP)
+        _proof("esp32", "settled")

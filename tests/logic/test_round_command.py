@@ -2,7 +2,6 @@
 # set on it, answered, recorded in the log and counted on the side wagers'
 # meters in one commit; a bad round refused whole with nothing recorded.
 # Every figure is worked by hand from the paytables' odds (653b.2-653b.5).
-# On MicroPython this module runs with a 256K heap (tests/mp_each.py, HEAPS).
 import gc
 import json
 import os

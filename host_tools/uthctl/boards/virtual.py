@@ -31,11 +31,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import termios
 import time
 import tty
 from pathlib import Path
 
+from .. import heaps
 from . import REPO, sim_build
 from .board_source import constant
 from .flash import prepare_folder, state_folder
@@ -58,12 +58,9 @@ INPUTS = tuple("bet%d" % n for n in range(1, SEATS + 1)) + tuple(
 # that a progressive chip alone does not qualify.
 INITIAL_LEVELS = dict({name: 0 for name in INPUTS},
                       **{"uth%d" % n: 1 for n in range(1, SEATS + 1)})
-# The unix port's 8-byte words: 320K holds about what 200 KB does on a
-# 32-bit board (a Pico's heap is 240 KB). The firmware with its settlement
-# takes about 155K of it and the virtual board's own boot, wire and models
-# about 30K (README, "The heap"); at 256K a soak that settled every round
-# faulted after 927 rounds on a store write that found the heap in pieces.
-HEAPSIZE = "320K"
+# The Pico's heap on the 32-bit unix port, plus what the virtual board's own
+# boot, littlefs mount, wire and models take (boards/sim/board.py, docs/heap.md).
+HEAPSIZE = heaps.sim_heapsize()
 SOFT_REBOOT = b"MPY: soft reboot\r\n"
 # As a board's _boot.py: the flash at / before any firmware package loads.
 BOOT = "import simboot;simboot.boot()"
@@ -153,6 +150,11 @@ class VirtualBoard(I2cFaultOps, Supervisor):
         self._workdir = tempfile.mkdtemp(prefix="uth-vboard-")
         self._master_a, self._slave_a = pty.openpty()
         self._master_b, self._slave_b = pty.openpty()
+        # The interpreter reads a pipe, not the pty: its REPL switches a terminal's
+        # mode with TCSAFLUSH, which drops what the host sent ahead (mpremote's
+        # Ctrl-A right after its Ctrl-C); a board's USB serial drops nothing.
+        self._board_stdin, self._board_input = os.pipe()
+        os.set_blocking(self._board_input, False)
         for fd in (self._slave_a, self._slave_b):
             tty.setraw(fd)  # no echo, no signals, no newline translation
         for fd in (self._master_a, self._master_b):
@@ -166,7 +168,8 @@ class VirtualBoard(I2cFaultOps, Supervisor):
         return [self._wire_listener]
 
     def _ptys(self):
-        return (self._master_a, self._slave_a, self._master_b, self._slave_b)
+        return (self._master_a, self._slave_a, self._master_b, self._slave_b,
+                self._board_stdin, self._board_input)
 
     # ---- state (I/O thread) ----
 
@@ -222,7 +225,7 @@ class VirtualBoard(I2cFaultOps, Supervisor):
                    MAIN if run_main else BOOT]
         # umask 077: an image it makes is the owner's from its first byte.
         self._proc = spawn_with_parent_death(
-            command, stdin=self._slave_a, stdout=self._slave_a, stderr=self._slave_a,
+            command, stdin=self._board_stdin, stdout=self._slave_a, stderr=self._slave_a,
             cwd=self._workdir, env=self._environment(), close_fds=True,
             start_new_session=True, umask=0o077)
         self._spawned_at = time.monotonic()
@@ -254,7 +257,7 @@ class VirtualBoard(I2cFaultOps, Supervisor):
 
     def _power_off(self):
         self._kill()
-        termios.tcflush(self._slave_a, termios.TCIFLUSH)  # what the board had not read
+        self._drop_unread()
         self._powered = False
         self._respawn_at = None
         self._raw = False
@@ -347,7 +350,19 @@ class VirtualBoard(I2cFaultOps, Supervisor):
             self._feed_board()
 
     def _feed_board(self):
-        self._board_in = write_some(self._master_a, self._board_in)
+        self._board_in = write_some(self._board_input, self._board_in)
+
+    def _drop_unread(self):
+        # What the board had not read, once no interpreter holds the pipe (a
+        # non-blocking read end would be the next interpreter's too).
+        os.set_blocking(self._board_stdin, False)
+        try:
+            while os.read(self._board_stdin, 65536):
+                pass
+        except BlockingIOError:
+            pass
+        finally:
+            os.set_blocking(self._board_stdin, True)
 
 
     def _tick(self):

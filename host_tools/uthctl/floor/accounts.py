@@ -1,0 +1,151 @@
+# The broker's accounts for one floor, kept in a folder: the floor's own and
+# one a table, each password random, hashed into Mosquitto's password file
+# by mosquitto_passwd (fed on its standard input, never its command line)
+# and handed to its bridge in a credentials file only its owner reads.
+# The ACL lets a table publish only under its own topics and read only its
+# own command topic; the floor reads everything and writes only commands.
+import json
+import os
+import secrets
+import shutil
+import subprocess
+from pathlib import Path
+
+from . import topics
+from .mqtt import write_credentials
+
+FLOOR_USER = "floor"
+PASSWORD_BYTES = 24
+
+
+class Accounts:
+    def __init__(self, folder):
+        self.folder = Path(folder)
+
+    @property
+    def settings_path(self):
+        return self.folder / "floor.json"
+
+    @property
+    def password_file(self):
+        return self.folder / "passwd"
+
+    @property
+    def acl_file(self):
+        return self.folder / "acl"
+
+    def credentials(self, user):
+        return self.folder / "accounts" / ("%s.json" % user)
+
+    def settings(self):
+        try:
+            return json.loads(self.settings_path.read_text())
+        except OSError:
+            raise ValueError("%s is no floor folder: `uthctl floor init --dir %s` makes one"
+                             % (self.folder, self.folder)) from None
+
+    # ---- making them ----
+
+    def init(self, casino):
+        topics.check_name(casino, "casino")
+        if self.settings_path.exists():
+            raise ValueError("%s already holds a floor (casino %r)"
+                             % (self.folder, self.settings()["casino"]))
+        (self.folder / "accounts").mkdir(parents=True, exist_ok=True)
+        os.chmod(self.folder / "accounts", 0o700)
+        self.settings_path.write_text(json.dumps({"casino": casino, "tables": []}))
+        self.password_file.touch(mode=0o600)
+        self._add_user(FLOOR_USER)
+        self.write_acl()
+        return self.credentials(FLOOR_USER)
+
+    def add_table(self, table):
+        settings = self.settings()
+        topics.check_name(table)
+        if table in settings["tables"]:
+            raise ValueError("table %s already has an account: %s"
+                             % (table, self.credentials(topics.user_of(table))))
+        self._add_user(topics.user_of(table))
+        settings["tables"].append(table)
+        self.settings_path.write_text(json.dumps(settings))
+        self.write_acl()
+        return self.credentials(topics.user_of(table))
+
+    def _add_user(self, user):
+        password = secrets.token_urlsafe(PASSWORD_BYTES)
+        self._add_embedded_user(user, password)
+        tool = shutil.which("mosquitto_passwd")
+        if tool is not None:
+            self._add_mosquitto_user(tool, user, password)
+        write_credentials(self.credentials(user), user, password)
+
+    def _add_mosquitto_user(self, tool, user, password):
+        # It asks twice, as a person would type it; the password never
+        # stands in an argument list, where `ps` would show it.
+        done = subprocess.run([tool, str(self.password_file), user],
+                              input="%s\n%s\n" % (password, password), text=True,
+                              capture_output=True)
+        if done.returncode != 0:
+            raise OSError("mosquitto_passwd failed: %s" % done.stderr.strip())
+
+    @property
+    def embedded_password_file(self):
+        return self.folder / "passwd.amqtt"
+
+    def _add_embedded_user(self, user, password):
+        # The embedded broker's (amqtt's) password file: Argon2 hashes.
+        from pwdlib import PasswordHash
+        from pwdlib.hashers.argon2 import Argon2Hasher
+
+        line = "%s:%s\n" % (user, PasswordHash((Argon2Hasher(),)).hash(password))
+        descriptor = os.open(self.embedded_password_file,
+                             os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(descriptor, "a") as stream:
+            stream.write(line)
+
+    def acl(self):
+        # (publish, subscribe): each account's topics, as write_acl writes them.
+        settings = self.settings()
+        casino = settings["casino"]
+        publish = {FLOOR_USER: ["%s/%s/+/%s" % (topics.ROOT, casino, topics.COMMAND)]}
+        subscribe = {FLOOR_USER: ["%s/#" % topics.ROOT]}
+        for table in settings["tables"]:
+            user = topics.user_of(table)
+            publish[user] = [topics.topic(casino, table, kind) for kind in topics.PUBLISHED]
+            subscribe[user] = [topics.topic(casino, table, topics.COMMAND)]
+        return publish, subscribe
+
+    def write_acl(self):
+        publish, subscribe = self.acl()
+        lines = ["# Written by uthctl floor; changes are lost at the next add-table."]
+        for user in publish:
+            lines.append("user %s" % user)
+            lines += ["topic write %s" % name for name in publish[user]]
+            lines += ["topic read %s" % name for name in subscribe[user]]
+            lines.append("")
+        self.acl_file.write_text("\n".join(lines))
+
+    def broker_config(self, port, path=None, tls=None):
+        if shutil.which("mosquitto_passwd") is None:
+            raise OSError("no mosquitto_passwd when the accounts were made: install Debian's "
+                          "mosquitto and make the floor folder again, or run "
+                          "`uthctl floor --embedded-broker PORT`")
+        # A Mosquitto configuration for this floor: no anonymous client, the
+        # password file and the ACL above, plain MQTT on loopback only, and
+        # with tls={"bind", "port", "cafile", "certfile", "keyfile"} a TLS
+        # listener, the only one that may face the network.
+        lines = ["per_listener_settings false", "allow_anonymous false",
+                 "password_file %s" % self.password_file.resolve(),
+                 "acl_file %s" % self.acl_file.resolve(), "persistence false",
+                 "log_dest stderr", "log_type error", "log_type warning", "log_type notice",
+                 "listener %d 127.0.0.1" % port]
+        if tls is not None:
+            lines += ["listener %d %s" % (tls["port"], tls["bind"]),
+                      "cafile %s" % Path(tls["cafile"]).resolve(),
+                      "certfile %s" % Path(tls["certfile"]).resolve(),
+                      "keyfile %s" % Path(tls["keyfile"]).resolve(), "tls_version tlsv1.2"]
+        if os.geteuid() == 0:
+            lines.append("user root")  # the files above stay the owner's alone
+        path = Path(path or self.folder / "mosquitto.conf")
+        path.write_text("\n".join(lines) + "\n")
+        return path

@@ -1,0 +1,221 @@
+# uthctl bridge: one table's board onto the floor's broker. The facts it
+# publishes are the board's own log records, taken with `log` after the
+# last one the broker acknowledged (bridge_state), so a lost broker, a
+# restarted bridge or a restarted board loses nothing: each only delays the
+# next export. Live events that are no record (started, fault, refused, ...)
+# are published as they come, and lost while the broker is away. From the
+# floor it takes only `status`, `meters` and `log`.
+import json
+import queue
+import sys
+import time
+
+from ..links import logexport, ports
+from ..links.hostlink import Link, LinkError
+from . import bridge_state, topics
+from .mqtt import BrokerDown, Client
+
+READ_ONLY = ("status", "meters", "log")
+RETRY_S = 0.5
+
+
+class Bridge:
+    def __init__(self, port, broker, account, casino, table, state_path, every=60.0,
+                 timeout=5.0, err=None, cafile=None):
+        self.port, self.casino, self.table = port, casino, table
+        self.state_path = state_path
+        self.every = every
+        self.timeout = timeout
+        self.err = err or sys.stderr
+        self.anchor = bridge_state.load(state_path, table)
+        self.commands = queue.Queue()
+        self.link = None
+        self.sync_due = True  # an export from the anchor before live events
+        self.status_due = True  # the retained `online`, at each connection
+        self.said_down = False  # whether this outage of the broker was noted
+        self.next_meters = 0.0
+        offline = json.dumps({"table": table, "status": "offline"})
+        self.client = Client(broker, account, "uth-%s-%s" % (casino, table),
+                             will=(self.topic(topics.STATUS), offline),
+                             on_message=self._command,
+                             subscriptions=(self.topic(topics.COMMAND),), cafile=cafile)
+        self.client.on_up = self._broker_up
+
+    def topic(self, kind):
+        return topics.topic(self.casino, self.table, kind)
+
+    # ---- the loop ----
+
+    def run(self, stop=None):
+        self.client.start()
+        try:
+            while stop is None or not stop.is_set():
+                try:
+                    self.step()
+                except BrokerDown as error:
+                    if not self.said_down:  # once an outage, not once an event
+                        self.note("broker: %s; live events are lost until it is back, the "
+                                  "board's log is exported again then" % error)
+                        self.said_down = True
+                    self.sync_due = True
+                    self.client.connected.wait(RETRY_S)
+                except (LinkError, OSError) as error:
+                    self.lost_board(error)
+                except ValueError as error:  # a reply the board refused or cut short
+                    self.note("board: %s; asking again in %.1f s" % (error, RETRY_S))
+                    self.sync_due = True
+                    time.sleep(RETRY_S)
+        finally:
+            self.close()
+
+    def close(self):
+        # A clean disconnect sends no last will: the bridge says `offline` itself.
+        if self.link is not None:
+            self.link.close()
+            self.link = None
+        try:
+            self.send(topics.STATUS, {"status": "offline", "time": time.time()}, retain=True)
+        except BrokerDown:
+            pass  # the broker is away, and so is its retained `online` for us
+        self.client.stop()
+
+    def step(self):
+        if self.link is None:
+            self.open_board()
+        if self.sync_due and self.client.connected.is_set():
+            self.sync()
+        self.answer_commands()
+        while self.link.events:
+            self.live(self.link.events.pop(0))
+        message = self.link.read_message(0.2)
+        if message is not None and "ev" in message:
+            self.live(message)
+        if time.monotonic() >= self.next_meters and self.client.connected.is_set():
+            self.publish_meters()
+
+    def open_board(self):
+        self.link = Link(ports.resolve(self.port), timeout=self.timeout, exclusive=True)
+        self.link.wait_ready(self.timeout * 4)
+        self.sync_due = True
+        self.note("board on %s answers" % self.port)
+
+    def lost_board(self, error):
+        self.note("board: %s; trying again every %.1f s" % (error, RETRY_S))
+        if self.link is not None:
+            self.link.close()
+            self.link = None
+        time.sleep(RETRY_S)
+
+    def _broker_up(self):
+        self.sync_due = True  # what was published while it was away may be lost
+        self.status_due = True
+        self.said_down = False
+
+    # ---- what it publishes ----
+
+    def live(self, event):
+        # A record's event starts an export (the record comes from the log,
+        # as committed); any other event goes out as it came.
+        if "seq" in event:
+            self.sync_due = True
+        elif event.get("ev") == "started":
+            self.sync_due = self.status_due = True
+            self.send(topics.EVENT, {"event": event})
+        else:
+            self.send(topics.EVENT, {"event": event})
+
+    def sync(self):
+        # The board's records after the anchor, each acknowledged before the
+        # anchor moves past it; then its meters.
+        fresh = self.anchor is None  # the whole log the board keeps, from its first record
+        try:
+            records, meters = logexport.export(self.link, self.anchor)
+        except logexport.JoinError as error:
+            self.note("the board's log does not join on to record %d: %s; publishing the "
+                      "log it keeps" % (self.anchor[0], error))
+            records, meters = logexport.export(self.link, None)
+            if not records:
+                self.anchor = logexport.head_of(meters)
+            first_kept = bool(records)
+        else:
+            first_kept = fresh and bool(records)
+        for record in records:
+            self.send_record(record, first_kept)
+            first_kept = False
+            self.anchor = record["seq"], record["hash"]
+            bridge_state.save(self.state_path, self.table, self.anchor)
+        self.sync_due = False
+        self.send_meters(meters)
+
+    def send_record(self, record, first_kept):
+        body = {"record": record}
+        if first_kept:
+            body["first_kept"] = True
+        self.send(topics.EVENT, body)
+
+    def publish_meters(self):
+        self.send_meters(logexport.read_meters(self.link))
+
+    def send_meters(self, meters):
+        self.send(topics.METERS, {"meters": meters, "time": time.time()})
+        self.next_meters = time.monotonic() + self.every
+        if meters.get("log_seq", 0) != (self.anchor or (0,))[0]:
+            self.sync_due = True
+
+    def send(self, kind, body, retain=False):
+        message = dict(body, table=self.table)
+        self.client.publish(self.topic(kind), json.dumps(message), retain=retain)
+
+    def publish_status(self):
+        reply = self.link.command("status")
+        self.send(topics.STATUS, {"status": "online", "board": reply, "time": time.time()},
+                  retain=True)
+
+    # ---- the floor's requests ----
+
+    def _command(self, _topic, payload):
+        self.commands.put(payload)  # answered on the bridge's own thread, which has the port
+
+    def answer_commands(self):
+        if self.status_due and self.client.connected.is_set():
+            self.publish_status()
+            self.status_due = False
+        while not self.commands.empty():
+            self.answer(self.commands.get())
+
+    def answer(self, payload):
+        try:
+            request = json.loads(payload)
+            cmd = request.get("cmd")
+        except (ValueError, AttributeError):
+            self.note("refused a floor request that is not a JSON object")
+            return
+        if cmd not in READ_ONLY:
+            self.note("refused the floor's %r: the floor may ask only %s"
+                      % (cmd, ", ".join(READ_ONLY)))
+            return
+        if cmd == "status":
+            self.publish_status()
+        elif cmd == "meters":
+            self.publish_meters()
+        else:
+            self.resend(request.get("since"))
+
+    def resend(self, since):
+        # The records from `since` to the meter's head, as the floor asked.
+        if type(since) is not int or since < 0:
+            self.note("refused a log request without a record number (since)")
+            return
+        meters = logexport.read_meters(self.link)
+        head = logexport.head_of(meters)[0]
+        records = logexport.fetch_records(self.link, since) if since <= head else []
+        records = [record for record in records if record.get("seq", 0) <= head]
+        for index, record in enumerate(records):
+            # The first of them after a request from before it: the board's first kept.
+            self.send_record(record, index == 0 and record.get("seq", 0) > since)
+        self.note("resent %d records from record %d, as the floor asked" % (len(records), since))
+        self.send_meters(meters)
+
+    def note(self, words):
+        self.err.write("uthctl bridge %s: %s\n" % (self.table, words))
+        self.err.flush()

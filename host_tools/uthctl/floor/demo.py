@@ -1,0 +1,88 @@
+# make floor-demo: Mosquitto on loopback (or, where it is not installed, the
+# floor's embedded amqtt broker), four virtual boards each with its bridge,
+# the floor service and its page, and a round played on one table
+# or another every few seconds until Ctrl-C. Everything lives in
+# build/floor-demo, made anew each time; the demo supervisor's password is
+# written to a file there for its owner alone, never printed.
+import os
+import random
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import types
+from pathlib import Path
+
+from .accounts import Accounts
+from .users import Users
+from .virtual_tables import Table, start_floor, stop_process, uthctl_process
+
+TABLES = ("1", "2", "3", "4")
+PAGE_PORT = 8080
+ROUND_EVERY_S = 3.0
+
+
+class Broker:
+    def __init__(self, config, port, log):
+        self.url = "mqtt://127.0.0.1:%d" % port
+        self.process = subprocess.Popen([shutil.which("mosquitto"), "-c", str(config)],
+                                        stdout=subprocess.DEVNULL, stderr=open(log, "ab"))
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def main(folder=Path("build/floor-demo")):
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    accounts = Accounts(folder / "floor")
+    accounts.init("demo")
+    for name in TABLES:
+        accounts.add_table(name)
+    port = free_port()
+    db = "sqlite:///%s" % (folder / "floor.db").resolve()
+    running, tables = [], []
+    try:
+        if shutil.which("mosquitto") is not None:
+            broker = Broker(accounts.broker_config(port), port, folder / "mosquitto.log")
+            running.append(broker.process)
+            running.append(start_floor(accounts, broker, db, folder / "floor.log"))
+        else:  # the floor runs the embedded broker itself
+            print("no Mosquitto: the floor's embedded broker (amqtt) instead", flush=True)
+            broker = types.SimpleNamespace(url="mqtt://127.0.0.1:%d" % port)
+            running.append(uthctl_process(["floor", "--dir", str(accounts.folder),
+                                           "--embedded-broker", str(port), "--db", db],
+                                          folder / "floor.log"))
+        for name in TABLES:
+            tables.append(Table(name, folder, accounts, broker))
+            tables[-1].start_bridge()
+        password = secrets.token_urlsafe(12)
+        Users(accounts.folder / "users.json").add("demo", "supervisor", password)
+        secret = folder / "demo-password"
+        descriptor = os.open(secret, os.O_WRONLY | os.O_CREAT, 0o600)
+        with os.fdopen(descriptor, "w") as stream:
+            stream.write(password + "\n")
+        running.append(uthctl_process(["floor", "--dir", str(accounts.folder), "--db", db,
+                                       "page", "--listen", str(PAGE_PORT)],
+                                      folder / "page.log"))
+        print("the floor page: http://127.0.0.1:%d/ (user demo, password in %s); "
+              "Ctrl-C ends the demo" % (PAGE_PORT, secret), flush=True)
+        while True:
+            time.sleep(ROUND_EVERY_S)
+            random.choice(tables).play_round()
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        for table in tables:
+            table.close()
+        for process in reversed(running):
+            stop_process(process)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+# The floor's MQTT clients (paho-mqtt 2.x, docs/floor.md "Libraries, and
+# why"): a broker URL, an account read from a credentials file (never the
+# command line), and paho's own network thread, which reconnects by itself.
+import ipaddress
+import json
+import os
+import stat
+import threading
+from urllib.parse import urlparse
+
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion
+
+ACK_WAIT_S = 5.0  # the longest a publish waits for the broker's PUBACK
+KEEPALIVE_S = 5  # a dead link (a killed broker) found within about 1.5 x this
+
+
+class BrokerDown(OSError):
+    pass
+
+
+SCHEMES = {"mqtt": (1883, False), "mqtts": (8883, True)}  # default port, TLS
+
+
+def parse_broker(url):
+    # (host, port, tls) of mqtt://HOST:PORT or, with TLS, mqtts://HOST:PORT.
+    parsed = urlparse(url)
+    if parsed.scheme not in SCHEMES or not parsed.hostname:
+        raise ValueError("--broker %s: give mqtt://HOST:PORT (loopback) or mqtts://HOST:PORT"
+                         % url)
+    if parsed.username or parsed.password:
+        raise ValueError("--broker %s: no account in the URL; give --credentials FILE" % url)
+    port, tls = SCHEMES[parsed.scheme]
+    if not tls and not _loopback(parsed.hostname):
+        raise ValueError("--broker %s: plain MQTT would send the account's password in the "
+                         "clear; off loopback give mqtts://" % url)
+    return parsed.hostname, parsed.port or port, tls
+
+
+def _loopback(host):
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def read_credentials(path):
+    # {"username": ..., "password": ...} from a file only its owner reads.
+    try:
+        mode = os.stat(path).st_mode
+        with open(path) as stream:
+            account = json.load(stream)
+    except OSError as error:
+        raise ValueError("--credentials %s: %s" % (path, error.strerror or error)) from None
+    except ValueError:
+        raise ValueError("--credentials %s is not JSON" % path) from None
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise ValueError("--credentials %s can be read by others: chmod 600 it" % path)
+    if not (isinstance(account, dict) and isinstance(account.get("username"), str)
+            and isinstance(account.get("password"), str)):
+        raise ValueError("--credentials %s: needs \"username\" and \"password\"" % path)
+    return account["username"], account["password"]
+
+
+def write_credentials(path, username, password):
+    # Created for its owner alone, before the password is written into it.
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as stream:
+        json.dump({"username": username, "password": password}, stream)
+
+
+class Client:
+    # One account's connection; `connected` is set while the broker has us.
+    def __init__(self, broker, account, client_id, will=None, on_message=None,
+                 subscriptions=(), clean=True, cafile=None):
+        self.host, self.port, tls = parse_broker(broker)
+        self.connected = threading.Event()
+        self.refused = None  # the broker's reason when it refused the account
+        self.subscriptions = subscriptions
+        self.paho = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                                clean_session=clean, protocol=paho.MQTTv311)
+        if tls:  # the broker's certificate checked against cafile (else the system's CAs)
+            self.paho.tls_set(ca_certs=cafile)
+        self.paho.username_pw_set(*account)
+        self.paho.reconnect_delay_set(0.2, 2)
+        if will is not None:
+            topic, payload = will
+            self.paho.will_set(topic, payload, qos=1, retain=True)
+        self.paho.on_connect = self._on_connect
+        self.paho.on_disconnect = self._on_disconnect
+        self.on_up = None  # called (from paho's thread) at each connection
+        if on_message is not None:
+            self.paho.on_message = lambda _client, _data, message: on_message(
+                message.topic, message.payload)
+
+    def start(self):
+        # connect_async: a broker that is down now is tried again and again.
+        self.paho.connect_async(self.host, self.port, keepalive=KEEPALIVE_S)
+        self.paho.loop_start()
+        return self
+
+    def stop(self):
+        self.paho.disconnect()
+        self.paho.loop_stop()
+
+    def _on_connect(self, _client, _data, _flags, reason, _properties):
+        if reason.is_failure:
+            self.refused = str(reason)
+            return
+        self.refused = None
+        for name in self.subscriptions:
+            self.paho.subscribe(name, qos=1)
+        self.connected.set()
+        if self.on_up is not None:
+            self.on_up()
+
+    def _on_disconnect(self, _client, _data, _flags, _reason, _properties):
+        self.connected.clear()
+
+    def publish(self, topic, payload, retain=False):
+        # Returns once the broker has acknowledged it (QoS 1); BrokerDown otherwise.
+        if not self.connected.is_set():
+            raise BrokerDown("not connected to the broker %s:%d" % (self.host, self.port))
+        info = self.paho.publish(topic, payload, qos=1, retain=retain)
+        try:
+            info.wait_for_publish(ACK_WAIT_S)
+        except (RuntimeError, ValueError) as error:
+            raise BrokerDown("the broker took no message: %s" % error) from None
+        if not info.is_published():
+            raise BrokerDown("no acknowledgement from the broker within %.0f s" % ACK_WAIT_S)

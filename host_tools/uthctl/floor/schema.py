@@ -1,0 +1,74 @@
+# The floor's database, in SQLAlchemy Core so SQLite and PostgreSQL take the
+# same statements. `records` holds only records that joined their table's
+# hash chain; what was refused goes to `refusals`, with the reason, and is
+# never read back as fact.
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData()
+
+tables = Table(
+    "tables", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("casino", String(32), nullable=False),
+    Column("first_seq", BigInteger),  # the first record the floor holds
+    Column("last_seq", BigInteger),  # the chain's head on the floor
+    Column("last_hash", String(64)),
+    Column("duplicates", BigInteger, nullable=False, default=0),  # records resent, dropped
+    Column("status", String(16)),  # online / offline, as the bridge last said
+    Column("status_at", Float),
+    Column("board_status", Text),  # the board's `status` reply, JSON
+    Column("meters", Text),  # the last meters snapshot, JSON
+    Column("meters_at", Float),
+)
+
+records = Table(
+    "records", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seq", BigInteger, primary_key=True, autoincrement=False),
+    Column("hash", String(64), nullable=False),
+    Column("prev", String(64), nullable=False),
+    Column("ev", String(32), nullable=False),
+    Column("body", Text, nullable=False),  # the record as the board made it, JSON
+    Column("received_at", Float, nullable=False),
+    UniqueConstraint("table_id", "hash", name="one_record_a_hash"),
+)
+
+# Live events that are no log record (started, fault, refused, ...).
+notices = Table(
+    "notices", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), nullable=False),
+    Column("ev", String(32), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("received_at", Float, nullable=False),
+)
+
+refusals = Table(
+    "refusals", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("topic", Text, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("payload", Text, nullable=False),  # cut to PAYLOAD_KEPT characters
+    Column("received_at", Float, nullable=False),
+)
+
+alerts = Table(
+    "alerts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), nullable=False),
+    Column("kind", String(16), nullable=False),  # fault, offline, exposed, gap, refused
+    Column("text", Text, nullable=False),
+    Column("raised_at", Float, nullable=False),
+    Column("acked_by", String(64)),
+    Column("acked_at", Float),
+)

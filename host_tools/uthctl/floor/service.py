@@ -1,0 +1,62 @@
+# uthctl floor: every table's messages from the broker (uth/#) into the
+# database, one at a time on one thread (the one writer), and the floor's
+# read-only requests back to the tables (a `log` after a gap, `meters` at
+# start so each table's head is compared at once).
+import json
+import queue
+import sys
+
+from . import topics
+from .intake import Intake
+from .mqtt import BrokerDown, Client
+
+
+class Floor:
+    def __init__(self, broker, account, casino, store, err=None, cafile=None):
+        self.casino = casino
+        self.store = store
+        self.err = err or sys.stderr
+        self.inbox = queue.Queue()
+        self.intake = Intake(store, casino, log=self.note)
+        # A persistent session: what comes while the floor is down waits at the broker.
+        self.client = Client(broker, account, "uth-floor-%s" % casino,
+                             on_message=lambda topic, payload: self.inbox.put((topic, payload)),
+                             subscriptions=("%s/#" % topics.ROOT,), clean=False,
+                             cafile=cafile)
+        self.client.on_up = lambda: self.inbox.put(None)
+
+    def run(self, stop=None):
+        self.client.start()
+        self.note("floor for casino %s on %s:%d" % (self.casino, self.client.host,
+                                                    self.client.port))
+        try:
+            while stop is None or not stop.is_set():
+                self.step()
+        finally:
+            self.client.stop()
+            self.store.close()
+
+    def step(self):
+        try:
+            item = self.inbox.get(timeout=0.2)
+        except queue.Empty:
+            return
+        if item is None:  # (re)connected: every known table's head, now
+            for table in self.store.table_ids():
+                self.intake.requests.append((table, {"cmd": "meters"}))
+        else:
+            self.intake.take(*item)
+        self.send_requests()
+
+    def send_requests(self):
+        requests, self.intake.requests = self.intake.requests, []
+        for table, request in requests:
+            try:
+                self.client.publish(topics.topic(self.casino, table, topics.COMMAND),
+                                    json.dumps(request))
+            except BrokerDown as error:
+                self.note("request %s to table %s not sent: %s" % (request, table, error))
+
+    def note(self, words):
+        self.err.write("uthctl floor: %s\n" % words)
+        self.err.flush()

@@ -1,0 +1,149 @@
+# The floor's one writer onto its database: SQLite by default (a file in WAL
+# mode), PostgreSQL with a postgresql+psycopg:// URL, through one code path.
+import json
+import time
+
+from sqlalchemy import create_engine, event, insert, select, update
+
+from . import schema
+
+PAYLOAD_KEPT = 2000  # characters of a refused payload kept for the record
+
+
+def engine_for(url):
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(connection, _record):
+    # WAL lets readers (the page, an audit) read while the floor writes.
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def sqlite_url(path):
+    return "sqlite:///%s" % path
+
+
+class Store:
+    def __init__(self, url):
+        self.engine = engine_for(url)
+        schema.metadata.create_all(self.engine)
+
+    def close(self):
+        self.engine.dispose()
+
+    # ---- reading ----
+
+    def table(self, table_id):
+        with self.engine.connect() as db:
+            row = db.execute(select(schema.tables).where(
+                schema.tables.c.table_id == table_id)).mappings().first()
+        return dict(row) if row else None
+
+    def table_ids(self):
+        with self.engine.connect() as db:
+            return [row[0] for row in db.execute(
+                select(schema.tables.c.table_id).order_by(schema.tables.c.table_id))]
+
+    def record_at(self, table_id, seq):
+        with self.engine.connect() as db:
+            row = db.execute(select(schema.records.c.body).where(
+                schema.records.c.table_id == table_id,
+                schema.records.c.seq == seq)).first()
+        return json.loads(row[0]) if row else None
+
+    def records(self, table_id):
+        # Every record the floor holds for the table, in order.
+        with self.engine.connect() as db:
+            rows = db.execute(select(schema.records.c.body).where(
+                schema.records.c.table_id == table_id).order_by(schema.records.c.seq))
+            return [json.loads(row[0]) for row in rows]
+
+    def count(self, name):
+        with self.engine.connect() as db:
+            return len(db.execute(select(schema.metadata.tables[name])).all())
+
+    def refusals(self):
+        with self.engine.connect() as db:
+            return [dict(row) for row in db.execute(
+                select(schema.refusals).order_by(schema.refusals.c.id)).mappings()]
+
+    def alerts(self, table_id=None, open_only=False):
+        query = select(schema.alerts).order_by(schema.alerts.c.id)
+        if table_id is not None:
+            query = query.where(schema.alerts.c.table_id == table_id)
+        if open_only:
+            query = query.where(schema.alerts.c.acked_by.is_(None))
+        with self.engine.connect() as db:
+            return [dict(row) for row in db.execute(query).mappings()]
+
+    # ---- writing ----
+
+    def ensure_table(self, db, casino, table_id):
+        found = db.execute(select(schema.tables.c.table_id).where(
+            schema.tables.c.table_id == table_id)).first()
+        if found is None:
+            db.execute(insert(schema.tables).values(table_id=table_id, casino=casino))
+
+    def append(self, casino, table_id, record):
+        # The record as the table's new chain head, in one transaction.
+        with self.engine.begin() as db:
+            self.ensure_table(db, casino, table_id)
+            row = db.execute(select(schema.tables.c.first_seq).where(
+                schema.tables.c.table_id == table_id)).first()
+            db.execute(insert(schema.records).values(
+                table_id=table_id, seq=record["seq"], hash=record["hash"], prev=record["prev"],
+                ev=record["ev"], body=json.dumps(record, sort_keys=True),
+                received_at=time.time()))
+            values = {"last_seq": record["seq"], "last_hash": record["hash"]}
+            if row[0] is None:
+                values["first_seq"] = record["seq"]
+            db.execute(update(schema.tables).where(
+                schema.tables.c.table_id == table_id).values(**values))
+
+    def set_table(self, casino, table_id, **values):
+        with self.engine.begin() as db:
+            self.ensure_table(db, casino, table_id)
+            db.execute(update(schema.tables).where(
+                schema.tables.c.table_id == table_id).values(**values))
+
+    def count_duplicate(self, table_id):
+        with self.engine.begin() as db:
+            db.execute(update(schema.tables).where(schema.tables.c.table_id == table_id).values(
+                duplicates=schema.tables.c.duplicates + 1))
+
+    def notice(self, table_id, message):
+        with self.engine.begin() as db:
+            db.execute(insert(schema.notices).values(
+                table_id=table_id, ev=str(message.get("ev"))[:32],
+                body=json.dumps(message, sort_keys=True), received_at=time.time()))
+
+    def refuse(self, topic, reason, payload):
+        text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else str(payload)
+        with self.engine.begin() as db:
+            db.execute(insert(schema.refusals).values(
+                topic=topic, reason=reason, payload=text[:PAYLOAD_KEPT],
+                received_at=time.time()))
+
+    def raise_alert(self, table_id, kind, text):
+        # A new alert, unless one of that kind stands unacknowledged for the table.
+        with self.engine.begin() as db:
+            standing = db.execute(select(schema.alerts.c.id).where(
+                schema.alerts.c.table_id == table_id, schema.alerts.c.kind == kind,
+                schema.alerts.c.acked_by.is_(None))).first()
+            if standing is None:
+                db.execute(insert(schema.alerts).values(
+                    table_id=table_id, kind=kind, text=text, raised_at=time.time()))
+            return standing is None
+
+    def acknowledge(self, alert_id, name):
+        with self.engine.begin() as db:
+            done = db.execute(update(schema.alerts).where(
+                schema.alerts.c.id == alert_id, schema.alerts.c.acked_by.is_(None)).values(
+                acked_by=name, acked_at=time.time()))
+            return done.rowcount == 1

@@ -1,0 +1,41 @@
+# What the floor page shows of each table, from the database: its link,
+# state, meter as its display shows it, configuration, pending hit, fault,
+# the rules past their dates, and its alerts not yet acknowledged.
+import json
+
+from mystery.money import decimal
+
+
+def tiles(store):
+    shown = []
+    for table_id in store.table_ids():
+        state = store.table(table_id)
+        meters = json.loads(state["meters"]) if state["meters"] else {}
+        board = json.loads(state["board_status"]) if state["board_status"] else {}
+        shown.append({
+            "table": table_id,
+            "link": state["status"] or "unknown", "link_since": state["status_at"],
+            "state": board.get("state"), "fault": board.get("fault"),
+            "display": _dollars(meters.get("display_cents")),
+            "config": meters.get("config"),
+            "pending": _pending(meters.get("pending")),
+            "expired": (board.get("rules") or {}).get("expired") if isinstance(
+                board.get("rules"), dict) else None,
+            "records": state["last_seq"],
+            "alerts": [{"id": a["id"], "kind": a["kind"], "text": a["text"],
+                        "raised_at": a["raised_at"]}
+                       for a in store.alerts(table_id, open_only=True)],
+        })
+    return shown
+
+
+def _pending(pending):
+    # The meters' pending hit, [seat, award in micro-dollars, ...], or None.
+    if not isinstance(pending, list) or len(pending) < 2:
+        return None
+    award = pending[1]
+    return {"seat": pending[0], "award": "$" + decimal(award) if type(award) is int else None}
+
+
+def _dollars(cents):
+    return None if type(cents) is not int else "$%d.%02d" % divmod(cents, 100)

@@ -1,0 +1,120 @@
+# Virtual tables for the floor's tests and its demo (`make floor-demo`):
+# each a virtual board configured A1, its rig, and its `uthctl bridge` run
+# as its own process (killed and started again by the tests), and the floor
+# service likewise.
+import os
+import subprocess
+import sys
+import time
+
+from ..boards.max7219_model import reading
+from ..boards.virtual import VirtualBoard
+from ..links import logexport
+from ..links.hostlink import Link
+from ..links.rig import Rig, lit
+
+SEATS = (1, 2, 3)
+EVERY_S = "2"  # meters snapshots this often, so a lost record is asked for soon
+
+
+def uthctl_process(argv, log):
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    return subprocess.Popen([sys.executable, "-m", "uthctl.cli", *argv],
+                            stdout=subprocess.DEVNULL, stderr=open(log, "ab"), env=env)
+
+
+def stop_process(process):
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+class Table:
+    def __init__(self, name, folder, floor_dir, broker, seed=None):
+        self.name, self.folder = name, folder
+        self.floor_dir, self.broker = floor_dir, broker
+        # seed: TEST ONLY, the board's random source, so a test knows its hit value.
+        self.board = VirtualBoard(flash=folder / ("table-%s.img" % name), seed=seed).start()
+        self.rig = Rig(self.board.rig_address, timeout=10.0)
+        self.configure()
+        self.expected = 2  # the board's log head: its config and reset records
+        self.bridge = None
+
+    def configure(self):
+        with Link(self.board.serial_path, timeout=10.0) as link:
+            link.wait_ready(30.0)
+            self.rig.key(True)
+            self.rig.wait_for(lambda s: reading(s["display"]) == reading("SErvICE"),
+                              timeout=10.0, what="service mode")
+            assert link.command("config", mystery="A1")["ok"]
+            self.rig.key(False)
+            link.wait_event("reset", timeout=10.0)
+
+    def start_bridge(self):
+        self.bridge = uthctl_process(
+            ["bridge", "--port", self.board.serial_path, "--broker", self.broker.url,
+             "--table", self.name, "--casino", self.floor_dir.settings()["casino"],
+             "--credentials", str(self.floor_dir.credentials("table-%s" % self.name)),
+             "--state", str(self.folder / ("bridge-%s.json" % self.name)),
+             "--every", EVERY_S], self.folder / ("bridge-%s.log" % self.name))
+
+    def kill_bridge(self):
+        self.bridge.kill()
+        self.bridge.wait()
+        self.bridge = None
+
+    def play_round(self):
+        # One round on three seats; a hit it makes is validated at once by
+        # the key (its records are then more than the round's). Whether it hit.
+        for seat in SEATS:
+            self.rig.chip(seat, True)
+        self.rig.wait_for(lambda s: lit(s["bet_lights"]) == list(SEATS), timeout=10.0,
+                          what="bet lights on")
+        self.rig.press_lock()
+        for seat in SEATS:
+            self.rig.chip(seat, False)
+        state = self.rig.wait_for(lambda s: lit(s["bet_lights"]) == [] or
+                                  any(s["jackpot_lights"]), timeout=10.0,
+                                  what="the round's end")
+        self.expected += 1  # the round's record
+        if not any(state["jackpot_lights"]):
+            return False
+        self.rig.turn_key()
+        self.rig.wait_for(lambda s: not any(s["jackpot_lights"]), timeout=10.0,
+                          what="the hit validated")
+        self.expected = None  # hit, validated, paid, reset and perhaps retained: not counted
+        return True
+
+    def power_cut(self):
+        self.board.power(False)
+        time.sleep(0.3)
+        self.board.power(True)
+
+    def own_export(self):
+        # The board's whole log as `uthctl log export` takes it (the bridge stopped).
+        with Link(self.board.serial_path, timeout=10.0) as link:
+            link.wait_ready(30.0)
+            records, _ = logexport.export(link)
+        return records
+
+    def close(self):
+        stop_process(self.bridge)
+        self.rig.close()
+        self.board.stop()
+
+
+def start_floor(floor_dir, broker, db_url, log):
+    return uthctl_process(["floor", "--dir", str(floor_dir.folder), "--broker", broker.url,
+                           "--db", db_url], log)
+
+
+def wait_until(predicate, timeout, what):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError("not within %.0f s: %s" % (timeout, what))
+        time.sleep(0.2)

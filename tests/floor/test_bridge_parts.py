@@ -1,0 +1,95 @@
+# The bridge's small parts: its state file, its account file, the broker URL
+# and the floor's topic names; each bad input refused with what to do.
+import json
+import os
+
+import pytest
+
+from uthctl.cli import main as uthctl
+from uthctl.floor import bridge_state, topics
+from uthctl.floor.mqtt import parse_broker, read_credentials, write_credentials
+
+HASH = "ab" * 32
+
+
+def test_the_state_file_keeps_the_last_record_acknowledged(tmp_path):
+    path = tmp_path / "bridge-3.json"
+    assert bridge_state.load(path, "3") is None
+    bridge_state.save(path, "3", (41, HASH))
+    assert bridge_state.load(path, "3") == (41, HASH)
+    assert not (tmp_path / "bridge-3.json.part").exists()
+
+
+def test_another_tables_state_file_is_refused(tmp_path):
+    path = tmp_path / "bridge.json"
+    bridge_state.save(path, "4", (2, HASH))
+    with pytest.raises(ValueError, match="table '4'.s state, not table '3'"):
+        bridge_state.load(path, "3")
+
+
+@pytest.mark.parametrize("text", ["", "{", "[]", '{"table": "3", "seq": 1}'])
+def test_a_broken_state_file_is_refused_saying_how_to_start_again(tmp_path, text):
+    path = tmp_path / "bridge.json"
+    path.write_text(text)
+    with pytest.raises(ValueError, match="remove it to publish the board's whole log again"):
+        bridge_state.load(path, "3")
+
+
+def test_credentials_are_written_for_their_owner_alone(tmp_path):
+    path = tmp_path / "table-3.json"
+    write_credentials(path, "table-3", "s3cret")
+    assert os.stat(path).st_mode & 0o077 == 0
+    assert read_credentials(path) == ("table-3", "s3cret")
+
+
+def test_credentials_others_can_read_are_refused(tmp_path):
+    path = tmp_path / "table-3.json"
+    write_credentials(path, "table-3", "s3cret")
+    os.chmod(path, 0o644)
+    with pytest.raises(ValueError, match="chmod 600"):
+        read_credentials(path)
+
+
+@pytest.mark.parametrize("body", [{"username": "x"}, {"username": 1, "password": "p"}, []])
+def test_credentials_without_an_account_are_refused(tmp_path, body):
+    path = tmp_path / "c.json"
+    write_credentials(path, "u", "p")
+    path.write_text(json.dumps(body))
+    with pytest.raises(ValueError, match="needs"):
+        read_credentials(path)
+
+
+@pytest.mark.parametrize("url, expected", [
+    ("mqtt://127.0.0.1:1884", ("127.0.0.1", 1884, False)),
+    ("mqtt://localhost", ("localhost", 1883, False)),
+    ("mqtts://floor.example", ("floor.example", 8883, True))])
+def test_broker_urls(url, expected):
+    assert parse_broker(url) == expected
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:1883", "mqtt://", "127.0.0.1:1883",
+                                 "mqtt://table-3:pw@127.0.0.1:1883", "mqtt://192.0.2.7:1883",
+                                 "mqtt://floor.example"])
+def test_bad_broker_urls_are_refused(url):
+    with pytest.raises(ValueError, match="--broker"):
+        parse_broker(url)
+
+
+def test_a_password_in_the_broker_url_is_refused_before_anything_runs(capsys):
+    code = uthctl(["bridge", "--port", "/dev/null", "--broker", "mqtt://u:pw@127.0.0.1:1",
+                   "--table", "3", "--casino", "riverside", "--credentials", "/nonexistent"])
+    assert code == 2
+    assert "no account in the URL" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["", "a/b", "+", "#", "x" * 33, "table 3"])
+def test_names_that_would_break_a_topic_are_refused(name):
+    with pytest.raises(ValueError, match="1 to 32 letters"):
+        topics.check_name(name)
+
+
+def test_topics_name_casino_table_and_kind():
+    assert topics.topic("riverside", "3", "event") == "uth/riverside/3/event"
+    assert topics.parse("uth/riverside/3/meters") == ("riverside", "3", "meters")
+    assert topics.parse("uth/riverside/3/other") is None
+    assert topics.user_of("3") == "table-3"

@@ -1,0 +1,38 @@
+# One host with no Mosquitto: `uthctl floor --embedded-broker PORT` runs the
+# amqtt broker itself, on the floor folder's accounts and topic rules, and a
+# table's bridge publishes through it; the database ends equal to the
+# board's own export.
+import contextlib
+import types
+
+import pytest
+import servers
+from floor_data import quiet_seeds
+
+from uthctl.floor.store import Store
+from uthctl.floor.virtual_tables import Table, stop_process, uthctl_process, wait_until
+
+pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
+
+
+def test_a_table_reaches_the_database_through_the_embedded_broker(tmp_path, floor_dir):
+    floor_dir.add_table("3")
+    port = servers.free_port()
+    broker = types.SimpleNamespace(url="mqtt://127.0.0.1:%d" % port)
+    db_url = "sqlite:///%s" % (tmp_path / "floor.db")
+    with contextlib.ExitStack() as stack:
+        floor = uthctl_process(["floor", "--dir", str(floor_dir.folder), "--embedded-broker",
+                                str(port), "--db", db_url], tmp_path / "floor.log")
+        stack.callback(stop_process, floor)
+        table = Table("3", tmp_path, floor_dir, broker, quiet_seeds(1, 60)[0])
+        stack.callback(table.close)
+        table.start_bridge()
+        store = Store(db_url)
+        stack.callback(store.close)
+        for _ in range(3):
+            table.play_round()
+        wait_until(lambda: (store.table("3") or {}).get("last_seq") == table.expected, 60.0,
+                   "the floor holds the board's head")
+        stop_process(table.bridge)
+        assert store.records("3") == table.own_export()
+        assert store.refusals() == []

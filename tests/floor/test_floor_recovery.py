@@ -1,0 +1,148 @@
+# Virtual tables, each with its bridge, on a real Mosquitto on loopback, and
+# the floor service: rounds played while the broker, a bridge and a board
+# are killed; after recovery the floor's database holds every board's own
+# log export, record for record, once each.
+import contextlib
+import json
+import signal
+
+import pytest
+import servers
+from floor_data import quiet_seeds
+from sqlalchemy import update
+
+from uthctl.analysis.audit import audit
+from uthctl.cli import main as uthctl
+from uthctl.floor import schema
+from uthctl.floor.accounts import FLOOR_USER
+from uthctl.floor.mqtt import Client, read_credentials
+from uthctl.floor.store import Store
+from uthctl.floor.virtual_tables import Table, start_floor, stop_process, wait_until
+
+pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
+CATCH_UP_S = 60.0
+ROUND_CENTS = 3 * 2  # three seats' $1 chips at 2%
+
+
+def caught_up(store, tables):
+    def check():
+        heads = {t.name: (store.table(t.name) or {}).get("last_seq") for t in tables}
+        return all(heads[t.name] == t.expected for t in tables)
+    return check
+
+
+def test_the_floor_equals_every_boards_log_after_broker_bridge_and_board_kills(
+        tmp_path, floor_dir, db_url, capsys, need_mosquitto):
+    for name in ("3", "4"):
+        floor_dir.add_table(name)
+    port = servers.free_port()
+    broker = servers.Mosquitto(floor_dir.broker_config(port), port,
+                               tmp_path / "mosquitto.log").start()
+    with contextlib.ExitStack() as stack:
+        stack.callback(broker.kill)
+        # Seeds whose hit values lie beyond these rounds: each round is a record.
+        seeds = quiet_seeds(2, cents_played=10 * ROUND_CENTS)
+        tables = [Table(name, tmp_path, floor_dir, broker, seed)
+                  for name, seed in zip(("3", "4"), seeds, strict=True)]
+        for table in tables:
+            stack.callback(table.close)
+            table.start_bridge()
+        floor = start_floor(floor_dir, broker, db_url, tmp_path / "floor.log")
+        stack.callback(stop_process, floor)
+        store = Store(db_url)
+        stack.callback(store.close)
+        three, four = tables
+
+        def recovered(what):
+            wait_until(caught_up(store, tables), CATCH_UP_S, "the floor holds every board's "
+                       "head %s" % what)
+
+        for table in tables:
+            table.play_round()
+        recovered("at the start")
+        broker.kill()  # rounds go on while the floor is cut off
+        three.play_round()
+        four.play_round()
+        broker.start()
+        recovered("after the broker's restart")
+        three.kill_bridge()  # and while table 3's bridge is down
+        three.play_round()
+        three.start_bridge()
+        recovered("after table 3's bridge restarted")
+        four.power_cut()  # table 4's board restarts under its bridge
+        four.play_round()
+        three.play_round()
+        recovered("after table 4's power cut")
+        assert (three.expected, four.expected) == (2 + 4, 2 + 3)  # config, reset, rounds
+        asked = ask_as_the_floor(floor_dir, broker, three, [
+            {"cmd": "config", "mystery": "B2"}, {"cmd": "log", "since": 1}])
+        assert "refused the floor's 'config'" in asked
+        wait_until(lambda: store.table("3")["duplicates"] >= three.expected, 20.0,
+                   "the records resent, each found a duplicate")
+        assert [store.table(t.name)["status"] for t in tables] == ["online", "online"]
+        three.bridge.send_signal(signal.SIGINT)  # a clean stop: the bridge says offline
+        four.bridge.kill()  # no goodbye: the broker's last will says it
+        for table in tables:
+            table.bridge.wait(10)
+        wait_until(lambda: [store.table(t.name)["status"] for t in tables] == ["offline"] * 2,
+                   20.0, "both tables offline on the floor")
+        for table in tables:
+            exported = table.own_export()
+            assert [r["seq"] for r in exported] == list(range(1, table.expected + 1))
+            assert store.records(table.name) == exported
+        assert store.count("records") == sum(t.expected for t in tables)
+        assert store.refusals() == []
+        audit_against_the_boards(capsys, floor_dir, db_url, store, tables)
+
+
+def ask_as_the_floor(floor_dir, broker, table, requests):
+    # Requests on the table's command topic, as the floor sends them; what
+    # its bridge said about them.
+    log = table.folder / ("bridge-%s.log" % table.name)
+    answered = log.read_text().count("resent")
+    client = Client(broker.url, read_credentials(floor_dir.credentials(FLOOR_USER)),
+                    "floor-asks").start()
+    try:
+        assert client.connected.wait(10.0)
+        for request in requests:
+            client.publish("uth/riverside/%s/command" % table.name, json.dumps(request))
+    finally:
+        client.stop()
+    wait_until(lambda: log.read_text().count("resent") > answered, 20.0, "the bridge's answer")
+    return log.read_text()
+
+
+def floor_audit(capsys, floor_dir, db_url, *more):
+    capsys.readouterr()
+    code = uthctl(["floor", "--dir", str(floor_dir.folder), "--db", db_url, "audit", "--json",
+                   *more])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def audit_against_the_boards(capsys, floor_dir, db_url, store, tables):
+    # `uthctl floor audit` over the database verifies every table and
+    # recomputes the accounts `uthctl audit` recomputes from the board's export.
+    chart = floor_dir.folder / "meters.png"
+    code, report = floor_audit(capsys, floor_dir, db_url, "--plot", str(chart))
+    assert code == 0 and report["ok"], report["summary"]
+    for table in tables:  # one PNG a table
+        assert (floor_dir.folder / ("meters-%s.png" % table.name)).read_bytes()[:4] == \
+            b"\x89PNG"
+    for table in tables:
+        exported = table.own_export()
+        state = store.table(table.name)
+        own = audit(json.loads(state["board_status"]), json.loads(state["meters"]), exported,
+                    [], "the board's export")
+        assert own["ok"]
+        assert report["tables"][table.name]["accounts"] == own["accounts"]
+    # A record changed in the database is found by the audit, on its table alone.
+    body = store.records("3")[2]
+    body["meter"] = (body.get("meter") or 0) + 10_000  # a cent more on the meter
+    with store.engine.begin() as db:
+        db.execute(update(schema.records).where(schema.records.c.table_id == "3",
+                                                schema.records.c.seq == 3).values(
+            body=json.dumps(body)))
+    code, report = floor_audit(capsys, floor_dir, db_url)
+    assert code == 1
+    assert [row["ok"] for row in report["summary"]["tables"]] == [False, True]
+    assert "record 3 was altered" in " ".join(report["tables"]["3"]["failures"])

@@ -1,0 +1,117 @@
+# The floor's soak (`make test-floor`, marked long_run): UTH_FLOOR_BOARDS
+# virtual boards (20 unless told), each with its bridge, play
+# UTH_FLOOR_ROUNDS rounds between them while the broker, bridges and boards
+# are killed at random moments (seeded by UTH_FLOOR_SEED, printed); after
+# recovery the database equals every board's own log export, record for
+# record, with no duplicates and nothing refused.
+import contextlib
+import json
+import os
+import random
+import threading
+import time
+
+import pytest
+import servers
+
+from uthctl.floor.store import Store
+from uthctl.floor.virtual_tables import Table, start_floor, stop_process, wait_until
+from uthctl.links.rig import RigError
+
+pytestmark = [pytest.mark.long_run, pytest.mark.board, pytest.mark.usefixtures("micropython")]
+BOARDS = int(os.environ.get("UTH_FLOOR_BOARDS", "20"))
+ROUNDS = int(os.environ.get("UTH_FLOOR_ROUNDS", "2000"))
+SEED = int(os.environ.get("UTH_FLOOR_SEED", str(int(time.time()))))
+CHAOS_EVERY_S = (2.0, 8.0)
+SETTLE_S = 180.0
+
+
+def play(table, rounds, counts):
+    # Its share of the rounds; one cut short by a power cut is tried again.
+    while counts["played"] < rounds:
+        try:
+            table.play_round()
+            counts["played"] += 1
+        except (RigError, OSError):
+            counts["interrupted"] += 1
+            for seat in (1, 2, 3):
+                with contextlib.suppress(RigError, OSError):
+                    table.rig.chip(seat, False)
+            time.sleep(1.0)
+
+
+def chaos(rng, broker, tables, stop, log):
+    while not stop.wait(rng.uniform(*CHAOS_EVERY_S)):
+        blow = rng.choice(("broker", "bridge", "board"))
+        victim = rng.choice(tables)
+        log.append((round(time.time(), 1), blow, victim.name))
+        if blow == "broker":
+            broker.kill()
+            time.sleep(rng.uniform(0, 2))
+            broker.start()
+        elif blow == "bridge":
+            victim.kill_bridge()
+            time.sleep(rng.uniform(0, 2))
+            victim.start_bridge()
+        else:
+            victim.power_cut()
+
+
+def settled(store, tables, since):
+    # Every table's floor head is the head its bridge last reported, reported after `since`.
+    for table in tables:
+        state = store.table(table.name)
+        if not state or not state["meters"] or state["meters_at"] < since:
+            return False
+        if json.loads(state["meters"])["log_seq"] != state["last_seq"]:
+            return False
+    return True
+
+
+def test_the_floor_soak(tmp_path, floor_dir, need_mosquitto):
+    print("floor soak: %d boards, %d rounds, seed %d" % (BOARDS, ROUNDS, SEED))
+    names = [str(n) for n in range(1, BOARDS + 1)]
+    for name in names:
+        floor_dir.add_table(name)
+    port = servers.free_port()
+    broker = servers.Mosquitto(floor_dir.broker_config(port), port,
+                               tmp_path / "mosquitto.log").start()
+    db_url = "sqlite:///%s" % (tmp_path / "floor.db")
+    with contextlib.ExitStack() as stack:
+        stack.callback(broker.kill)
+        tables = []
+        for name in names:
+            tables.append(Table(name, tmp_path, floor_dir, broker))
+            stack.callback(tables[-1].close)
+            tables[-1].start_bridge()
+        floor = start_floor(floor_dir, broker, db_url, tmp_path / "floor.log")
+        stack.callback(stop_process, floor)
+        store = Store(db_url)
+        stack.callback(store.close)
+
+        stop, blows = threading.Event(), []
+        chaos_thread = threading.Thread(target=chaos, args=(random.Random(SEED), broker, tables,
+                                                            stop, blows))
+        counts = [{"played": 0, "interrupted": 0} for _ in tables]
+        players = [threading.Thread(target=play, args=(t, -(-ROUNDS // BOARDS), c))
+                   for t, c in zip(tables, counts, strict=True)]
+        chaos_thread.start()
+        for player in players:
+            player.start()
+        for player in players:
+            player.join()
+        stop.set()
+        chaos_thread.join()
+        if broker.process is None:
+            broker.start()
+        quiet = time.time()
+        wait_until(lambda: settled(store, tables, quiet + 3), SETTLE_S,
+                   "every table's head on the floor")
+        for table in tables:
+            stop_process(table.bridge)
+        print("floor soak: %d rounds played, %d cut short; %d blows: %s" % (
+            sum(c["played"] for c in counts), sum(c["interrupted"] for c in counts),
+            len(blows), blows))
+        for table in tables:
+            assert store.records(table.name) == table.own_export(), "table %s" % table.name
+        assert store.refusals() == []

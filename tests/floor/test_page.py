@@ -1,0 +1,87 @@
+# The floor page behind its login: a viewer sees every table's tile and
+# cannot acknowledge; a supervisor acknowledges, and the acknowledgement is
+# recorded with the supervisor's name; the event stream carries the tiles.
+import json
+
+import pytest
+from floor_data import PASSWORDS
+
+from uthctl.floor.users import Users
+
+
+def logged_in(app, name, password=None):
+    client = app.test_client()
+    reply = client.post("/login", data={"name": name, "password": password or PASSWORDS[name]})
+    assert reply.status_code == 302
+    return client
+
+
+def csrf_of(client):
+    page = client.get("/").get_data(as_text=True)
+    return page.split('data-csrf="')[1].split('"')[0]
+
+
+def test_nothing_is_shown_without_a_login(floor):
+    app, _ = floor
+    client = app.test_client()
+    assert client.get("/").headers["Location"].endswith("/login")
+    assert client.get("/tiles.json").status_code == 401
+    assert client.get("/events").status_code == 401
+    assert client.post("/alerts/1/ack").status_code == 401
+
+
+def test_a_wrong_password_is_refused(floor):
+    app, _ = floor
+    reply = app.test_client().post("/login", data={"name": "sam", "password": "guess-again"})
+    assert reply.status_code == 401 and "not known" in reply.get_data(as_text=True)
+
+
+def test_the_tiles_show_each_table(floor):
+    app, _ = floor
+    tiles = {t["table"]: t for t in logged_in(app, "vera").get("/tiles.json").json["tiles"]}
+    assert tiles["3"]["display"] == "$187.34"
+    assert tiles["3"]["pending"] == {"seat": 4, "award": "$187.34"}
+    assert tiles["3"]["records"] == 2 and tiles["3"]["config"] == "A1"
+    assert tiles["4"]["link"] == "offline"
+    assert [a["kind"] for a in tiles["4"]["alerts"]] == ["offline"]
+
+
+def test_a_viewers_acknowledgement_is_refused(floor):
+    app, store = floor
+    client = logged_in(app, "vera")
+    alert = store.alerts("4")[0]["id"]
+    reply = client.post("/alerts/%d/ack" % alert, headers={"X-CSRF-Token": csrf_of(client)})
+    assert reply.status_code == 403
+    assert store.alerts("4")[0]["acked_by"] is None
+
+
+def test_a_supervisor_acknowledges_by_name_once(floor):
+    app, store = floor
+    client = logged_in(app, "sam")
+    alert = store.alerts("4")[0]["id"]
+    assert client.post("/alerts/%d/ack" % alert).status_code == 403  # without the page's token
+    token = {"X-CSRF-Token": csrf_of(client)}
+    assert client.post("/alerts/%d/ack" % alert, headers=token).json == {
+        "acknowledged": alert, "by": "sam"}
+    assert store.alerts("4")[0]["acked_by"] == "sam"
+    assert client.post("/alerts/%d/ack" % alert, headers=token).status_code == 409
+
+
+def test_the_event_stream_carries_the_tiles(floor):
+    app, _ = floor
+    reply = logged_in(app, "vera").get("/events")
+    assert reply.mimetype == "text/event-stream"
+    first = reply.get_data(as_text=True).split("\n\n")[0]
+    assert first.startswith("data: ")
+    assert [t["table"] for t in json.loads(first[len("data: "):])] == ["3", "4"]
+
+
+def test_user_passwords_are_stored_hashed(tmp_path):
+    users = Users(tmp_path / "users.json")
+    users.add("sam", "supervisor", "supervisor-password")
+    text = (tmp_path / "users.json").read_text()
+    assert "supervisor-password" not in text and "scrypt:" in text
+    assert users.check("sam", "supervisor-password") == "supervisor"
+    assert users.check("sam", "wrong") is None
+    with pytest.raises(ValueError, match="viewer or supervisor"):
+        users.add("x", "admin", "long-enough")
