@@ -1,6 +1,9 @@
 # The event log's tamper evidence: every record carries its sequence number
 # and the SHA-256 of the record before it, over a canonical text that both
-# MicroPython and CPython produce byte for byte (sorted keys, no spaces).
+# MicroPython and CPython produce byte for byte (docs/host-link.md, "The
+# hash's text"): sorted keys, no spaces, ASCII only, every string written by
+# this module's rule rather than by either runtime's json.dumps, which write
+# non-ASCII, DEL, backspace and form feed differently.
 import binascii
 import hashlib
 import json
@@ -31,7 +34,17 @@ def canonical(record):
             ordered[key] = value
     if lists and not _plain(lists):
         return _by_fields(record)
-    return json.dumps(ordered, separators=_COMPACT)
+    text = json.dumps(ordered, separators=_COMPACT)
+    return text if no_escapes(text) else _by_fields(record)
+
+
+def no_escapes(text):
+    # Whether json.dumps wrote no escape and no character outside printable
+    # ASCII: then both runtimes wrote the canonical text. Any string it
+    # escaped (a quote, a backslash, a control character, and on CPython
+    # anything past ASCII) or wrote raw past ASCII (MicroPython) takes the
+    # field by field way, whose strings this module writes.
+    return "\\" not in text and "\x7f" not in text and len(text) == len(text.encode())
 
 
 def _plain(lists):
@@ -46,27 +59,30 @@ def _plain(lists):
     return "{" not in text and "(" not in text
 
 
-def _by_fields(record):
-    parts = []
-    for key in sorted(record):
-        if key != "hash":
-            parts.append(json.dumps(key) + ":" + _value(record[key]))
-    return "{" + ",".join(parts) + "}"
+def _by_fields(record, earlier=False):
+    # The field by field way, in a module of its own: loaded only for the
+    # rare record that needs it, not kept in every board's heap.
+    from . import chain_fields
+
+    return chain_fields.by_fields(record, earlier)
 
 
-def _value(value):
-    if isinstance(value, list):
-        return "[" + ",".join(_value(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return _by_fields(value)
-    return json.dumps(value)
+def _digest(prev, text):
+    digest = hashlib.sha256(prev.encode())
+    digest.update(text.encode())
+    return binascii.hexlify(digest.digest()).decode()
 
 
 def record_hash(record):
     # SHA-256 of prev then the canonical text, fed apart rather than joined.
-    digest = hashlib.sha256(record["prev"].encode())
-    digest.update(canonical(record).encode())
-    return binascii.hexlify(digest.digest()).decode()
+    return _digest(record["prev"], canonical(record))
+
+
+def earlier_hash(record):
+    # The hash the earlier rule gave a record, over its UTF-8 text: the same
+    # as record_hash's for every record whose strings hold no DEL and nothing
+    # past ASCII.
+    return _digest(record["prev"], _by_fields(record, True))
 
 
 def link(event, seq, prev_hash):
@@ -81,15 +97,24 @@ def link(event, seq, prev_hash):
 def verify(records, first_prev=None):
     # Checks sequence and hashes; returns (ok, message). The first record's
     # predecessor may have been dropped, so its prev is trusted unless given.
+    # A record an earlier firmware wrote may hold its earlier hash: a log
+    # kept on a board across an update still verifies, and says how many.
     expected_prev = first_prev
     expected_seq = None
+    earlier = 0
     for record in records:
         if expected_seq is not None and record.get("seq") != expected_seq:
             return False, "sequence breaks at %r" % (record.get("seq"),)
         if expected_prev is not None and record.get("prev") != expected_prev:
             return False, "record %r does not follow its predecessor" % (record.get("seq"),)
         if record_hash(record) != record.get("hash"):
-            return False, "record %r was altered" % (record.get("seq"),)
+            if earlier_hash(record) != record.get("hash"):
+                return False, "record %r was altered" % (record.get("seq"),)
+            earlier += 1
         expected_seq = record["seq"] + 1
         expected_prev = record["hash"]
-    return True, "%d records chain" % len(records)
+    message = "%d records chain" % len(records)
+    if earlier:
+        message += (" (%d hashed by the earlier rule, before the canonical text was ASCII)"
+                    % earlier)
+    return True, message

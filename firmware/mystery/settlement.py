@@ -3,14 +3,18 @@
 # and payout limits configured on the table, never with ones the round names,
 # and recorded in the log as one compact record. Lists, not objects, in the
 # record: its hash is computed the fast way (chain.canonical).
+from json import dumps
+
 from uth.cards import names_text
 from uth.paytables import SETTLED_WAGERS
 from uth.round import limits, parse_round
 from uth.settle import settle_parsed
 
+from .chain import no_escapes
 from .refusal import Refused
 
-_LABEL_MAX = 40  # the caller's round id, kept in the log record
+_LABEL_MAX = 40  # the caller's round id, kept in the log record: characters or digits
+_LABEL_BOUND = 10 ** _LABEL_MAX
 
 
 def _same(given, in_force, what):
@@ -35,29 +39,42 @@ def _letters(given):
 def on_the_table(data, rules):
     # The round to settle: `data` as the host sent it (the command's own
     # "cmd" and "id" left out), with the table's rules in force. rules:
-    # {"paytables": {wager: letter}, "settings": {...}, "max_payout_cents": {...}}.
+    # {"paytables": {wager: letter}, "settings": {...}, "max_payout_cents": {...},
+    # "max_stake_cents": cents}.
     if not isinstance(data, dict):
         raise Refused("a round is an object")
     label = data.get("round")
-    if not (label is None or type(label) is int or
+    if not (label is None or (type(label) is int and -_LABEL_BOUND < label < _LABEL_BOUND) or
             (isinstance(label, str) and len(label) <= _LABEL_MAX)):
-        raise Refused("round must be a number or a text of at most %d characters" % _LABEL_MAX)
+        raise Refused("round must be a number of at most %d digits or a text of at most %d "
+                      "characters" % (_LABEL_MAX, _LABEL_MAX))
     if "paytables" in data:
         given = _letters(data["paytables"])
+        _known(given, SETTLED_WAGERS, "unknown wager %r in paytables")
         _same(given, {w: rules["paytables"].get(w) for w in given}, "paytables")
     if "settings" in data:
         given = data["settings"]
         if not isinstance(given, dict):
             raise Refused("settings must be an object")
+        _known(given, rules["settings"], "unknown key %r in settings")
         _same(given, {name: rules["settings"].get(name) for name in given}, "settings")
     if data.get("max_payout_cents") is not None:
         _same(limits(data["max_payout_cents"]), limits(rules["max_payout_cents"]),
               "payout limits")
+    if "max_stake_cents" in data:
+        _same(data["max_stake_cents"], rules["max_stake_cents"], "stake limits")
     round_data = dict(data)
-    round_data["paytables"] = rules["paytables"]
-    round_data["settings"] = rules["settings"]
-    round_data["max_payout_cents"] = rules["max_payout_cents"]
+    for name in rules:
+        round_data[name] = rules[name]
     return round_data
+
+
+def _known(given, names, message):
+    # Every name a round gives must be one the table has, whatever its value:
+    # a null one is not the table's rule left out, it is a name no table knows.
+    for name in given:
+        if name not in names:
+            raise Refused(message % (name,))
 
 
 def settle(data, rules):
@@ -103,4 +120,9 @@ def record(round_, result, locked_round):
              "limits": [round_.limits.get(w) for w in order], "seats": seats}
     if round_.label is not None:
         event["label"] = round_.label
+        if type(round_.label) is str and not no_escapes(dumps(round_.label)):
+            # Its hash's text is written field by field (chain_fields.py):
+            # loaded here, where no memory for it refuses the round rather
+            # than failing the commit.
+            from . import chain_fields  # noqa: F401
     return event

@@ -1,8 +1,8 @@
 # The table's settlement rules as settings (settings.py registers them): the
-# paytable in force for each side wager, the Bad Beat rules of rules.md, and
-# the payout limitation of 653a.12(h). Each validator takes the value asked
-# for and the Mystery configuration (unused here) and gives the value to
-# keep, or raises Refused with the reason. The paytables and the round's
+# paytable in force for each side wager, the Bad Beat rules of rules.md, the
+# payout limitation of 653a.12(h) and the stake limit. Each validator takes
+# the value asked for and the Mystery configuration (unused here) and gives
+# the value to keep, or raises Refused with the reason. The paytables and the round's
 # checks are imported by the validators that need them, not at boot.
 from .refusal import Refused
 
@@ -42,6 +42,16 @@ def _max_payout(value, config):
     return value
 
 
+def _max_stake(value, config):
+    # The most one side wager's stake may be: a round over it is refused.
+    from uth.round import stake_limit
+
+    try:
+        return stake_limit(value)
+    except ValueError as error:
+        raise Refused(str(error)) from None
+
+
 def _bad_beat_mode(value, config):
     if value not in BAD_BEAT_MODES:
         raise Refused("bad_beat_mode must be two_way or player_loses")
@@ -55,7 +65,8 @@ def _bad_beat_on_fold(value, config):
 
 
 # name -> (default, validator, what it is), as settings.py keeps them. The
-# defaults are uth/round.py's DEFAULT_SETTINGS (a test holds them equal).
+# defaults are uth/round.py's DEFAULT_SETTINGS and MAX_STAKE_CENTS (a test
+# holds them equal).
 SETTINGS = {
     "paytables": ({}, _paytables,
                   "the paytable in force for each side wager settled on the board, "
@@ -63,6 +74,7 @@ SETTINGS = {
     "max_payout_cents": (None, _max_payout,
                          "653a.12(h): the most one wager wins in a round, in cents: one "
                          "figure for all, {wager: cents}, or null for no limit"),
+    "max_stake_cents": (100_000, _max_stake, "the most one side wager's stake may be, cents"),
     "bad_beat_mode": (BAD_BEAT_MODES[0], _bad_beat_mode,
                       "Bad Beat pays on the strictly losing hand (two_way) or only the "
                       "player's (player_loses)"),
@@ -76,4 +88,5 @@ def in_force(setting):
     return {"paytables": setting("paytables"),
             "settings": {"bad_beat_mode": setting("bad_beat_mode"),
                          "bad_beat_on_fold": setting("bad_beat_on_fold")},
-            "max_payout_cents": setting("max_payout_cents")}
+            "max_payout_cents": setting("max_payout_cents"),
+            "max_stake_cents": setting("max_stake_cents")}

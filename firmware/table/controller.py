@@ -301,6 +301,7 @@ class Table:
         # rules themselves may be changing.
         if self.state == SERVICE:
             raise Refused("no round is settled in service mode")
+        self._not_in_fault("no round is settled")
         try:
             result, records = self.bonus.settle_round(data)
         except Refused:
@@ -308,6 +309,12 @@ class Table:
                 self._enter_fault()
             raise
         return result, records[0]["seq"]
+
+    def _not_in_fault(self, what):
+        # A fault of the store or of the seats stops play until a restart.
+        if self.state == FAULT:
+            raise Refused("the table is in a fault (%s): %s until it is cleared and the "
+                          "board restarted" % (self.bonus.fault or self.board_fault, what))
 
     def status(self):
         meter = self.bonus.meter
@@ -354,6 +361,7 @@ class Table:
     def set_validation(self, employee, slip):
         # Who validates the pending hit and its jackpot slip, for the key
         # turn to record; given again, it replaces the last.
+        self._not_in_fault("no validation is taken")
         if self.state != HIT_PENDING:
             raise Refused("no hit is pending: a validation's employee and slip are given "
                           "between the hit and the key turn")

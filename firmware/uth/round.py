@@ -1,6 +1,9 @@
 # A round as the table hands it over, checked whole: every card known and
 # dealt once, the right counts, known paytables and settings, wagers in whole
-# non-negative cents. Any fault raises ValueError saying where and what.
+# non-negative cents up to the stake limit. Any fault raises ValueError
+# saying where and what.
+from micropython import const
+
 from . import paytables
 from .cards import card_name, parse_card
 from .seats import MAX_SEAT
@@ -11,7 +14,12 @@ _SETTING_CHOICES = {
     "bad_beat_mode": BAD_BEAT_MODES,
     "bad_beat_on_fold": ("action", "lose"),
 }
-_ROUND_KEYS = ("round", "paytables", "settings", "max_payout_cents", "dealer", "board", "seats")
+_ROUND_KEYS = ("round", "paytables", "settings", "max_payout_cents", "max_stake_cents", "dealer",
+               "board", "seats")
+# The most one side wager's stake may be, in cents, unless the round (the
+# table's setting max_stake_cents) says otherwise; and the most that may say.
+MAX_STAKE_CENTS = const(100_000)
+STAKE_CEILING_CENTS = const(100_000_000)
 _SEAT_KEYS = ("seat", "cards", "folded", "wagers")
 
 
@@ -118,7 +126,14 @@ def limits(data):
     return limited
 
 
-def _wagers(data, tables, where):
+def stake_limit(cents):
+    # max_stake_cents: whole cents from 1 to STAKE_CEILING_CENTS.
+    if type(cents) is not int or not 1 <= cents <= STAKE_CEILING_CENTS:
+        raise _fault("max_stake_cents must be whole cents from 1 to %d", STAKE_CEILING_CENTS)
+    return cents
+
+
+def _wagers(data, tables, where, most):
     _check_keys(data, paytables.SETTLED_WAGERS, where, " wagers")
     wagers = []
     for wager in paytables.SETTLED_WAGERS:
@@ -126,6 +141,9 @@ def _wagers(data, tables, where):
         if type(cents) is not int or cents < 0:
             raise _fault("%s: %s wager must be whole cents, 0 or more, not %r", _place(where),
                          wager, cents)
+        if cents > most:
+            raise _fault("%s: %s wager is over the stake limit, max_stake_cents %d",
+                         _place(where), wager, most)
         if cents and wager not in tables:
             raise _fault("%s wagers on %s but the round names no %s paytable", _place(where),
                          wager, wager)
@@ -134,7 +152,7 @@ def _wagers(data, tables, where):
     return tuple(wagers)
 
 
-def _seat(data, tables, board, owners, numbers):
+def _seat(data, tables, board, owners, numbers, most):
     _check_keys(data, _SEAT_KEYS, "a seat")
     number = data.get("seat")
     if type(number) is not int or not 1 <= number <= MAX_SEAT:
@@ -146,7 +164,7 @@ def _seat(data, tables, board, owners, numbers):
     folded = data.get("folded", False)
     if folded is not True and folded is not False:
         raise _fault("%s: folded must be true or false", _place(number))
-    wagers = _wagers(data.get("wagers", {}), tables, number)
+    wagers = _wagers(data.get("wagers", {}), tables, number, most)
     return Seat(number, cards, bytes(cards + board), folded, wagers)
 
 
@@ -155,6 +173,7 @@ def parse_round(data):
     tables = _tables(data.get("paytables", {}))
     settings = _settings(data.get("settings", {}))
     limited = limits(data.get("max_payout_cents"))
+    most = stake_limit(data.get("max_stake_cents", MAX_STAKE_CENTS))
     owners = {}
     dealer = _cards(data.get("dealer"), 2, "dealer", owners)
     board = _cards(data.get("board"), 5, "board", owners)
@@ -162,6 +181,6 @@ def parse_round(data):
     if not isinstance(seats_data, list) or not seats_data:
         raise _fault("seats must be a non-empty list")
     numbers = []
-    seats = [_seat(seat, tables, board, owners, numbers) for seat in seats_data]
+    seats = [_seat(seat, tables, board, owners, numbers, most) for seat in seats_data]
     return Round(data.get("round"), tables, settings, dealer, bytes(dealer + board),
                  bytes(board), seats, limited)

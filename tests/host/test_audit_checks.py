@@ -131,6 +131,39 @@ def test_an_award_not_earned_by_the_contributions_is_caught():
                for f in result["failures"])
 
 
+def test_a_log_cut_at_its_front_while_the_board_keeps_it_fails():
+    # The first 13 records deleted from an export; the board has dropped
+    # none, so it still holds them: the audit names them missing.
+    records, meters = simulated(rounds=400)
+    cut = records[13:]
+    result = audit_of(cut, meters)
+    assert not result["ok"]
+    assert result["failures"] == [
+        "log: the log starts at record 14, but the board still keeps the records from 1 (it "
+        "has dropped 0): records 1-13 are missing from the log's front"]
+    text = audit_report.text(result)
+    # The report does not also say the board dropped them.
+    assert "dropped by the board's bounded log" not in text
+    assert "records 1-13 are not in the log, and the board has dropped none" in text
+    # Cut from a board that had dropped 5: records 6-13 are missing.
+    result = audit_of(cut, dict(meters, log_dropped=5))
+    assert "records 6-13 are missing from the log's front" in result["failures"][0]
+
+
+def test_a_part_of_a_log_is_audited_when_asked_and_says_so_first():
+    records, meters = simulated(rounds=400)
+    cut = records[13:]
+    result = audit(STATUS, meters, cut, [], "test", from_seq=14)
+    assert result["ok"], result["failures"]
+    text = audit_report.text(result)
+    assert text.splitlines()[0].startswith(
+        "Mystery audit of part of the log, from record 14 (--from), of test")
+    assert "a part of the log: records 1-13 are not in it (the board has dropped 0)" in text
+    # --from names where the part must start: a log starting elsewhere fails.
+    result = audit(STATUS, meters, records[14:], [], "test", from_seq=14)
+    assert result["failures"] == ["log: the log starts at record 15, not at record 14 (--from)"]
+
+
 def test_a_log_whose_oldest_records_were_dropped_says_so():
     records, meters = simulated(rounds=2000)
     kept = records[150:]

@@ -14,6 +14,7 @@ from uth.cards import RANKS, SUITS
 from uth.paytables import SETTLED_WAGERS
 from uth.settle import settle
 from uthctl.analysis import hold, log_verify
+from uthctl.cli import main as uthctl
 from uthctl.links import logexport
 
 pytestmark = pytest.mark.usefixtures("micropython")
@@ -148,3 +149,31 @@ def test_thousands_of_random_rounds(board, target):
     link, rig = board
     records, meters, sums, _ = _play(link, rig, 3000)
     _check(records, meters, sums, sum(1 for r in records if r["ev"] == "settled"))
+
+
+# Labels a host may send that the board's MicroPython and the host's CPython
+# once wrote differently in the hash's text (docs/host-link.md, "The hash's
+# text"): each record the board hashed must verify here.
+LABELS = ("caf\u00e9", "a\bb", "a\x7fb", "a\fb", "\u20ac5", 'q"\\')
+
+
+@pytest.mark.board
+def test_rounds_labelled_with_any_character_verify_on_the_host(board, tmp_path):
+    link, rig = board
+    replies = _service(link, rig, [("config", {"mystery": "A1"}),
+                                   ("set", {"name": "paytables", "value": TABLES})])
+    assert all(reply["ok"] for reply in replies), replies
+    rng = random.Random(SEED)
+    for label in LABELS:
+        data = dict(random_round(rng, 1), round=label)
+        data["seats"][0]["wagers"] = {"trips": 100}
+        reply = link.command("round", **data)
+        assert reply["ok"] and reply["round"] == label, (label, reply)
+    records, meters = logexport.export(link)
+    assert [r["label"] for r in records if r["ev"] == "settled"] == list(LABELS)
+    path = tmp_path / "log.jsonl"
+    logexport.write_jsonl(path, records)
+    head = "%d:%s" % logexport.head_of(meters)
+    assert uthctl(["mystery", "verify", str(path), "--head", head]) == 0
+    verified = log_verify.verify_log(records, head=logexport.head_of(meters))
+    assert verified["ok"] and verified["chain"] == "%d records chain" % len(records), verified

@@ -64,6 +64,39 @@ def test_settle_refuses_a_bad_round(tmp_path, capsys):
         "error": "seat 5: duplicate card Ks (also dealer)"}
 
 
+def _settle_error(tmp_path, capsys, data, *options):
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(data))
+    assert main(["settle", str(path), "--json", *options]) == 2
+    return json.loads(capsys.readouterr().out)["error"]
+
+
+def test_settle_refuses_a_stake_over_the_limit(tmp_path, capsys):
+    # 100,000 cents by default, as a table's max_stake_cents is.
+    data = json.loads(EXAMPLE.read_text())
+    data["seats"][0]["wagers"]["trips"] = 10 ** 300
+    assert _settle_error(tmp_path, capsys, data) == (
+        "seat 1: trips wager is over the stake limit, max_stake_cents 100000")
+    data["seats"][0]["wagers"]["trips"] = 100_001
+    assert "max_stake_cents 100000" in _settle_error(tmp_path, capsys, data)
+    assert "max_stake_cents 100000" in _settle_error(tmp_path, capsys, data,
+                                                     "--max-stake", "100000")
+    assert _settle_error(tmp_path, capsys, data, "--max-stake", "0") == (
+        "max_stake_cents must be whole cents from 1 to 100000000")
+    data["max_stake_cents"] = 100_001
+    (tmp_path / "round.json").write_text(json.dumps(data))
+    assert _json(capsys, ["settle", str(tmp_path / "round.json")])["seats"][0]["seat"] == 1
+
+
+def test_settle_refuses_unknown_names_whatever_their_value(tmp_path, capsys):
+    for where, name, says in (("paytables", "bogus", "unknown wager 'bogus' in paytables"),
+                              ("settings", "bogus", "unknown key 'bogus' in settings"),
+                              ("settings", "blind", "unknown key 'blind' in settings")):
+        data = json.loads(EXAMPLE.read_text())
+        data.setdefault(where, {})[name] = None
+        assert _settle_error(tmp_path, capsys, data) == says, (where, name)
+
+
 def test_settle_with_a_payout_limit(capsys):
     # --max-payout limits every wager: seat 1's Bad Beat (500 to 1 on $5, $2,500)
     # to $1,000; seat 3's Ultimate Pairs AA (30 to 1 on $10, $300) is under it.

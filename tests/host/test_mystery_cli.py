@@ -334,6 +334,29 @@ def test_verify_anchors_the_start_after_an_earlier_export(tmp_path, capsys, real
                             "earlier export" % (later[1]["seq"], earlier[-1]["seq"]))
 
 
+def test_verify_holds_the_first_record_against_what_the_board_dropped(tmp_path, capsys,
+                                                                       real_log):
+    records, _ = real_log
+    assert len(records) > 20
+    cut = _write(tmp_path, records[13:])
+    code, text = _run(capsys, ["mystery", "verify", cut])
+    assert code == 2
+    assert text.strip() == (
+        "log check FAILED: the log starts at record 14: records 1-13 are missing from the "
+        "log's front; give the earlier export it joins, or --from 14 to check it as a part")
+    code, text = _run(capsys, ["mystery", "verify", cut, "--dropped", "0"])
+    assert code == 2 and "records 1-13 are missing from the log's front" in text
+    # The board's bounded log dropped exactly those: the log starts where the board's does.
+    out = _json(capsys, ["mystery", "verify", cut, "--dropped", "13"])
+    assert out["ok"] and not out["part"]
+    assert out["starts_at"].startswith("the board's oldest kept record")
+    # A part, said so: checked, and the output says first that it is a part.
+    code, text = _run(capsys, ["mystery", "verify", cut, "--from", "14"])
+    assert code == 0 and text.startswith("ok for a part of the log, from record 14: ")
+    code, text = _run(capsys, ["mystery", "verify", cut, "--from", "13"])
+    assert code == 2 and "starts at record 14, not at record 13 (--from)" in text
+
+
 def test_verify_a_log_from_record_one_starts_at_genesis(tmp_path, capsys, real_log):
     records, _ = real_log
     # Forged from the very first record on, from a start other than genesis.

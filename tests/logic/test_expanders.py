@@ -108,6 +108,25 @@ def test_a_bus_error_mid_run_faults_the_table_and_leaves_the_bus_alone(root):
 
 
 @tmpdir.within
+def test_a_validation_in_a_fault_says_the_table_is_in_a_fault(root):
+    # The hit is still pending in the meter, but play has stopped: the
+    # refusal names the fault, not a missing hit.
+    rig = ExpanderRig(root, random_bytes=scripted_hit(1))
+    rig.configure("A1")
+    rig.chip(6)
+    rig.press_lock()
+    assert rig.table.state == "hit_pending"
+    rig.bus.broken = True
+    rig.run(5)
+    assert rig.table.state == "fault" and rig.table.bonus.meter.phase == "pending"
+    reply = rig.command(cmd="validation", employee="4417", slip="JS-1", id=3)[-1]
+    assert reply == {"ok": False, "id": 3, "error": (
+        "the table is in a fault (I2C expander 0x20: bus error reading the spots (OSError "
+        "5)): no validation is taken until it is cleared and the board restarted")}, reply
+    assert rig.table.status()["validation"] is None
+
+
+@tmpdir.within
 def test_a_fault_lets_the_last_write_put_the_lights_out_where_the_bus_answers(root):
     rig = ExpanderRig(root)
     rig.configure("A1")

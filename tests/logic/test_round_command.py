@@ -8,6 +8,7 @@ import os
 import sys
 
 import tmpdir
+from expander_rig import ExpanderRig
 from mystery import chain
 from table.hostlink import MAX_LINE, MAX_ROUND_LINE
 from table_rig import Rig
@@ -130,6 +131,29 @@ def test_the_meters_and_record_survive_a_restart(root):
 
 
 @tmpdir.within
+def test_a_log_hashed_by_the_earlier_rule_still_boots_and_verifies(root):
+    # A board updated with a round labelled café in its log, hashed as the
+    # firmware before the canonical string rule hashed it (MicroPython's
+    # json.dumps: é raw): its start-up check must not call the log altered.
+    written_by_now = chain.record_hash
+    chain.record_hash = chain.earlier_hash
+    try:
+        rig = _ready(root)
+        assert _round(rig, _changed(ROUND, ("round",), "caf\u00e9"))["ok"]
+    finally:
+        chain.record_hash = written_by_now
+    settled = _log(rig)[-1]
+    assert settled["ev"] == "settled" and chain.record_hash(settled) != settled["hash"]
+    del rig
+    gc.collect()
+    again = Rig(root)
+    assert again.events("fault") == [] and again.table.state != "fault"
+    assert chain.verify(_log(again)) == (True, "%d records chain (1 hashed by the earlier "
+                                               "rule, before the canonical text was ASCII)"
+                                         % settled["seq"])
+
+
+@tmpdir.within
 def test_the_payout_limit_set_on_the_table_applies(root):
     # A $1,000 limit on Bad Beat only: seat 1's $2,500 is paid $1,000.
     rig = _ready(root, max_payout_cents={"bad_beat": 100000})
@@ -172,7 +196,20 @@ BAD_ROUNDS = (
                                       "table's {\"trips\": \"E\"}"),
     (("settings",), {"bad_beat_mode": "player_loses"}, "the round's settings"),
     (("max_payout_cents",), 5000, "the round's payout limits"),
-    (("round",), {"a": 1}, "round must be a number or a text"),
+    (("round",), {"a": 1}, "round must be a number of at most 40 digits or a text"),
+    # Bounded like a text label: at most 40 digits (a record's size is flash wear).
+    (("round",), 10 ** 40, "round must be a number of at most 40 digits"),
+    (("round",), -(10 ** 300), "round must be a number of at most 40 digits"),
+    # The stake limit, max_stake_cents: 100,000 cents unless the table sets it.
+    (("seats", 0, "wagers", "trips"), 10 ** 300,
+     "seat 1: trips wager is over the stake limit, max_stake_cents 100000"),
+    (("seats", 1, "wagers", "ultimate_pairs"), 100_001,
+     "seat 3: ultimate_pairs wager is over the stake limit, max_stake_cents 100000"),
+    (("max_stake_cents",), 10 ** 300, "the round's stake limits"),
+    # A name no table has is refused whatever its value, null too.
+    (("paytables",), {"trips": "E", "bogus": None}, "unknown wager 'bogus' in paytables"),
+    (("settings",), {"bogus": None}, "unknown key 'bogus' in settings"),
+    (("settings",), {"blind": None}, "unknown key 'blind' in settings"),
 )
 
 
@@ -186,6 +223,24 @@ def test_a_bad_round_is_refused_whole_and_nothing_is_recorded(root):
         assert reply["id"] == 7
     # The meters name the log's head (log_seq, log_hash): no record was added.
     assert rig.command(cmd="meters")[-1]["meters"] == before
+
+
+@tmpdir.within
+def test_the_stake_limit_set_on_the_table_applies(root):
+    rig = _ready(root, max_stake_cents=150_000)
+    big = _changed(ROUND, ("seats", 1, "wagers", "trips"), 150_000)
+    reply = _round(rig, big)
+    assert reply["ok"], reply
+    # Nines full of aces, Trips E 7 to 1 (the module's EXPECTED) on $1,500.
+    assert _results(reply)[3]["trips"] == ("full_house", 7, 7 * 150_000)
+    over = _round(rig, _changed(ROUND, ("seats", 1, "wagers", "trips"), 150_001))
+    assert over["ok"] is False and "max_stake_cents 150000" in over["error"], over
+    rig.key.level = 1
+    rig.run(100)
+    for value in (0, 10 ** 200, 100_000_001, "1000", None):
+        reply = rig.command(cmd="set", name="max_stake_cents", value=value)[-1]
+        assert reply["ok"] is False and reply["error"] == (
+            "max_stake_cents must be whole cents from 1 to 100000000"), (value, reply)
 
 
 @tmpdir.within
@@ -206,6 +261,25 @@ def test_no_round_is_settled_in_service_mode(root):
     rig.run(100)
     reply = _round(rig, ROUND)
     assert reply == {"ok": False, "error": "no round is settled in service mode", "id": 7}
+
+
+@tmpdir.within
+def test_no_round_is_settled_while_the_seats_are_in_a_fault(root):
+    # An I2C bus error stops play until a restart (docs/host-link.md): a
+    # round sent then is refused, saying so, and nothing is recorded.
+    rig = ExpanderRig(root)
+    rig.configure("A1")
+    set_rules(rig, paytables=TABLES)
+    rig.bus.broken = True
+    rig.run(5)
+    assert rig.table.state == "fault"
+    before = rig.command(cmd="meters")[-1]["meters"]
+    reply = _round(rig, ROUND)
+    assert reply == {"ok": False, "id": 7, "error": (
+        "the table is in a fault (I2C expander 0x20: bus error reading the spots (OSError "
+        "5)): no round is settled until it is cleared and the board restarted")}, reply
+    assert rig.command(cmd="meters")[-1]["meters"] == before
+    assert rig.events("settled") == []
 
 
 def _feed_in_pieces(rig, *pieces):
@@ -354,6 +428,36 @@ def test_a_round_with_no_heap_to_load_the_settlement_is_refused_and_play_goes_on
     assert rig.table.bonus.store.head_seq == head  # nothing recorded
     assert rig.command(cmd="ping")[-1]["ok"]  # the table plays on
     assert _results(_round(rig, ROUND)) == EXPECTED  # the heap back, the round settles
+
+
+@tmpdir.within
+def test_a_label_with_no_heap_for_its_hash_text_is_refused_and_play_goes_on(root):
+    # A label whose hash's text is written field by field loads chain_fields;
+    # where the heap cannot hold it the round is refused before any commit,
+    # not the table put in a fault by a commit that failed.
+    import builtins
+
+    rig = _ready(root)
+    head = rig.table.bonus.store.head_seq
+    kept = sys.modules.pop("mystery.chain_fields", None)
+    real_import = builtins.__import__
+
+    def no_room(name, *args):
+        fromlist = args[2] if len(args) > 2 else None
+        if name == "mystery.chain_fields" or (fromlist and "chain_fields" in fromlist):
+            raise MemoryError("memory allocation failed")
+        return real_import(name, *args)
+
+    builtins.__import__ = no_room
+    try:
+        reply = _round(rig, _changed(ROUND, ("round",), "caf\u00e9"))
+    finally:
+        builtins.__import__ = real_import
+        if kept is not None:
+            sys.modules["mystery.chain_fields"] = kept
+    assert reply == {"ok": False, "id": 7, "error": "no memory free to settle this round now"}
+    assert rig.table.bonus.store.head_seq == head and rig.table.state != "fault"
+    assert _round(rig, _changed(ROUND, ("round",), "caf\u00e9"))["ok"]
 
 
 def _round_line():

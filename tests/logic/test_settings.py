@@ -11,7 +11,8 @@ from mystery import chain
 from table_rig import Rig
 
 DEFAULTS = {"reset": "carry", "wager_cents": None, "paytables": {}, "max_payout_cents": None,
-            "bad_beat_mode": "two_way", "bad_beat_on_fold": "action"}
+            "bad_beat_mode": "two_way", "bad_beat_on_fold": "action",
+            "max_stake_cents": 100_000}  # docs/host-link.md, "The table's settings"
 
 
 def in_service(rig, **command):
@@ -76,7 +77,7 @@ def test_a_bad_name_or_value_is_refused_with_the_reason_and_changes_nothing(root
     head = rig.table.bonus.store.head_seq
     cases = [
         ({"name": "speed", "value": 1}, "unknown setting 'speed' (known: bad_beat_mode "
-         "bad_beat_on_fold max_payout_cents paytables reset wager_cents)"),
+         "bad_beat_on_fold max_payout_cents max_stake_cents paytables reset wager_cents)"),
         ({"name": "wager_cents", "value": 99},
          "wager_cents 99 is under configuration A1's minimum progressive wager of 100 cents"),
         ({"name": "wager_cents", "value": "500"}, "wager_cents must be whole cents"),
@@ -164,3 +165,14 @@ def test_a_store_from_before_settings_reads_every_default(root):
     assert meters["last_hits"] == hits and meters["retained"] == 0
     assert in_service(Rig(root), cmd="set", name="reset", value="minimum")["ok"] is True
     assert _settings(Rig(root))["reset"] == "minimum"
+
+
+def test_the_table_settings_defaults_are_the_rounds_own():
+    # A round settled on the host (`uthctl settle`) and one on a table left
+    # at its defaults are checked alike.
+    from mystery import settings
+    from uth import round as round_rules
+
+    assert settings.default("max_stake_cents") == round_rules.MAX_STAKE_CENTS == 100_000
+    for name, value in round_rules.DEFAULT_SETTINGS.items():
+        assert settings.default(name) == value, name

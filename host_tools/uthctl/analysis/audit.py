@@ -9,11 +9,15 @@ from ..links import logexport
 from . import audit_report, expiry, hold, ledger, log_verify
 
 
-def audit(status, meters, records, failures, source):
-    # Every check, and everything the report shows.
+def audit(status, meters, records, failures, source, from_seq=None):
+    # Every check, and everything the report shows. from_seq: the record a
+    # part of the log is audited from (the report says so first); without
+    # it the log must start at record 1 or at the board's oldest kept record.
     failures = list(failures)
     head = logexport.head_of(meters)
-    log = log_verify.verify_log(records, head=head) if not failures else None
+    dropped = meters.get("log_dropped")
+    log = log_verify.verify_log(records, head=head, dropped=dropped, from_seq=from_seq) \
+        if not failures else None
     if log is not None and not log["ok"]:
         failures.append("log: " + log["problem"])
     failures += _identity_failures(meters)
@@ -36,7 +40,7 @@ def audit(status, meters, records, failures, source):
         "meters": meters,
         "log": {"records": len(records), "first_seq": first,
                 "last_seq": records[-1]["seq"] if records else None,
-                "dropped": (first - 1) if first else meters.get("log_dropped", 0),
+                "dropped": dropped or 0, "part": from_seq,
                 "from_genesis": from_genesis, "head": list(head), "verify": log},
         "accounts": {"compared": compared,
                      "identity": _identity(meters),

@@ -98,7 +98,9 @@ def _heading(r):
     version = ", ".join("%s %s" % (key, firmware[key]) for key in ("version", "build")
                         if firmware.get(key))
     config = r["config"]
-    lines = ["Mystery audit of %s, %s" % (r["source"], r["date"]),
+    part = r["log"].get("part")
+    what = "part of the log, from record %d (--from), of " % part if part is not None else ""
+    lines = ["Mystery audit of %s%s, %s" % (what, r["source"], r["date"]),
              "firmware       %s" % (version or "version not reported by this board"),
              "table          state %s, payment %s%s" % (
                  r["status"]["state"], r["status"]["payment"],
@@ -160,10 +162,18 @@ def _log_lines(r):
     lines = ["records %d-%d (%d), from %s" % (log["first_seq"], log["last_seq"],
                                               log["records"], r["source"]),
              "the meter's log head: record %d, hash %s" % tuple(log["head"])]
-    if log["dropped"]:
+    before = log["first_seq"] - 1
+    if before and log.get("part") is not None:
+        lines.append("a part of the log: records 1-%d are not in it (the board has dropped "
+                     "%d), and the hits, resets and rounds in them are not checked here"
+                     % (before, log["dropped"]))
+    elif before and before == log["dropped"]:
         lines.append("records 1-%d were dropped by the board's bounded log: the hits, resets "
                      "and rounds in them cannot be checked here, and the totals since the "
-                     "board was new cannot be recomputed from the log" % log["dropped"])
+                     "board was new cannot be recomputed from the log" % before)
+    elif before:
+        lines.append("records 1-%d are not in the log, and the board has dropped %s"
+                     % (before, "records 1-%d" % log["dropped"] if log["dropped"] else "none"))
     verify = log["verify"]
     if verify is not None:
         lines.append(log_verify.format_verify(verify))

@@ -88,22 +88,18 @@ def _hit_in_range(record, reset):
     return None
 
 
-def _anchor_problem(records, after, head):
+def _anchor_problem(records, after, head, dropped=None, from_seq=None):
     # Where the records must start and end, when the caller knows: `after`,
     # the (seq, hash) of the last record of an earlier export; `head`, the
-    # meter's log head as `uthctl meters` reads it. A log from record 1 starts
-    # at the genesis hash. Returns (problem or None, start anchor, end anchor).
-    start = None
-    if after is not None:
-        first_seq = records[0].get("seq") if records else None
-        if records and (first_seq != after[0] + 1 or records[0].get("prev") != after[1]):
-            return ("record %r does not follow record %d of the earlier export"
-                    % (first_seq, after[0])), None, None
-        start = "after record %d" % after[0]
-    elif records and records[0].get("seq") == 1:
-        if records[0].get("prev") != chain.GENESIS:
-            return "record 1 does not start from the genesis hash", None, None
-        start = "genesis"
+    # meter's log head as `uthctl meters` reads it; `dropped`, the records the
+    # board's bounded log has removed (meters' log_dropped); `from_seq`, the
+    # record the caller says a part of the log starts at. A log from record 1
+    # starts at the genesis hash; any other start must be one of these, or
+    # records cut from its front would go unseen. Returns (problem or None,
+    # start anchor, end anchor).
+    start, problem = _start(records, after, dropped, from_seq)
+    if problem:
+        return problem, None, None
     end = None
     if head is not None:
         last = records[-1] if records else None
@@ -121,7 +117,43 @@ def _anchor_problem(records, after, head):
     return None, start, end
 
 
-def verify_log(records, after=None, head=None):
+def _start(records, after, dropped, from_seq):
+    # (start anchor, problem): where the log's first record is held.
+    first_seq = records[0].get("seq")
+    if after is not None:
+        if first_seq != after[0] + 1 or records[0].get("prev") != after[1]:
+            return None, ("record %r does not follow record %d of the earlier export"
+                          % (first_seq, after[0]))
+        return "after record %d" % after[0], None
+    if from_seq is not None:
+        if first_seq != from_seq:
+            return None, "the log starts at record %r, not at record %d (--from)" % (
+                first_seq, from_seq)
+        return "record %d, as asked (--from): a part of the log" % from_seq, None
+    if first_seq == 1:
+        if records[0].get("prev") != chain.GENESIS:
+            return None, "record 1 does not start from the genesis hash"
+        return "genesis", None
+    if dropped is not None and first_seq == dropped + 1:
+        return "the board's oldest kept record (records 1-%d dropped by its bounded log)" % (
+            dropped), None
+    return None, _missing_front(first_seq, dropped)
+
+
+def _missing_front(first_seq, dropped):
+    if dropped is not None and first_seq > dropped + 1:
+        return ("the log starts at record %d, but the board still keeps the records from %d "
+                "(it has dropped %d): records %d-%d are missing from the log's front"
+                % (first_seq, dropped + 1, dropped, dropped + 1, first_seq - 1))
+    missing = "records 1-%d are missing from the log's front" % (first_seq - 1)
+    if dropped is not None:
+        missing += (", and the board, which has dropped records 1-%d, cannot show they were "
+                    "dropped before this log was exported" % dropped)
+    return ("the log starts at record %d: %s; give the earlier export it joins, or --from "
+            "%d to check it as a part" % (first_seq, missing, first_seq))
+
+
+def verify_log(records, after=None, head=None, dropped=None, from_seq=None):
     # The chain first (altered, removed or reordered records), where it starts
     # and ends when known, then each revealed hit value against its cycle's
     # commitment. The records are as logread.read_log gives them: each has
@@ -135,7 +167,7 @@ def verify_log(records, after=None, head=None):
     if not ok:
         result["problem"] = message
         return result
-    problem, start, end = _anchor_problem(records, after, head)
+    problem, start, end = _anchor_problem(records, after, head, dropped, from_seq)
     if problem:
         result["problem"] = problem
         return result
@@ -147,6 +179,7 @@ def verify_log(records, after=None, head=None):
             result["problem"] = problem
             return result
     result.update(ok=True, chain=message, hits=check.hits, redraws=check.redraws,
+                  part=after is not None or from_seq is not None,
                   settled=check.settled,
                   anchored=check.anchored,
                   unanchored=check.hits - check.anchored, starts_at=start, ends_at=end)
@@ -156,13 +189,13 @@ def verify_log(records, after=None, head=None):
 def format_verify(result):
     if not result["ok"]:
         return "log check FAILED: " + result["problem"]
-    text = "ok: %s; revealed hit values: %d, each matching its cycle's commitment" % (
+    text = "ok%s: %s; revealed hit values: %d, each matching its cycle's commitment" % (
+        " for a part of the log, from record %d" % result["first_seq"] if result["part"] else "",
         result["chain"], result["hits"])
     if result["redraws"]:
         text += "; values redrawn after a failed commit exposed them: %d, each revealed " \
                 "as committed" % result["redraws"]
-    text += "; starts at %s" % (result["starts_at"] or "a record whose predecessor is not "
-                                "given (--after): records may be missing before it")
+    text += "; starts at %s" % result["starts_at"]
     text += "; ends at %s" % (result["ends_at"] or "a record not checked against the meter's "
                               "head (--head): records may be missing after it")
     if result.get("settled"):

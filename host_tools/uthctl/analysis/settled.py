@@ -3,6 +3,7 @@
 # the rules the record names, must give the results the record states. Also
 # the sums the audit sets against the board's side-wager meters.
 from uth.paytables import SETTLED_WAGERS
+from uth.round import STAKE_CEILING_CENTS
 from uth.settle import settle
 
 
@@ -30,6 +31,8 @@ def _split(text):
 
 def round_of(record):
     # The round as `uthctl settle` reads it, from the record's own fields.
+    # The record does not name the table's stake limit in force: any stake a
+    # table may allow settles again, and one above every table's is a problem.
     seats = []
     for number, cards, folded, stakes, _ in record["seats"]:
         seats.append({"seat": number, "cards": _split(cards), "folded": folded,
@@ -41,7 +44,7 @@ def round_of(record):
                                                          strict=True) if letter is not None},
             "settings": {"bad_beat_mode": mode, "bad_beat_on_fold": on_fold},
             "max_payout_cents": limits, "dealer": cards[:2], "board": cards[2:],
-            "seats": seats}
+            "seats": seats, "max_stake_cents": STAKE_CEILING_CENTS}
 
 
 def results(record):

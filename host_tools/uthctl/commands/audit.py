@@ -27,6 +27,10 @@ def add_parser(sub):
     parser.add_argument("--log", action="append", metavar="FILE",
                         help="an exported log (uthctl log export) instead of the board's; "
                         "give each of a chain of exports, oldest first")
+    parser.add_argument("--from", dest="from_seq", type=int, metavar="SEQ",
+                        help="audit a part of the log, which must start at record SEQ: "
+                        "without it a log must start at record 1 or at the board's oldest "
+                        "kept record, so that none cut from its front goes unseen")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="chart the meter over the log's records, hits marked")
     parser.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
@@ -38,7 +42,7 @@ def run(args):
     if args.plot:
         audit_report.check_plot_path(args.plot)
     status, meters, records, failures, source = _gather(args)
-    result = audit(status, meters, records, failures, source)
+    result = audit(status, meters, records, failures, source, from_seq=args.from_seq)
     if args.plot:
         audit_report.plot(result, args.plot)
         result["plot"] = os.path.abspath(args.plot)

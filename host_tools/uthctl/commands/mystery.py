@@ -63,7 +63,19 @@ def add_parser(sub):
     verify.add_argument("--head", type=_anchor, metavar="SEQ:HASH",
                         help="the meter's log head (uthctl meters: log_seq, log_hash): the "
                         "log must end there")
+    verify.add_argument("--dropped", type=_count, metavar="N",
+                        help="the records the board's bounded log has dropped (uthctl meters: "
+                        "log_dropped): a log not from record 1 must start at record N + 1")
+    verify.add_argument("--from", dest="from_seq", type=_count, metavar="SEQ",
+                        help="check a part of a log, which must start at record SEQ (the "
+                        "records before it are not checked, and the report says so)")
     return parser
+
+
+def _count(text):
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError("expected a whole number, got %r" % text)
+    return int(text)
 
 
 def _anchor(text):
@@ -149,7 +161,8 @@ def _run_verify(args):
     else:
         with open(args.logfile) as stream:
             records = logread.read_log(stream)
-    result = log_verify.verify_log(records, after=args.after, head=args.head)
+    result = log_verify.verify_log(records, after=args.after, head=args.head,
+                                   dropped=args.dropped, from_seq=args.from_seq)
     print(json.dumps(result) if args.json else log_verify.format_verify(result))
     return 0 if result["ok"] else 2
 

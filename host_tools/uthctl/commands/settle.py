@@ -6,7 +6,7 @@ import sys
 
 from mystery.configs import MICROS_PER_CENT
 from mystery.money import dollars
-from uth.round import parse_round
+from uth.round import MAX_STAKE_CENTS, parse_round
 from uth.settle import settle_parsed
 
 from ..analysis import expiry
@@ -19,6 +19,11 @@ def add_parser(sub):
                         help="the payout limitation of 653a.12(h): the most one wager wins in "
                         "a round, in cents, for every wager (the round's own "
                         "\"max_payout_cents\" gives it per wager)")
+    parser.add_argument("--max-stake", metavar="CENTS", type=int, default=None,
+                        help="the most one side wager's stake may be, in cents (default: the "
+                        "round's own \"max_stake_cents\", else %d, as a table's "
+                        "setting max_stake_cents is by default); a stake over it is refused"
+                        % MAX_STAKE_CENTS)
     return parser
 
 
@@ -50,10 +55,12 @@ def _print_table(result):
 
 def run(args):
     data = _read(args.file)
-    if args.max_payout is not None:
-        if not isinstance(data, dict):
-            raise ValueError("the round must be an object")
-        data["max_payout_cents"] = args.max_payout
+    for name, value in (("max_payout_cents", args.max_payout),
+                        ("max_stake_cents", args.max_stake)):
+        if value is not None:
+            if not isinstance(data, dict):
+                raise ValueError("the round must be an object")
+            data[name] = value
     round_ = parse_round(data)
     result = settle_parsed(round_)
     found = expiry.report([table.section for table in round_.tables.values()])
