@@ -87,11 +87,14 @@ if sys.implementation.name == "micropython":
 
     def test_a_heap_in_pieces_has_no_block_for_a_commit():
         # Blocks of a fifth of a commit's until the heap is full, then every
-        # other one freed: much is free, but in pieces too small.
-        held = []
+        # other one freed: much is free, but in pieces too small. The list is
+        # made whole first: one that grew as it filled could meet its
+        # MemoryError in its own growth, leaving a free piece as large as it.
+        size = COMMIT_BLOCK // 5
+        held = [None] * (gc.mem_free() // size + 1)
         try:
-            while True:
-                held.append(bytearray(COMMIT_BLOCK // 5))
+            for index in range(len(held)):
+                held[index] = bytearray(size)
         except MemoryError:
             pass
         for index in range(0, len(held), 2):
