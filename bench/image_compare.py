@@ -29,17 +29,14 @@ GOALS = {"first_round_kb": 64.0, "free_after_kb": 170.0, "round_ms": 40.0, "lock
 
 def bench_boot(board, tmp, seed):
     # The project's image: the bench's /boot.py onto the flash the controller
-    # made at its first start, then a reset so it runs.
-    from uthctl.links.rig import Rig
-
+    # made at its first start, then a reset so it runs, and the controller
+    # started again before any mpremote (pico_bench.restarted says why).
     boot = Path(tmp) / "boot.py"
     boot.write_text((pico_bench.BENCH / "pico_boot.py").read_text()
                     .replace("SEED = 0\n", "SEED = %d\n" % seed))
     boots = board.state()["boots"]
     pico_bench.mpremote(board.serial_path, "cp", str(boot), ":boot.py", "+", "reset")
-    with Rig(board.rig_address) as rig:
-        rig.wait_for(lambda s: s["boots"] == boots + 1 and s["powered"], pico_bench.BOOT_WAIT,
-                     what="the restart after mpremote reset")
+    pico_bench.restarted(board, boots, "the bench's /boot.py")
 
 
 def on_image(image):

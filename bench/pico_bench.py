@@ -86,8 +86,6 @@ def last_json(text):
 def deploy(board, tmp, seed):
     # The bench's /boot.py, then the project by the real path (make deploy),
     # whose closing `mpremote reset` restarts the emulation on the saved flash.
-    from uthctl.links.rig import Rig
-
     source = (BENCH / "pico_boot.py").read_text()
     boot = Path(tmp) / "boot.py"
     boot.write_text(source.replace("SEED = 0\n", "SEED = %d\n" % seed))
@@ -98,12 +96,24 @@ def deploy(board, tmp, seed):
                           timeout=600)
     if done.returncode != 0:
         raise RuntimeError("make deploy failed:\n" + done.stdout + done.stderr)
+    restarted(board, boots, "the deploy")
+
+
+def restarted(board, boots, after):
+    # The restart `mpremote reset` began, waited for until the controller has
+    # started. Until then the emulated chip runs /boot.py before its USB is up,
+    # and mpremote's Ctrl-C and Ctrl-A wait in the emulator ahead of the line
+    # end it adds when the USB comes up: that line end lands in the raw REPL,
+    # so mpremote's Ctrl-D runs it instead of soft-resetting, the "soft reboot"
+    # it waits for never comes, and mpremote waits on the pty for ever.
+    from uthctl.links.rig import Rig
+
     with Rig(board.rig_address) as rig:
         rig.wait_for(lambda s: s["boots"] == boots + 1 and s["powered"], BOOT_WAIT,
-                     what="the restart after mpremote reset")
+                     what="the restart after %s" % after)
     came = board.wait_started(BOOT_WAIT)
     if came["state"] in (None, "repl"):
-        raise RuntimeError("the controller did not start after the deploy: %s" % came)
+        raise RuntimeError("the controller did not start after %s: %s" % (after, came))
 
 
 def mpy_sizes():
