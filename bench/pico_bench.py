@@ -331,6 +331,33 @@ def set_all(rig, pins, level):
             raise RuntimeError("rig refused a set: %s" % reply)
 
 
+def configure(board, name="A1"):
+    # The mystery configured as a technician does it, in service mode through
+    # the host link: a new flash is unconfigured, and LOCK there locks nothing.
+    from uthctl.links.hostlink import Link
+    from uthctl.links.rig import Rig
+
+    with Link(board.serial_path, timeout=120.0) as link, Rig(board.rig_address,
+                                                                timeout=120.0) as rig:
+        link.wait_ready(timeout=60.0)
+        rig.key(True)
+        _wait_state(link, lambda state: state == "service", "service mode")
+        reply = link.command("config", mystery=name)
+        if not reply.get("ok"):
+            raise RuntimeError("config refused: %s" % reply)
+        link.wait_event("reset")
+        rig.key(False)
+        _wait_state(link, lambda state: state != "service", "service mode left")
+
+
+def _wait_state(link, test, what):
+    deadline = time.monotonic() + BOOT_WAIT
+    while not test(link.command("status").get("state")):
+        if time.monotonic() > deadline:
+            raise RuntimeError("no %s within %.0f s" % (what, BOOT_WAIT))
+        time.sleep(0.1)
+
+
 def lock_rounds(board, count):
     # Host waits add emulated time before the next level (the rig keeps
     # wall-clock spacing), so a round sends its levels in one go where it can:
