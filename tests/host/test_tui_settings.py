@@ -9,11 +9,11 @@ import sys
 import pytest
 from test_tui import require_micropython, start_sim
 
+from mystery.settings import NAMES
+
 pytestmark = pytest.mark.board
 
 DOWN = "\x1bOB"  # the down arrow in keypad mode, as an xterm sends it
-SETTINGS = ("bad_beat_mode", "bad_beat_on_fold", "max_payout_cents", "paytables", "reset",
-            "wager_cents")  # the screen's order: sorted, as mystery/settings.py's NAMES
 
 
 def serial_of(term):
@@ -52,7 +52,7 @@ def test_the_settings_screen_sets_the_paytables_then_a_typed_round_settles(tmp_p
         term.wait_text("config A1 (was none)")
         term.keys("t")
         term.wait_text("table settings (service mode)")
-        term.keys(DOWN * SETTINGS.index("paytables") + "\r")
+        term.keys(DOWN * NAMES.index("paytables") + "\r")  # the screen lists NAMES in order
         term.wait_text("= {}_")
         term.keys("\x7f\x7f" + '{"trips": "X"}\r')  # no such paytable: refused here
         term.wait_text("paytables: ")

@@ -259,6 +259,16 @@ def _after_reboot(source, watch, value, salt):
     return ended
 
 
+def _rebooted(chip, source, watch, value, salt):
+    # The flash mounted again as at a restart, and how the trial ended there.
+    gc.collect()
+    _mount(chip)
+    try:
+        return _after_reboot(source, watch, value, salt)
+    finally:
+        _unmount()
+
+
 def _fill_trial(chip, watch, rounds_before, leave, reserve):
     # The flash filled to `leave` free blocks before the round that hits,
     # the store keeping its reserve (reserve True) or none. Gives how it
@@ -294,13 +304,8 @@ def _fill_trial(chip, watch, rounds_before, leave, reserve):
         _unfill()  # space freed, then the restart
     finally:
         _unmount()
-    rig = None
-    gc.collect()
-    _mount(chip)
-    try:
-        ended = _after_reboot(source, watch, value, salt)
-    finally:
-        _unmount()
+    rig = None  # let the table go before the restart's
+    ended = _rebooted(chip, source, watch, value, salt)
     assert (ended == "hit") == committed or failed, (ended, committed)
     return "refused" if refused else ("failed " + ended if failed else "committed")
 
@@ -320,13 +325,8 @@ def _cut_trial(chip, watch, start, cut_at, mode):
         watch.display(rig, value, salt)
     finally:
         _unmount()
-    rig = None
-    gc.collect()
-    _mount(chip)
-    try:
-        return "cut " + _after_reboot(source, watch, value, salt)
-    finally:
-        _unmount()
+    rig = None  # let the table go before the restart's
+    return "cut " + _rebooted(chip, source, watch, value, salt)
 
 
 def _full_trial(chip, watch, start, full_at):
@@ -349,13 +349,8 @@ def _full_trial(chip, watch, start, full_at):
         watch.display(rig, value, salt)
     finally:
         _unmount()
-    rig = None
-    gc.collect()
-    _mount(chip)
-    try:
-        ended = _after_reboot(source, watch, value, salt)
-    finally:
-        _unmount()
+    rig = None  # let the table go before the restart's
+    ended = _rebooted(chip, source, watch, value, salt)
     assert (ended == "hit") == committed or failed, (ended, committed)
     return "no reserve: " + ("failed " + ended if failed else "committed")
 
