@@ -3,8 +3,9 @@
 # the official MicroPython image with the .mpy build deployed (`make deploy`).
 # On each, with the bench's /boot.py (pico_boot.py, a quiet seed): the heap
 # census (heap_census.py), the whole `round` command (round_command.py), one
-# authentication's pieces (auth_pieces.py), then the controller restarted and
-# LOCK to "locked" over a few rounds through the pins (pico_bench.lock_rounds).
+# authentication's pieces (auth_pieces.py), then the controller restarted, A1
+# configured in service mode (a new flash is unconfigured) and LOCK to "locked"
+# over a few rounds through the pins (pico_bench.lock_rounds).
 # Reported beside the goals, never judged. rp2040js charges nothing for XIP
 # cache misses, which frozen bytecode (run from flash) meets more often than
 # bytecode in RAM: a real Pico's project image is slower than these figures
@@ -29,17 +30,14 @@ GOALS = {"first_round_kb": 64.0, "free_after_kb": 170.0, "round_ms": 40.0, "lock
 
 def bench_boot(board, tmp, seed):
     # The project's image: the bench's /boot.py onto the flash the controller
-    # made at its first start, then a reset so it runs.
-    from uthctl.links.rig import Rig
-
+    # made at its first start, then a reset so it runs, and the controller
+    # started again before any mpremote (pico_bench.restarted says why).
     boot = Path(tmp) / "boot.py"
     boot.write_text((pico_bench.BENCH / "pico_boot.py").read_text()
                     .replace("SEED = 0\n", "SEED = %d\n" % seed))
     boots = board.state()["boots"]
     pico_bench.mpremote(board.serial_path, "cp", str(boot), ":boot.py", "+", "reset")
-    with Rig(board.rig_address) as rig:
-        rig.wait_for(lambda s: s["boots"] == boots + 1 and s["powered"], pico_bench.BOOT_WAIT,
-                     what="the restart after mpremote reset")
+    pico_bench.restarted(board, boots, "the bench's /boot.py")
 
 
 def on_image(image):
@@ -65,6 +63,7 @@ def on_image(image):
                 came = board.wait_started(pico_bench.BOOT_WAIT)
                 if came["state"] in (None, "repl"):
                     raise RuntimeError("the controller did not restart: %s" % came)
+                pico_bench.configure(board)
                 found["lock"] = pico_bench.lock_rounds(board, LOCK_ROUNDS)
     return found
 

@@ -86,8 +86,6 @@ def last_json(text):
 def deploy(board, tmp, seed):
     # The bench's /boot.py, then the project by the real path (make deploy),
     # whose closing `mpremote reset` restarts the emulation on the saved flash.
-    from uthctl.links.rig import Rig
-
     source = (BENCH / "pico_boot.py").read_text()
     boot = Path(tmp) / "boot.py"
     boot.write_text(source.replace("SEED = 0\n", "SEED = %d\n" % seed))
@@ -98,12 +96,24 @@ def deploy(board, tmp, seed):
                           timeout=600)
     if done.returncode != 0:
         raise RuntimeError("make deploy failed:\n" + done.stdout + done.stderr)
+    restarted(board, boots, "the deploy")
+
+
+def restarted(board, boots, after):
+    # The restart `mpremote reset` began, waited for until the controller has
+    # started. Until then the emulated chip runs /boot.py before its USB is up,
+    # and mpremote's Ctrl-C and Ctrl-A wait in the emulator ahead of the line
+    # end it adds when the USB comes up: that line end lands in the raw REPL,
+    # so mpremote's Ctrl-D runs it instead of soft-resetting, the "soft reboot"
+    # it waits for never comes, and mpremote waits on the pty for ever.
+    from uthctl.links.rig import Rig
+
     with Rig(board.rig_address) as rig:
         rig.wait_for(lambda s: s["boots"] == boots + 1 and s["powered"], BOOT_WAIT,
-                     what="the restart after mpremote reset")
+                     what="the restart after %s" % after)
     came = board.wait_started(BOOT_WAIT)
     if came["state"] in (None, "repl"):
-        raise RuntimeError("the controller did not start after the deploy: %s" % came)
+        raise RuntimeError("the controller did not start after %s: %s" % (after, came))
 
 
 def mpy_sizes():
@@ -319,6 +329,33 @@ def set_all(rig, pins, level):
         reply = json.loads(rig._line())
         if not reply.get("ok"):
             raise RuntimeError("rig refused a set: %s" % reply)
+
+
+def configure(board, name="A1"):
+    # The mystery configured as a technician does it, in service mode through
+    # the host link: a new flash is unconfigured, and LOCK there locks nothing.
+    from uthctl.links.hostlink import Link
+    from uthctl.links.rig import Rig
+
+    with Link(board.serial_path, timeout=120.0) as link, Rig(board.rig_address,
+                                                                timeout=120.0) as rig:
+        link.wait_ready(timeout=60.0)
+        rig.key(True)
+        _wait_state(link, lambda state: state == "service", "service mode")
+        reply = link.command("config", mystery=name)
+        if not reply.get("ok"):
+            raise RuntimeError("config refused: %s" % reply)
+        link.wait_event("reset")
+        rig.key(False)
+        _wait_state(link, lambda state: state != "service", "service mode left")
+
+
+def _wait_state(link, test, what):
+    deadline = time.monotonic() + BOOT_WAIT
+    while not test(link.command("status").get("state")):
+        if time.monotonic() > deadline:
+            raise RuntimeError("no %s within %.0f s" % (what, BOOT_WAIT))
+        time.sleep(0.1)
 
 
 def lock_rounds(board, count):

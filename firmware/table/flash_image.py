@@ -4,6 +4,9 @@
 # it points at a table of entries, one of which is the binary's end
 # (__flash_binary_end). The image as programmed is its UF2 file's pages: from
 # the start of flash up to that end, rounded up to a 256-byte page.
+# The SDK's entries are packed structures that may lie at any byte (the
+# official image's own pin names do), while a board reads whole aligned words
+# (machine.mem32): a word at any other address is put together from two.
 # Nothing here comes from the host.
 from micropython import const
 
@@ -18,6 +21,15 @@ _ID_BINARY_END = const(0x68F465DE)
 _PAGE = const(256)
 
 
+def _at(word, address):
+    # The little-endian word at any address, from the aligned words around it.
+    shift = (address & 3) * 8
+    if not shift:
+        return word(address)
+    base = address - (address & 3)
+    return (word(base) >> shift | word(base + 4) << (32 - shift)) & 0xFFFFFFFF
+
+
 def _entries(word):
     # The binary info entries' addresses, or () where the image has no header.
     for offset in range(_HEADER_FROM, _HEADER_TO, 4):
@@ -29,11 +41,11 @@ def _entries(word):
 
 def image_length(word):
     # The image's length in bytes from the start of flash, or None when it has
-    # no binary end. word(address) reads a 32-bit word of the address space.
+    # no binary end. word(address) reads the 32-bit word at an aligned address.
     for entry in _entries(word):
         if FLASH_START <= entry < FLASH_START + 0x1000000 and \
-                word(entry) & 0xFFFF == _TYPE_ID_AND_INT and word(entry) >> 16 == _TAG_RP \
-                and word(entry + 4) == _ID_BINARY_END:
-            end = word(entry + 8) - FLASH_START
+                _at(word, entry) == _TAG_RP << 16 | _TYPE_ID_AND_INT \
+                and _at(word, entry + 4) == _ID_BINARY_END:
+            end = _at(word, entry + 8) - FLASH_START
             return (end + _PAGE - 1) // _PAGE * _PAGE
     return None

@@ -90,3 +90,27 @@ def test_the_boards_extent_of_the_built_image_is_its_uf2_files_pages():
     def word(address):
         return struct.unpack_from("<I", padded, address - FLASH_START)[0]
     assert image_length(word) == len(image)
+
+
+def test_the_extent_of_the_official_image_is_its_uf2_files_pages():
+    # Its binary info packs MicroPython's pin names at odd addresses, which a
+    # board's machine.mem32 refuses to read: the `.mpy` path's authenticate
+    # looks at the image's extent first.
+    import struct
+
+    from table.flash_image import FLASH_START, image_length
+    from uthctl.analysis.program_digest import uf2_image
+    from uthctl.boards import pico_image
+
+    try:
+        uf2 = pico_image.official_firmware()
+    except pico_image.PicoUnavailable as why:
+        pytest.skip(str(why))
+    image = uf2_image(uf2)
+    padded = image + b"\xff" * 4096
+
+    def mem32(address):
+        if address % 4:
+            raise ValueError("address %x is not aligned to 4 bytes" % address)
+        return struct.unpack_from("<I", padded, address - FLASH_START)[0]
+    assert image_length(mem32) == len(image)
