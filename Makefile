@@ -17,7 +17,7 @@ PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 .PHONY: setup unix-port soak-heap check test test-cpython test-micropython test-pico test-long test-floor floor-demo test-hil lint build deploy bench clean sim soak image test-image
 
 # The Debian packages the Pico image needs, named in one line when missing.
-IMAGE_PACKAGES := cmake gcc-arm-none-eabi libnewlib-arm-none-eabi g++
+IMAGE_PACKAGES := cmake gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib g++
 setup: $(STAMP) $(PICO_STAMP) unix-port
 	@missing=""; for tool in cmake arm-none-eabi-gcc g++; do \
 		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; done; \

@@ -30,7 +30,8 @@ PORT_BOARD = {"rp2040_pico": "RPI_PICO"}
 MICROPY_TAG = "v1.28.0"
 MICROPY_HASH = "e0e9fbb1"
 TOOLS = ("arm-none-eabi-gcc", "cmake", "g++", "make")
-DEBIAN_PACKAGES = "cmake gcc-arm-none-eabi libnewlib-arm-none-eabi g++"
+DEBIAN_PACKAGES = ("cmake gcc-arm-none-eabi libnewlib-arm-none-eabi"
+                   " libstdc++-arm-none-eabi-newlib g++")
 JOBS = os.environ.get("UTH_IMAGE_JOBS", "2")
 
 
@@ -39,7 +40,20 @@ class ImageError(Exception):
 
 
 def missing_tools():
-    return [tool for tool in TOOLS if shutil.which(tool) is None]
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if "arm-none-eabi-gcc" not in missing and not _arm_cxx_library():
+        missing.append("the Arm C++ library")
+    return missing
+
+
+def _arm_cxx_library():
+    # pico-sdk compiles one C++ file (new/delete), so the image needs the Arm
+    # C++ library's headers, which gcc-arm-none-eabi does not pull in.
+    if shutil.which("arm-none-eabi-g++") is None:
+        return False
+    done = subprocess.run(["arm-none-eabi-g++", "-print-file-name=libstdc++.a"],
+                          capture_output=True, text=True)
+    return done.returncode == 0 and os.path.isabs(done.stdout.strip())
 
 
 def check_tools():
