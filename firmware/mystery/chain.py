@@ -16,8 +16,9 @@ _SCALARS = (int, str, bool, float, type(None))
 
 def canonical(record):
     # Every field but the record's own hash, keys sorted: the fields copied
-    # in that order into an OrderedDict that json.dumps writes in one call.
-    # A call per key and value was most of a round's hashing time on a Pico.
+    # in that order into an OrderedDict that json.dumps writes in one call,
+    # because a call per key and value would be most of a round's hashing
+    # time on a Pico (docs/benchmarks.md, "The round's time").
     # A record this would write otherwise (a dict or a tuple in a value)
     # takes the field by field way, whose text is the definition.
     ordered = OrderedDict()
@@ -51,10 +52,10 @@ def _plain(lists):
     # Whether json.dumps writes these lists as _value() does: no dict in them
     # (its keys need sorting and its "hash" leaving out) and no tuple
     # (json.dumps puts spaces in one). Looked at through one repr of them
-    # all, where either shows as "{" or "(": one call rather than one per
-    # item, and one new string rather than one a list (on the board a new
-    # string costs about 0.1 ms with the firmware loaded). A string holding one of
-    # them only sends the record the field by field way.
+    # all, where either shows as "{" or "(": one call and one new string
+    # rather than one a list, since new strings are slow on the board
+    # (docs/benchmarks.md, "The round's time"). A string holding one of them
+    # only sends the record the field by field way.
     text = repr(lists)
     return "{" not in text and "(" not in text
 
@@ -79,9 +80,9 @@ def record_hash(record):
 
 
 def earlier_hash(record):
-    # The hash the earlier rule gave a record, over its UTF-8 text: the same
-    # as record_hash's for every record whose strings hold no DEL and nothing
-    # past ASCII.
+    # The hash by the earlier rule, over the record's UTF-8 text
+    # (docs/host-link.md, "The hash's text"): the same as record_hash's for
+    # every record whose strings hold no DEL and nothing past ASCII.
     return _digest(record["prev"], _by_fields(record, True))
 
 
@@ -97,8 +98,8 @@ def link(event, seq, prev_hash):
 def verify(records, first_prev=None):
     # Checks sequence and hashes; returns (ok, message). The first record's
     # predecessor may have been dropped, so its prev is trusted unless given.
-    # A record an earlier firmware wrote may hold its earlier hash: a log
-    # kept on a board across an update still verifies, and says how many.
+    # A record may hold its hash by the earlier rule, so that a log kept on a
+    # board across an update still verifies; the message says how many do.
     expected_prev = first_prev
     expected_seq = None
     earlier = 0
