@@ -1,9 +1,8 @@
 # The test rig: a second Raspberry Pi Pico wired to the controller's Pico,
 # copied to the rig as /lib/board.mpy. It is the only file that names the rig's
 # pins; their wiring to the controller is in docs/boards.md, "The rig Pico".
-# A drive high turns its NPN on and pulls the controller's input to ground, as
-# an open-collector sensor does; the lights are read into inputs pulled down,
-# so an open wire or a controller switched off reads unlit.
+# The lights are read into inputs pulled down, so that an open wire or a
+# controller switched off reads unlit.
 from machine import I2C, Pin
 from micropython import const
 from rig_expander import Drive, Light, RigExpander
