@@ -15,12 +15,11 @@ _SCALARS = (int, str, bool, float, type(None))
 
 
 def canonical(record):
-    # Every field but the record's own hash, keys sorted: the fields copied
-    # in that order into an OrderedDict that json.dumps writes in one call,
-    # because a call per key and value would be most of a round's hashing
-    # time on a Pico (docs/benchmarks.md, "The round's time").
-    # A record this would write otherwise (a dict or a tuple in a value)
-    # takes the field by field way, whose text is the definition.
+    # Every field but the record's own hash, keys sorted, copied into an
+    # OrderedDict that json.dumps writes in one call: a call per key and value
+    # would be most of a round's hashing time on a Pico (docs/benchmarks.md,
+    # "The round's time"). A record with a dict or a tuple in a value takes
+    # the field by field way, whose text is the definition.
     ordered = OrderedDict()
     lists = []
     for key in sorted(record):
@@ -49,13 +48,12 @@ def no_escapes(text):
 
 
 def _plain(lists):
-    # Whether json.dumps writes these lists as _value() does: no dict in them
-    # (its keys need sorting and its "hash" leaving out) and no tuple
-    # (json.dumps puts spaces in one). Looked at through one repr of them
-    # all, where either shows as "{" or "(": one call and one new string
-    # rather than one a list, since new strings are slow on the board
-    # (docs/benchmarks.md, "The round's time"). A string holding one of them
-    # only sends the record the field by field way.
+    # Whether json.dumps writes these lists as chain_fields does: no dict in
+    # them (its keys need sorting and its "hash" leaving out) and no tuple
+    # (json.dumps puts spaces in one). One repr of them all shows either as
+    # "{" or "(" and makes one new string, not one a list (new strings are
+    # slow on the board: docs/benchmarks.md, "The round's time"); a string
+    # holding either character only sends the record the field by field way.
     text = repr(lists)
     return "{" not in text and "(" not in text
 
