@@ -6,9 +6,9 @@
 #
 # The chip is configured before its first use and again after any bus error
 # (it may have lost power and come back with every pin an input), its
-# outputs then written as last asked. Every bus
-# error is an ExpanderError naming the chip: the rig's reply says so, never
-# "released" or "unlit" for a chip it could not reach.
+# outputs then written as last asked. Every bus error is an ExpanderError
+# naming the chip: the rig's reply says so, never "released" or "unlit" for a
+# chip it could not reach.
 from micropython import const
 
 _IODIRA = const(0x00)

@@ -51,8 +51,8 @@ SEED_ENV = "UTH_SIM_SEED"  # TEST ONLY: a deterministic random source
 RATE_ENV = "UTH_SIM_RATE"  # a soak's: the controller's clock this many times the host's
 # What the virtual board's own parts take of its heap beyond a real board's: its
 # boot and littlefs mount (simboot.py), the wire, the expander models and fast
-# clock, in bytes (bench/sim_overhead.py measures it, docs/heap.md gives the
-# figures). The supervisor runs it at the Pico's heap plus this (uthctl/heaps.py).
+# clock, in bytes (bench/sim_overhead.py measures it; docs/heap.md, "The virtual
+# board's overhead"). The supervisor runs it at the Pico's heap plus this.
 HEAP_OVERHEAD = const(28_672)
 
 _RETRY_MS = const(1000)
@@ -60,7 +60,8 @@ _READY_MS = const(500)
 _MAX_OUT = const(4096)  # unsent bytes beyond this: drop the link, resend all
 # Linux's IPPROTO_TCP and TCP_NODELAY, which the unix port's socket module
 # does not name: the pin lines are tiny, and Nagle's delay would hold a
-# "sync" behind an unacknowledged line for a delayed ACK (about 40 ms).
+# "sync" behind an unacknowledged line for a delayed ACK (docs/testing.md,
+# "The soak").
 _IPPROTO_TCP = const(6)
 _TCP_NODELAY = const(1)
 

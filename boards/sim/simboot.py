@@ -7,11 +7,11 @@
 #           only when the file does not exist yet, never reformatted. An
 #           image that does not mount leaves / a flash that fails every file
 #           operation with the reason (DeadFlash): the store faults with it,
-#           as on a board whose flash is bad. The
-#           host folders on sys.path (the firmware when the supervisor lends
-#           it, this board's folder) stay reachable read-only at
-#           /.host_firmware and /.host_sim, as a board carries frozen
-#           modules; /lib on the flash comes after them, as on a board.
+#           as on a board whose flash is bad. The host folders on sys.path
+#           (the firmware when the supervisor lends it, this board's folder)
+#           stay reachable read-only at /.host_firmware and /.host_sim, as
+#           a board carries frozen modules; /lib on the flash comes after
+#           them, as on a board.
 #           A package imported before the swap would keep a host path that
 #           no longer exists, so boot() runs first (the supervisor's boot line)
 #           and mount() refuses otherwise.

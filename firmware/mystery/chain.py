@@ -15,11 +15,11 @@ _SCALARS = (int, str, bool, float, type(None))
 
 
 def canonical(record):
-    # Every field but the record's own hash, keys sorted: the fields copied
-    # in that order into an OrderedDict that json.dumps writes in one call.
-    # A call per key and value was most of a round's hashing time on a Pico.
-    # A record this would write otherwise (a dict or a tuple in a value)
-    # takes the field by field way, whose text is the definition.
+    # Every field but the record's own hash, keys sorted, copied into an
+    # OrderedDict that json.dumps writes in one call: a call per key and value
+    # would be most of a round's hashing time on a Pico (docs/benchmarks.md,
+    # "The round's time"). A record with a dict or a tuple in a value takes
+    # the field by field way, whose text is the definition.
     ordered = OrderedDict()
     lists = []
     for key in sorted(record):
@@ -48,13 +48,12 @@ def no_escapes(text):
 
 
 def _plain(lists):
-    # Whether json.dumps writes these lists as _value() does: no dict in them
-    # (its keys need sorting and its "hash" leaving out) and no tuple
-    # (json.dumps puts spaces in one). Looked at through one repr of them
-    # all, where either shows as "{" or "(": one call rather than one per
-    # item, and one new string rather than one a list (on the board a new
-    # string costs about 0.1 ms with the firmware loaded). A string holding one of
-    # them only sends the record the field by field way.
+    # Whether json.dumps writes these lists as chain_fields does: no dict in
+    # them (its keys need sorting and its "hash" leaving out) and no tuple
+    # (json.dumps puts spaces in one). One repr of them all shows either as
+    # "{" or "(" and makes one new string, not one a list (new strings are
+    # slow on the board: docs/benchmarks.md, "The round's time"); a string
+    # holding either character only sends the record the field by field way.
     text = repr(lists)
     return "{" not in text and "(" not in text
 
@@ -79,9 +78,9 @@ def record_hash(record):
 
 
 def earlier_hash(record):
-    # The hash the earlier rule gave a record, over its UTF-8 text: the same
-    # as record_hash's for every record whose strings hold no DEL and nothing
-    # past ASCII.
+    # The hash by the earlier rule, over the record's UTF-8 text
+    # (docs/host-link.md, "The hash's text"): the same as record_hash's for
+    # every record whose strings hold no DEL and nothing past ASCII.
     return _digest(record["prev"], _by_fields(record, True))
 
 
@@ -97,8 +96,8 @@ def link(event, seq, prev_hash):
 def verify(records, first_prev=None):
     # Checks sequence and hashes; returns (ok, message). The first record's
     # predecessor may have been dropped, so its prev is trusted unless given.
-    # A record an earlier firmware wrote may hold its earlier hash: a log
-    # kept on a board across an update still verifies, and says how many.
+    # A record may hold its hash by the earlier rule, so that a log kept on a
+    # board across an update still verifies; the message says how many do.
     expected_prev = first_prev
     expected_seq = None
     earlier = 0

@@ -1,9 +1,9 @@
 # A record's canonical text written field by field (docs/host-link.md, "The
 # hash's text"): what chain.canonical() gives for a record json.dumps would
 # not write as the definition says (a dict or a tuple in a value, a string
-# needing an escape or holding a character past ASCII), and the earlier rule
-# a log kept across an update may hold. Imported only when such a record
-# comes: most boards never load it.
+# needing an escape or holding a character past ASCII), and the text by the
+# earlier rule that a log kept across an update may hold. It is imported only
+# when such a record comes, so most boards never load it.
 import json
 
 from .chain import no_escapes
@@ -31,9 +31,8 @@ def _string(text, earlier):
     # A string as the canonical text writes it: printable ASCII as itself
     # but for \" and \\, newline, return and tab as \n \r \t, every other
     # character as \u and four lower-case hex digits (a UTF-16 pair past
-    # U+FFFF). The earlier rule (MicroPython's json.dumps, by which the
-    # firmware hashed its records before this rule) wrote DEL and everything
-    # past ASCII raw.
+    # U+FFFF). The earlier rule writes DEL and everything past ASCII raw
+    # (docs/host-link.md, "The hash's text").
     written = json.dumps(text)
     if no_escapes(written):
         return written

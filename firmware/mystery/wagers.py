@@ -11,11 +11,11 @@
 ROUNDS, WAGERS, WAGERED, PAID, LIMITED, LINES = 0, 1, 2, 3, 4, 5
 
 
-# wager -> letter -> (the meters' key, {line name: its index}), made once
-# for each paytable: the key joined anew was a new string twice a wager
-# counted (on the board a new string costs about 0.1 ms with the firmware
-# loaded), and the lines were searched one by one. By names, not by the
-# Paytable: hashing an object looks up its class's __hash__ each time.
+# wager -> letter -> (the meters' key, {line name: its index}), made once for
+# each paytable, so counting a wager makes no new string and searches no line
+# (new strings are slow on the board: docs/benchmarks.md, "The round's time").
+# It is keyed by names, not by the Paytable, because hashing an object looks
+# up its class's __hash__ each time.
 _about = {}
 
 

@@ -15,7 +15,7 @@ import os
 
 from micropython import const
 
-PIECE = const(2048)  # bytes hashed a turn: about 2.6 ms of an RP2040's time
+PIECE = const(2048)  # bytes hashed a turn, short enough for the ticks (docs/host-link.md)
 _SEED_MIN = const(8)  # hex characters
 _SEED_MAX = const(64)
 _DIR = const(0x4000)

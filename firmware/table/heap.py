@@ -15,12 +15,13 @@ from micropython import const
 from .clock import ticks_diff
 
 _CHECK_MS = const(10_000)  # an idle check (a collection, a probe) at most this often
-# The largest piece a commit takes in one go is its record's text, about
-# 1.2 KB with 25 recent hits (mystery/store.py); a heap without a free block
-# twice that size is in pieces.
+# Twice the largest piece a commit takes in one go, its record's text: a heap
+# without a free block this large is in pieces (docs/heap.md, "The board
+# watches its heap").
 COMMIT_BLOCK = const(2_400)
-# What settlement takes: the controller in use after a six-seat settled round
-# (about 114 KB of a 32-bit heap, docs/heap.md) and 24 KB free to play on.
+# What settlement takes: what the controller has in use after a six-seat
+# settled round and 24 KB free to play on (docs/heap.md, "The ESP32-WROOM-32:
+# settlement refused").
 SETTLE_HEAP = const(141_312)
 NO_SETTLEMENT = "round refused: this board's heap (%d bytes) is below the %d settlement needs"
 

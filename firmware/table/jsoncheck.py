@@ -17,9 +17,10 @@
 # one int and never slices, so checking a line allocates nothing but the
 # error it may raise (and one bytes copy when given a str). It is the
 # definition, and what gives every refusal. A long line (a round's) may go
-# through a fast pass first (jsonscan_plain, compiled by viper on the board:
-# byte by byte in Python, a round's line took 22 ms of a Pico's time), and
-# then only a line the fast pass is not sure of is walked here.
+# through a fast pass first (jsonscan_viper on the board, its twin
+# jsonscan_plain elsewhere), because the walk is slow on a Pico for a line
+# that long (docs/benchmarks.md, "The round's time"); then only a line the
+# fast pass is not sure of is walked here.
 import sys
 
 from micropython import const
@@ -119,7 +120,8 @@ def _fast_pass():
 def _compiled_scan():
     # jsonscan_viper's scan, and the module let go: the compiled function
     # needs nothing of it, and the module keeps the source it compiled among
-    # its constants (about 4 KB of a Pico's heap) for as long as it is loaded.
+    # its constants for as long as it is loaded (docs/benchmarks.md, "The
+    # round's time").
     from . import jsonscan_viper
 
     scan = jsonscan_viper.scan

@@ -3,9 +3,8 @@
 # how), step for step, over the line's bytes in place. One function, as
 # viper-to-viper calls box their arguments; it allocates nothing. The tests
 # hold it to its twin on random and adversarial lines
-# (tests/logic/test_jsonscan.py). Compiled, it keeps about 4 KB of a
-# Pico's heap; a round's line takes it about 0.7 ms there, where the full
-# walk took 22.
+# (tests/logic/test_jsonscan.py). Its heap and its time on a Pico are in
+# docs/benchmarks.md, "The round's time".
 #
 # As uth/eval_viper's, the viper code is compiled on the board when this
 # module loads, not by mpy-cross: viper in a .mpy is tied to one CPU
@@ -139,5 +138,5 @@ def scan(data, classes) -> int:
 _namespace = {"micropython": micropython, "const": micropython.const}
 exec(_SOURCE, _namespace)
 scan = _namespace["scan"]
-# The source has served: kept, its text would hold its few KB of heap for good.
+# The source is no longer needed, and kept it would hold its text's heap for good.
 del _namespace, _SOURCE

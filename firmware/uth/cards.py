@@ -23,9 +23,9 @@ _SUIT_BYTES = SUITS.encode()
 
 
 def parse_card(token):
-    # Read as bytes, through _SYMBOL: a rank or suit cut from the token as
-    # a string was a new string each time, and on the board a new string
-    # costs about 0.1 ms with the firmware loaded.
+    # Read as bytes, through _SYMBOL, because a rank or suit cut from the
+    # token as a string would be a new string each time, and new strings are
+    # slow on the board (docs/benchmarks.md, "The round's time").
     try:
         name = token.encode()
     except (AttributeError, UnicodeError):  # not text, or a lone surrogate (CPython)

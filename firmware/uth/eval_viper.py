@@ -23,16 +23,16 @@
 # - Each card is one table load and three one-operation updates: OR (ranks
 #   present), XOR (ranks seen an odd number of times) and ADD (suit counters
 #   and the sum of rank bits). The counts per rank follow from those three
-#   words (below); the ladder of masks seen once, twice, three and four times
-#   took seven operations a card.
+#   words (below), where a ladder of masks seen once, twice, three and four
+#   times would take seven operations a card.
 # - The cards are unrolled: a constant index loads in one instruction.
 # - Comparisons cost a materialized boolean and a second test; tests are on
 #   truth where they can be, and seven cards, the usual case, pass one test.
 # - `~` is not used: in this firmware (v1.28) `~x` on a register-held local
 #   inverts the local itself (micropython/micropython#14397). `a & ~b` is
 #   written `a ^ b` wherever b's bits are a subset of a's.
-# About 101,000 hands/s on the emulated Pico (bench/pico_bench.py), where the
-# call alone, the loop and the argument conversions, is about 7 us of 10.
+# Its speed on the emulated Pico, and what of it the call costs, is in
+# docs/benchmarks.md.
 import array
 
 import micropython
@@ -219,5 +219,5 @@ def score(hand: ptr8, n: int) -> int:
 _namespace = {"micropython": micropython}
 exec(_SOURCE, _namespace)
 score = _namespace["score"]
-# The source has served: kept, its text would hold about 5 KB of heap for good.
+# The source is no longer needed, and kept it would hold its text's heap for good.
 del _namespace, _SOURCE, _ADDRESS_CODE

@@ -14,8 +14,8 @@ _TRIPS_LINES = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house",
 
 
 def _lines(names, odds):
-    # A table's lines, made only when a table is used: 17 tables' worth of
-    # line tuples cost a board's heap about 9 KB it would never read.
+    # A table's lines, made only when a table is used, because every table's
+    # line tuples would take heap a board never reads (docs/heap.md, "The census").
     # An odds entry is "to" (per 1), (to, per), or None where the table has
     # no such line.
     lines = []
@@ -92,9 +92,9 @@ class Paytable:
 
 
 # wager -> letter, as given -> Paytable: a round names its tables each time.
-# Two look-ups by the names as they came, not one by the names joined: a
-# joined string is a new one at every look-up, which on the board costs
-# about 0.1 ms with the firmware loaded.
+# Two look-ups by the names as they came, not one by the names joined,
+# because a joined string is a new one at every look-up and new strings are
+# slow on the board (docs/benchmarks.md, "The round's time").
 _made = {}
 
 

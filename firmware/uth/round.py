@@ -45,14 +45,15 @@ class Round:
 
 
 def _fault(message, *args):
-    # The message is formatted only for a round that fails: formatting every
-    # check's message up front was most of a good round's settlement time.
+    # The message is formatted only for a round that fails, because formatting
+    # every check's message up front would be most of a good round's settlement
+    # time (docs/benchmarks.md, "The round's time").
     return ValueError(message % args if args else message)
 
 
 def _place(where):
-    # A seat is named by its number until a message needs its text: a text
-    # made for every seat of every round was a new string each time.
+    # A seat is named by its number until a message needs its text, because a
+    # text made for every seat of every round would be a new string each time.
     return "seat %d" % where if type(where) is int else where
 
 

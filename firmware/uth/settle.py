@@ -94,5 +94,5 @@ def settle_parsed(round_):
 
 
 def settle(round_data):
-    # round_data: the round as JSON data (see docs/round.md); raises ValueError.
+    # round_data: the round as JSON data (docs/uthctl.md, "A round"); raises ValueError.
     return settle_parsed(parse_round(round_data))

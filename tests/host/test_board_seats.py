@@ -1,6 +1,7 @@
 # How many seats the host believes each board wires (uthctl/boards/seats.py):
-# read from the board's own file, checked here against the wiring the file's
-# header documents, and refused when it exceeds a table's seven seats.
+# read from the board's own file, checked here against the wiring documented
+# for it (docs/boards.md's expander table, the sim board's header), and refused
+# when it exceeds a table's seven seats.
 import re
 from pathlib import Path
 
@@ -10,12 +11,13 @@ from uthctl.boards import seats
 from uthctl.links import rig
 
 BOARDS = Path(__file__).resolve().parents[2] / "boards"
+WIRING = Path(__file__).resolve().parents[2] / "docs" / "boards.md"
 
 
 def _documented_pico_seats():
-    # The last seat of the header's expander table ("#   U2   0x21   ...  5-7").
-    found = re.findall(r"#\s+U\d\s+0x2\d\s+.*?\s(\d)-(\d)",
-                       (BOARDS / "rp2040_pico" / "board.py").read_text())
+    # The last seat of docs/boards.md's expander table ("| U2 | 0x21 | ... | 5-7 ...").
+    found = re.findall(r"^\|\s*U\d\s*\|\s*0x2\d\s*\|[^|]*\|\s*(\d)-(\d)",
+                       WIRING.read_text(), re.MULTILINE)
     return max(int(last) for _, last in found)
 
 
