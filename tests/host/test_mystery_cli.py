@@ -210,7 +210,7 @@ def real_log(tmp_path):
     store = Store(str(root), segment_records=10_000)
     bonus = MysteryBonus(store, os.urandom)
     assert bonus.boot() == []
-    bonus.configure("A1", True)
+    bonus.configure("A1")
     bonus.reset()
     for payment in ("table_inventory", "jackpot_slip"):
         _play_to_hit(bonus)
@@ -499,7 +499,7 @@ def redrawn_log(tmp_path):
     root.mkdir()
     bonus = MysteryBonus(Store(str(root), segment_records=10_000), os.urandom)
     assert bonus.boot() == []
-    bonus.configure("A1", True)
+    bonus.configure("A1")
     bonus.reset()
     seats = [(seat, True, 500) for seat in range(1, 8)]  # 70 cents a round
     while bonus.meter.meter + 700_000 <= bonus.meter._hit_value:
@@ -511,7 +511,7 @@ def redrawn_log(tmp_path):
     (root / TMP_NAME).rmdir()
     bonus = MysteryBonus(Store(str(root), segment_records=10_000), os.urandom)
     assert len(bonus.boot()) == 2 and bonus.meter.exposed
-    bonus.redraw(True)
+    bonus.redraw()
     _play_to_hit(bonus)
     return list(bonus.store.read_log())
 
