@@ -13,6 +13,7 @@ import pytest
 from mystery import chain
 from mystery.bonus import MysteryBonus
 from mystery.meter import RUNNING, Meter
+from mystery.refusal import Refused
 from mystery.store import TMP_NAME, Store
 from regulation import PRINTED
 from uthctl.analysis import mystery_sim
@@ -505,7 +506,7 @@ def redrawn_log(tmp_path):
     while bonus.meter.meter + 700_000 <= bonus.meter._hit_value:
         bonus.lock_round(seats)
     (root / TMP_NAME).mkdir()
-    with pytest.raises(ValueError):
+    with pytest.raises(Refused):
         bonus.lock_round(seats)  # the round that hits
     assert bonus.fault is not None
     (root / TMP_NAME).rmdir()

@@ -5,6 +5,7 @@ from mystery import configs
 from uth import sections
 
 from ..analysis import expiry, mystery_report
+from ..errors import Refusal
 from ..links import ports
 from ..links.hostlink import Link
 from .meters import seconds
@@ -25,10 +26,10 @@ def open_link(args):
 
 
 def ask(link, cmd, **fields):
-    # The board's reply to one command; ValueError with its reason if refused.
+    # The board's reply to one command; Refusal with its reason if refused.
     reply = link.command(cmd, **fields)
     if not reply.get("ok"):
-        raise ValueError("the board refused %s: %s" % (cmd, reply.get("error", "no reason given")))
+        raise Refusal("the board refused %s: %s" % (cmd, reply.get("error", "no reason given")))
     return {key: value for key, value in reply.items() if key not in ("ok", "reply", "id")}
 
 
@@ -38,7 +39,7 @@ def read_table(link):
     status = ask(link, "status")
     try:
         meters, why_not = ask(link, "meters")["meters"], None
-    except ValueError as error:
+    except Refusal as error:
         meters, why_not = None, str(error)
     return status, meters, why_not
 
