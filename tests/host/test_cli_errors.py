@@ -138,3 +138,26 @@ def test_validate_checks_the_state_by_the_firmwares_name(renamed_hit_pending, mo
 
     assert reloaded.run(Args()) == 0
     assert link.sent == ["status", "validation", "meters"]
+
+
+# ---- the board's internal errors ----
+
+
+def test_a_boards_internal_error_is_an_error_naming_the_firmwares_bug(monkeypatch, capsys):
+    link = _Link({"state": "betting"})
+    link.replies["status"] = {"ok": False, "error": "internal error: KeyError: 'seats'",
+                              "internal": {"type": "KeyError", "message": "'seats'"}}
+    _fake_board(monkeypatch, status_command, link)
+    assert main(["status", "--port", "x"]) == 2
+    assert capsys.readouterr().err == (
+        "uthctl: error: the board's firmware met a bug answering status: internal error: "
+        "KeyError: 'seats' (the table plays on; read its status and meters again)\n")
+
+
+def test_status_shows_the_boards_internal_error_count_when_there_are_any():
+    status = {"state": table.controller.BETTING, "payment": "table_inventory",
+              "locked_in": [], "stale_chips": []}
+    assert "firmware bugs" not in status_command.format_status(dict(status, internal_errors=0),
+                                                               None, "store: fault")
+    shown = status_command.format_status(dict(status, internal_errors=2), None, "store: fault")
+    assert "firmware bugs  2 command(s) got an internal error since start-up" in shown

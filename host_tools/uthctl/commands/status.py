@@ -79,6 +79,9 @@ def format_status(status, meters, why_not=None):
               "locked in      %s" % _seats(status.get("locked_in")),
               "stale chips    %s" % _seats(status.get("stale_chips")),
               "firmware       %s" % _firmware(status)]
+    if status.get("internal_errors"):  # commands that met a firmware bug since start-up
+        lines.append("firmware bugs  %d command(s) got an internal error since start-up"
+                     % status["internal_errors"])
     if "qualify" in status:  # the board's declaration: both spots, or the progressive alone
         lines.append("qualify        %s" % status["qualify"].replace("_", " "))
     lines += ["WARNING        %s" % warning for warning in status.get("warnings", [])]
