@@ -17,7 +17,7 @@ from micropython import const
 
 from mystery.refusal import Refused
 
-PIECE = const(2048)  # bytes hashed a turn: about 2.6 ms of an RP2040's time
+PIECE = const(2048)  # bytes hashed a turn of the loop; its time: docs/benchmarks.md
 _SEED_MIN = const(8)  # hex characters
 _SEED_MAX = const(64)
 _DIR = const(0x4000)

@@ -8,15 +8,17 @@
 #   hit_pending --key--> validated, paid, reset --> locked
 #   betting  --key held--> service (configuration; the redraw of a hit value
 #                          a failed commit exposed) --key released--> betting
-#   any      --store fault--> fault (play refused until a technician reboots)
-#   any      --board fault--> fault (the same: an expander off the bus, or a
-#                          board whose seats and qualify declaration disagree)
 #
-# LOCK and the key read in the same tick: a key released returns the table to
-# betting first, so the LOCK then locks; a key turned loses to the LOCK (a
-# round's wagers are never left uncounted): the round locks and the turn is
-# refused with an event, to be made again. A LOCK itself refused locks nothing,
-# so the key then takes the table to service mode.
+# A fault is not a step of play: while the store or the board is in a fault
+# (an expander off the bus, seats that disagree with the qualify declaration)
+# the state is fault, whatever play was in, and nothing is played until a
+# technician clears the cause and restarts the board.
+#
+# When LOCK and the key change in the same tick, a key released returns the
+# table to betting first, so the LOCK then locks. A key turned loses to the
+# LOCK, because a round's wagers are never left uncounted: the round locks and
+# the turn is refused with an event, to be made again. A LOCK that is itself
+# refused locks nothing, so the key then takes the table to service mode.
 #
 # A restart (power cut, watchdog, Ctrl-C and Ctrl-D) forgets the round in
 # play, so a chip already on its spot when the controller starts may have been
@@ -26,21 +28,16 @@ from micropython import const
 
 from mystery import configs, settings
 from mystery.configs import MICROS_PER_CENT
-from mystery.meter import (
-    AWAITING_RESET,
-    PAYMENTS,
-    PENDING,
-    UNCONFIGURED,
-    Refused,
-    check_validation_text,
-)
+from mystery.meter import AWAITING_RESET, PAYMENTS, PENDING, UNCONFIGURED, check_validation_text
 from mystery.money import cents_text
+from mystery.refusal import Refused
 from uth.seats import MAX_SEAT
 
 from . import expiry, meter_text, qualify
 from .inputs import FALL, RISE, Debounced, SeatSensors
 from .turns import Rotation, Turns
 
+# The states by the names `status` reports; the host tools import them.
 BETTING = "betting"
 LOCKED = "locked"
 HIT_PENDING = "hit_pending"
@@ -50,9 +47,9 @@ NOT_CONFIGURED = "unconfigured"
 
 SETTLE_MS = const(30)
 OPEN_HOLD_MS = const(2000)  # LOCK held this long reopens betting by hand
-# Every progressive spot clear this long ends the round: the chips were
-# settled. A shorter dropout is a sensor flicker, and the round stays locked
-# (else the next LOCK would charge the same chips again).
+# Every progressive spot clear this long ends the round: its chips were
+# settled. A shorter dropout is a sensor's flicker, and the round stays locked,
+# so that the next LOCK cannot charge the same chips again.
 _CLEAR_MS = const(250)
 _BLINK_MS = const(250)  # a chip from before the restart: its bet light blinks at 2 Hz
 _KEY_LOST_TO_LOCK = ("key turn ignored: LOCK was pressed in the same instant and locked the "
@@ -107,7 +104,7 @@ class Table:
     # ---- start-up ----
 
     def start(self, now):
-        # The expanders first: the debouncers take their first read as settled.
+        # The expanders start first, because a debouncer takes its first read as settled.
         fault, self.warning = qualify.check(self.seats, self.qualify)
         self.io_live = self.io is not None and fault is None
         if self.io_live:
@@ -170,7 +167,8 @@ class Table:
 
     def _write_io(self):
         # After a fault, one last write puts the lights out if the bus still
-        # lets it; then the bus is left alone (a stuck bus costs its timeout).
+        # lets it; then the bus is left alone, since each try on a stuck bus
+        # waits out its timeout.
         if self.io_live:
             self._board_fault(self.io.write())
             self.io_live = self.board_fault is None

@@ -90,10 +90,9 @@ class HostLink:
         self.write_json = write_json
         # The line so far: its bytes are buffer[:length]. MAX_LINE at first;
         # the first line to pass it gets a round's MAX_ROUND_LINE, made in
-        # one piece and kept from then on (a table sent rounds gets them all
-        # day; a buffer grown byte by byte, or made anew for each round,
-        # found the heap in pieces too small for it). A board makes it at
-        # start (reserve_round_line).
+        # one piece and kept from then on, because a table sent rounds gets
+        # them all day and a buffer made again and again leaves the heap in
+        # pieces. A board makes it at start (reserve_round_line).
         self.buffer = bytearray(MAX_LINE)
         self.length = 0
         self.overlong = False
@@ -172,8 +171,8 @@ class HostLink:
             # Only a read that found nothing is silence: after a long turn
             # (a commit, say) the rest of a line may be waiting in this read.
             self._drop_stale_line(now)
-        # A slice at a time between line ends (and a Ctrl-C): byte by byte,
-        # a round's line took 29 ms of a Pico's time.
+        # Taken a slice at a time between line ends (and a Ctrl-C), never a
+        # byte at a time: a round's line is long (docs/host-link.md).
         at, end = 0, len(data)
         while at < end:
             self.heard = now
@@ -199,9 +198,9 @@ class HostLink:
         self.length = length
 
     def reserve_round_line(self):
-        # A round's buffer made now, while the heap is whole: made at the
-        # first round instead, after hours of play, the heap could be in
-        # pieces too small for it, and every round would be refused.
+        # A round's buffer is made now, while the heap is whole: at the first
+        # round, after hours of play, the heap may be in pieces too small for
+        # it, and every round would be refused.
         if len(self.buffer) < MAX_ROUND_LINE and not self.length:
             try:
                 self.buffer = bytearray(MAX_ROUND_LINE)
@@ -225,7 +224,7 @@ class HostLink:
         return False
 
     def _drop_stale_line(self, now):
-        # Looked at every turn that read nothing, so the silence measured
+        # Called at every turn that read nothing, so the silence measured
         # stays near LINE_GAP_MS.
         if not (self.length or self.overlong):
             return
