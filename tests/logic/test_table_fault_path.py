@@ -7,6 +7,7 @@
 import os
 
 import tmpdir
+from mystery.bonus import MysteryBonus
 from mystery.store import TMP_NAME
 from table import meter_text
 from table.inputs import Debounced
@@ -84,3 +85,32 @@ def test_a_store_fault_while_a_hit_is_validated_leaves_the_table_in_fault(root):
     rig.turn_key()
     assert len(rig.events("validated")) == 1 and len(rig.events("fault")) == 1
     assert rig.table.state == "fault"
+
+
+def _reset_with_writes_broken(root, reset):
+    # The bonus's reset, made when the store can no longer write.
+    def broken(bonus):
+        _break_meter_writes(root)
+        return reset(bonus)
+    return broken
+
+
+@tmpdir.within
+def test_a_reset_owed_at_boot_that_faults_leaves_the_table_in_fault(root):
+    # A configuration committed and its reset not (the power went between):
+    # the boot makes the reset, and when the store cannot write it the table
+    # is in the store's fault, not betting.
+    rig = Rig(root)
+    reset = MysteryBonus.reset
+    rig.table.bonus.reset = lambda: []  # the power goes before the reset
+    rig.configure("A1")
+    assert rig.table.bonus.meter.phase == "awaiting_reset"
+    MysteryBonus.reset = _reset_with_writes_broken(root, reset)
+    try:
+        again = Rig(root)
+    finally:
+        MysteryBonus.reset = reset
+    faults = again.events("fault")
+    assert len(faults) == 1 and faults[0]["reason"].startswith("store write failed"), faults
+    assert again.table.state == "fault"
+    assert again.command(cmd="status")[-1]["state"] == "fault"
