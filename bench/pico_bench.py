@@ -223,7 +223,7 @@ table, link = app.build(built)
 table.start(time.ticks_ms())
 bonus = table.bonus
 draws.pattern = LOWEST
-bonus.configure("A1", True)
+bonus.configure("A1")
 bonus.reset()
 SEATS = [(n, True, configs.get("A1").min_wager_cents) for n in range(1, %(seats)d + 1)]
 

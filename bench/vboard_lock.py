@@ -63,7 +63,7 @@ def high(n):
 def rounds(root, count):
     bonus = MysteryBonus(Store(root), high)
     bonus.boot()
-    bonus.configure("A1", True)
+    bonus.configure("A1")
     bonus.reset()
     seats = [(n, True, 100) for n in range(1, %(seats)d + 1)]
     times = []

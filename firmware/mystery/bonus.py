@@ -41,9 +41,9 @@ class MysteryBonus:
         if problem is not None:
             raise Refused(problem)
 
-    def configure(self, name, service_mode):
+    def configure(self, name):
         self._writable()
-        return self._commit(self.meter.configure(name, service_mode))
+        return self._commit(self.meter.configure(name))
 
     def reset(self):
         self._writable()
@@ -58,21 +58,20 @@ class MysteryBonus:
         self._writable()
         return self._commit(self.meter.validate(payment, employee, slip))
 
-    def redraw(self, service_mode):
+    def redraw(self):
         # The logged recovery from an exposed hit value (Meter.redraw).
         self._writable()
-        return self._commit(self.meter.redraw(self.random_bytes, service_mode))
+        return self._commit(self.meter.redraw(self.random_bytes))
 
-    def change_setting(self, name, value, service_mode):
+    def change_setting(self, name, value):
         # One of the table's settings, logged (Meter.change_setting).
         self._writable()
-        return self._commit(self.meter.change_setting(name, value, service_mode))
+        return self._commit(self.meter.change_setting(name, value))
 
     def settle_round(self, data):
         # A round's side wagers settled by the table's rules, and recorded
         # with the wager meters in one commit: (result, log records). A round
-        # that cannot be settled raises Refused or ValueError, and nothing is
-        # recorded.
+        # that cannot be settled raises Refused, and nothing is recorded.
         self._writable()
         settlement, table_rules, wagers = _settlement()
         try:

@@ -121,8 +121,7 @@ class Meter:
         return self.phase in (UNCONFIGURED, AWAITING_RESET) or (
             self.phase == RUNNING and self.round == self.reset_round)
 
-    def configure(self, name, service_mode):
-        _refuse_unless(service_mode, "configuration changes only in service mode")
+    def configure(self, name):
         _refuse_unless(self.at_reset(), "configuration changes only with the meter at a reset")
         try:
             config = configs.get(name)
@@ -152,9 +151,8 @@ class Meter:
         self.exposed = False  # the closed cycle's value is revealed anyway
         return closed
 
-    def change_setting(self, name, value, service_mode):
+    def change_setting(self, name, value):
         # One of the table's settings (settings.py), logged with its old value.
-        _refuse_unless(service_mode, "settings change only in service mode")
         config = None if self.config is None else configs.get(self.config)
         value = settings.validate(name, value, config)
         was = self.setting(name)
@@ -180,7 +178,7 @@ class Meter:
         return [{"ev": "reset", "cycle": self.cycle, "config": config.name,
                  "meter": self.meter, "commitment": self.commitment}]
 
-    def redraw(self, random_bytes, service_mode):
+    def redraw(self, random_bytes):
         # The recovery from an exposed hit value: the old value and salt are
         # revealed (anyone may know them now) and a fresh value is drawn for
         # the same cycle, with its commitment published. No money moves.
@@ -188,7 +186,6 @@ class Meter:
         # contribution of this cycle left the meter at M without a hit, the
         # value lies uniformly in [M, maximum - 1 cent]; before any, in the
         # whole range, as at the reset.
-        _refuse_unless(service_mode, "a redraw only in service mode")
         _refuse_unless(self.phase == RUNNING and self.exposed,
                        "a redraw only when the cycle's hit value was exposed")
         config = configs.get(self.config)

@@ -3,6 +3,8 @@
 # both raise it.
 
 
-class Refused(ValueError):
-    # The operation is not allowed now; nothing was changed.
+class Refused(Exception):
+    # The operation is not allowed now, or its input is wrong; nothing was
+    # changed. Not a ValueError: a ValueError from a bug is never taken for a
+    # refusal.
     pass

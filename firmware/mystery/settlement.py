@@ -78,9 +78,13 @@ def _known(given, names, message):
 
 
 def settle(data, rules):
-    # (parsed round, result); ValueError (Refused among them) for a round
-    # that cannot be settled, and nothing has changed.
-    round_ = parse_round(on_the_table(data, rules))
+    # (parsed round, result); Refused, with the reason, for a round that
+    # cannot be settled, and nothing has changed. The round's parser names
+    # a fault of its input with ValueError: that is the host's input, refused.
+    try:
+        round_ = parse_round(on_the_table(data, rules))
+    except ValueError as error:
+        raise Refused(str(error)) from None
     return round_, settle_parsed(round_)
 
 

@@ -15,6 +15,8 @@ import os
 
 from micropython import const
 
+from mystery.refusal import Refused
+
 PIECE = const(2048)  # bytes hashed a turn, short enough for the ticks (docs/host-link.md)
 _SEED_MIN = const(8)  # hex characters
 _SEED_MAX = const(64)
@@ -25,12 +27,12 @@ def seed_bytes(command):
     seed = command.get("seed")
     if not isinstance(seed, str) or not _SEED_MIN <= len(seed) <= _SEED_MAX \
             or len(seed) % 2:
-        raise ValueError("authenticate needs \"seed\": %d to %d hex characters, an even "
+        raise Refused("authenticate needs \"seed\": %d to %d hex characters, an even "
                          "number" % (_SEED_MIN, _SEED_MAX))
     try:
         return binascii.unhexlify(seed)
     except ValueError:
-        raise ValueError("seed: hex characters only (0-9, a-f)") from None
+        raise Refused("seed: hex characters only (0-9, a-f)") from None
 
 
 class Authentication:
@@ -42,7 +44,7 @@ class Authentication:
         try:
             self.kind, self.pieces = program()
         except OSError as error:  # a program of files that are not there
-            raise ValueError("authenticate: the program cannot be read: %s" % error) from None
+            raise Refused("authenticate: the program cannot be read: %s" % error) from None
         self.length = 0
 
     def step(self):

@@ -7,6 +7,8 @@ import time
 
 from micropython import const
 
+from mystery.refusal import Refused
+
 _FIRST_YEAR = const(2000)
 _LAST_YEAR = const(2099)
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
@@ -31,17 +33,17 @@ def weekday(year, month, day):
 
 
 def checked(when):
-    # The time as a tuple, or ValueError naming what is wrong with it.
+    # The time as a tuple, or Refused naming what is wrong with it.
     if not isinstance(when, list) or len(when) != 6 or any(type(n) is not int for n in when):
-        raise ValueError("clock set is [year, month, day, hours, minutes, seconds], "
+        raise Refused("clock set is [year, month, day, hours, minutes, seconds], "
                          "whole numbers")
     year, month, day, hours, minutes, seconds = when
     if not _FIRST_YEAR <= year <= _LAST_YEAR:
-        raise ValueError("clock set: year %d is not %d to %d" % (year, _FIRST_YEAR, _LAST_YEAR))
+        raise Refused("clock set: year %d is not %d to %d" % (year, _FIRST_YEAR, _LAST_YEAR))
     if not 1 <= month <= 12 or not 1 <= day <= _month_days(year, month):
-        raise ValueError("clock set: %04d-%02d-%02d is no date" % (year, month, day))
+        raise Refused("clock set: %04d-%02d-%02d is no date" % (year, month, day))
     if not (0 <= hours <= 23 and 0 <= minutes <= 59 and 0 <= seconds <= 59):
-        raise ValueError("clock set: %02d:%02d:%02d is no time of day" % (hours, minutes, seconds))
+        raise Refused("clock set: %02d:%02d:%02d is no time of day" % (hours, minutes, seconds))
     return tuple(when)
 
 

@@ -8,15 +8,17 @@
 #   hit_pending --key--> validated, paid, reset --> locked
 #   betting  --key held--> service (configuration; the redraw of a hit value
 #                          a failed commit exposed) --key released--> betting
-#   any      --store fault--> fault (play refused until a technician reboots)
-#   any      --board fault--> fault (the same: an expander off the bus, or a
-#                          board whose seats and qualify declaration disagree)
 #
-# LOCK and the key read in the same tick: a key released returns the table to
-# betting first, so the LOCK then locks; a key turned loses to the LOCK (a
-# round's wagers are never left uncounted): the round locks and the turn is
-# refused with an event, to be made again. A LOCK itself refused locks nothing,
-# so the key then takes the table to service mode.
+# A fault is not a step of play: while the store or the board is in a fault
+# (an expander off the bus, seats that disagree with the qualify declaration)
+# the state is fault, whatever play was in, and nothing is played until a
+# technician clears the cause and restarts the board.
+#
+# When LOCK and the key change in the same tick, a key released returns the
+# table to betting first, so the LOCK then locks. A key turned loses to the
+# LOCK, because a round's wagers are never left uncounted: the round locks and
+# the turn is refused with an event, to be made again. A LOCK that is itself
+# refused locks nothing, so the key then takes the table to service mode.
 #
 # A restart (power cut, watchdog, Ctrl-C and Ctrl-D) forgets the round in
 # play, so a chip already on its spot when the controller starts may have been
@@ -26,21 +28,16 @@ from micropython import const
 
 from mystery import configs, settings
 from mystery.configs import MICROS_PER_CENT
-from mystery.meter import (
-    AWAITING_RESET,
-    PAYMENTS,
-    PENDING,
-    UNCONFIGURED,
-    Refused,
-    check_validation_text,
-)
+from mystery.meter import AWAITING_RESET, PAYMENTS, PENDING, UNCONFIGURED, check_validation_text
 from mystery.money import cents_text
+from mystery.refusal import Refused
 from uth.seats import MAX_SEAT
 
 from . import expiry, meter_text, qualify
-from .inputs import FALL, RISE, Debounced
+from .inputs import FALL, RISE, Debounced, SeatSensors
 from .turns import Rotation, Turns
 
+# The states by the names `status` reports; the host tools import them.
 BETTING = "betting"
 LOCKED = "locked"
 HIT_PENDING = "hit_pending"
@@ -50,9 +47,9 @@ NOT_CONFIGURED = "unconfigured"
 
 SETTLE_MS = const(30)
 OPEN_HOLD_MS = const(2000)  # LOCK held this long reopens betting by hand
-# Every progressive spot clear this long ends the round: the chips were
-# settled. A shorter dropout is a sensor flicker, and the round stays locked
-# (else the next LOCK would charge the same chips again).
+# Every progressive spot clear this long ends the round: its chips were
+# settled. A shorter dropout is a sensor's flicker, and the round stays locked,
+# so that the next LOCK cannot charge the same chips again.
 _CLEAR_MS = const(250)
 _BLINK_MS = const(250)  # a chip from before the restart: its bet light blinks at 2 Hz
 _KEY_LOST_TO_LOCK = ("key turn ignored: LOCK was pressed in the same instant and locked the "
@@ -60,18 +57,24 @@ _KEY_LOST_TO_LOCK = ("key turn ignored: LOCK was pressed in the same instant and
 
 
 class Table:
-    # io: the seats' expanders (seat_expanders.py) or None; qualify: the
-    # board's declaration (qualify.py); today: the board's date for expiry.
+    # seats: the board's wiring (inputs.Seat), read through the table's own
+    # debounced sensors once started; io: the seats' expanders
+    # (seat_expanders.py) or None; qualify: the board's declaration
+    # (qualify.py); today: the board's date for expiry.
     def __init__(self, bonus, seats, lock_pin, key_pin, display, emit, io=None,
                  qualify=None, today=None):
         self.bonus = bonus
-        self.seats = seats  # inputs.Seat with raw pins; wrapped at start()
+        self.seats = seats
         self.lock_pin = lock_pin
         self.key_pin = key_pin
         self.display = display
         self.emit = emit  # takes one event dict for the host link
         self.today = today  # the board's date as "YYYY-MM-DD" (or None); None: no clock
-        self.state = BETTING
+        # The debounced inputs, made by start(): a SeatSensors a seat, the LOCK, the key.
+        self.sensors = []
+        self.lock = None
+        self.key = None
+        self.mode = BETTING  # where play is; a fault overrides it (state)
         self.payment = "table_inventory"
         # [employee, slip] the host gave for the pending hit, for its key
         # turn's validated record; None: not given (recorded as null).
@@ -86,21 +89,30 @@ class Table:
         self.warning = None  # the qualify declaration's, at every boot and in status
         self.io_live = False  # the expanders are read and written each tick
 
+    @property
+    def state(self):
+        # FAULT while the store or the board is in a fault, which only a
+        # restart clears; else where play is.
+        if self.bonus.fault is not None or self.board_fault is not None:
+            return FAULT
+        return self.mode
+
+    def fault(self):
+        # Why the table is in a fault (the store's first), or None.
+        return self.bonus.fault or self.board_fault
+
     # ---- start-up ----
 
     def start(self, now):
-        # The expanders first: the debouncers take their first read as settled.
-        self.board_fault, self.warning = qualify.check(self.seats, self.qualify)
-        self.io_live = self.io is not None and self.board_fault is None
+        # The expanders start first, because a debouncer takes its first read as settled.
+        fault, self.warning = qualify.check(self.seats, self.qualify)
+        self.io_live = self.io is not None and fault is None
         if self.io_live:
-            self.board_fault = self.io.start()
-        for seat in self.seats:
-            seat.bet = Debounced(seat.bet, SETTLE_MS, now)
-            if seat.uth is not None:
-                seat.uth = Debounced(seat.uth, SETTLE_MS, now)
+            fault = self.io.start()
+        self.sensors = [SeatSensors(seat, SETTLE_MS, now) for seat in self.seats]
         self.lock = Debounced(self.lock_pin, SETTLE_MS, now)
         self.key = Debounced(self.key_pin, SETTLE_MS, now)
-        self.stale_chips = [seat.number for seat in self.seats if seat.bet.state]
+        self.stale_chips = [seat.number for seat in self.sensors if seat.bet.state]
         self.rotation = Rotation(meter_text.TURNS_MS, now)
         self.blink = Turns(_BLINK_MS, now)
         for event in self.bonus.boot():
@@ -109,27 +121,24 @@ class Table:
             self.emit({"ev": "warning", "reason": self.warning})
         self._resume()
         self._warn_of_expiry()
-        if self.board_fault is not None:
-            self.state = FAULT
-            self.emit({"ev": "fault", "reason": self.board_fault})
+        self._board_fault(fault)
         self._refresh(now)
         self._write_io()
 
     def _resume(self):
         # Pick up where the last power cut left the meter.
         if self.bonus.fault is not None:
-            self.state = FAULT
             return
         phase = self.bonus.meter.phase
         if phase == UNCONFIGURED:
-            self.state = NOT_CONFIGURED
+            self.mode = NOT_CONFIGURED
         elif phase == PENDING:
-            self.state = HIT_PENDING
+            self.mode = HIT_PENDING
         elif phase == AWAITING_RESET:
             self._operate(self.bonus.reset)  # a validation committed; its reset did not
-            self.state = BETTING
+            self.mode = BETTING
         else:
-            self.state = BETTING
+            self.mode = BETTING
 
     # ---- the loop ----
 
@@ -137,21 +146,19 @@ class Table:
         # Nothing a restart would cut short: betting, no chip on any spot.
         if self.state != BETTING:
             return False
-        for seat in self.seats:
+        for seat in self.sensors:
             if seat.bet.state:
                 return False
         return True
 
     def tick(self, now):
         if self.io_live:
-            self._io_step(self.io.read)
+            self._board_fault(self.io.read())
         lock_edge = self.lock.poll(now)
         key_edge = self.key.poll(now)
-        for seat in self.seats:
-            if seat.bet.poll(now) == FALL and seat.number in self.stale_chips:
+        for seat in self.sensors:
+            if seat.poll(now) == FALL and seat.number in self.stale_chips:
                 self.stale_chips.remove(seat.number)  # lifted: its next placing counts
-            if seat.uth is not None:
-                seat.uth.poll(now)
         handler = _HANDLERS.get(self.state)
         if handler is not None:
             handler(self, now, lock_edge, key_edge)
@@ -160,16 +167,17 @@ class Table:
 
     def _write_io(self):
         # After a fault, one last write puts the lights out if the bus still
-        # lets it; then the bus is left alone (a stuck bus costs its timeout).
+        # lets it; then the bus is left alone, since each try on a stuck bus
+        # waits out its timeout.
         if self.io_live:
-            self._io_step(self.io.write)
+            self._board_fault(self.io.write())
             self.io_live = self.board_fault is None
 
-    def _io_step(self, step):
-        reason = step()
+    def _board_fault(self, reason):
+        # The first reason the board's seats cannot be trusted is the board's
+        # fault, reported once; None: nothing wrong.
         if reason is not None and self.board_fault is None:
             self.board_fault = reason
-            self.state = FAULT
             self.emit({"ev": "fault", "reason": reason})
 
     def _betting(self, now, lock_edge, key_edge):
@@ -179,19 +187,19 @@ class Table:
         if lock_edge == RISE and self._lock_round():
             if key_edge == RISE:
                 self.emit({"ev": "refused", "reason": _KEY_LOST_TO_LOCK})
-        elif key_edge == RISE and self.state == BETTING:
-            self.state = SERVICE
+        elif key_edge == RISE:
+            self.mode = SERVICE
 
     def _locked(self, now, lock_edge, key_edge):
         # Further LOCK presses do nothing: a round locks once.
         chips_gone = True
-        for seat in self.seats:
+        for seat in self.sensors:
             if seat.bet.state or seat.bet.held_ms(now) < _CLEAR_MS:
                 chips_gone = False
         held = self.lock.state and self.lock.held_ms(now) >= OPEN_HOLD_MS
         if chips_gone or held:
             self.locked_in = []
-            self.state = BETTING
+            self.mode = BETTING
 
     def _hit_pending(self, now, lock_edge, key_edge):
         employee, slip = self.validation or (None, None)
@@ -202,35 +210,51 @@ class Table:
             # whether or not the reset commits: a reset refused (a full flash)
             # is owed, and the next LOCK tries it first.
             self._operate(self.bonus.reset)
-            if self.state != FAULT:
-                self.state = LOCKED
+            self.mode = LOCKED
 
     def _service(self, now, lock_edge, key_edge):
         if key_edge == FALL:
-            self.state = NOT_CONFIGURED if self._unconfigured() else BETTING
-            if self.state == BETTING and lock_edge == RISE:
+            self.mode = NOT_CONFIGURED if self._unconfigured() else BETTING
+            if self.mode == BETTING and lock_edge == RISE:
                 self._lock_round()  # pressed as the key came back: betting, so it locks
 
     def _not_configured(self, now, lock_edge, key_edge):
         if key_edge == RISE:
-            self.state = SERVICE
+            self.mode = SERVICE
 
     # ---- meter operations ----
 
-    def _operate(self, operation, *args):
-        # Runs one committed operation and reports its events; a refusal
-        # caused by the store means the table can no longer be trusted.
+    def _commit(self, operation, *args):
+        # The one way the table runs a committed operation of the bonus: its
+        # refusal is raised to the caller, and a refusal the store caused
+        # (bonus.fault set) is the store's fault, reported here as it happens.
         try:
-            records = operation(*args)
-        except Refused as error:
+            return operation(*args)
+        except Refused:
             if self.bonus.fault is not None:
-                self._enter_fault()
-            else:
+                self.emit({"ev": "fault", "reason": self.bonus.fault})
+            raise
+
+    def _operate(self, operation, *args):
+        # An operation of the table's own inputs (LOCK, key): its records go
+        # out as events, a refusal as a "refused" event; None when refused.
+        try:
+            records = self._commit(operation, *args)
+        except Refused as error:
+            if self.bonus.fault is None:
                 self.emit({"ev": "refused", "reason": str(error)})
             return None
         for record in records:
             for event in _host_events(record):
                 self.emit(event)
+        return records
+
+    def _host_operation(self, operation, *args):
+        # A host command's operation: its records go out as events; a refusal
+        # goes back to the command as its error reply.
+        records = self._commit(operation, *args)
+        for record in records:
+            self.emit(record)
         return records
 
     def _lock_round(self):
@@ -239,60 +263,46 @@ class Table:
             return False
         wager = self.bonus.meter.progressive_wager()
         seats = [(seat.number, seat.has_uth_wager(), wager if self._counts(seat) else 0)
-                 for seat in self.seats]
+                 for seat in self.sensors]
         records = self._operate(self.bonus.lock_round, seats)
         if records is None:
             return False
         self.locked_in = [seat for seat, _, cents in records[0]["contributions"]]
-        self.state = HIT_PENDING if self.bonus.meter.phase == PENDING else LOCKED
+        self.mode = HIT_PENDING if self.bonus.meter.phase == PENDING else LOCKED
         return True
 
     def _counts(self, seat):
         return seat.bet.state and seat.number not in self.stale_chips
-
-    def _enter_fault(self):
-        self.state = FAULT
-        self.emit({"ev": "fault", "reason": self.bonus.fault})
 
     def _unconfigured(self):
         return self.bonus.meter is None or self.bonus.meter.phase == UNCONFIGURED
 
     # ---- what the host may ask ----
 
-    def configure(self, name):
+    def in_service(self, refusal):
+        # Service mode (the key held) is the table's to check, for every
+        # command that changes how the table plays: refused with `refusal`
+        # in any other state.
         if self.state != SERVICE:
-            raise Refused("configuration changes only in service mode")
-        records = self._host_operation(self.bonus.configure, name, True)
+            raise Refused(refusal)
+
+    def configure(self, name):
+        self.in_service("configuration changes only in service mode")
+        records = self._host_operation(self.bonus.configure, name)
         self._operate(self.bonus.reset)
         self._warn_of_expiry()
         return records
 
     def change_setting(self, name, value):
         # One of the table's settings (mystery/settings.py): a logged operation.
-        if self.state != SERVICE:
-            raise Refused("settings change only in service mode")
-        return self._host_operation(self.bonus.change_setting, name, value, True)[0]
+        self.in_service("settings change only in service mode")
+        return self._host_operation(self.bonus.change_setting, name, value)[0]
 
     def redraw(self):
         # The service-mode recovery from an exposed hit value: one logged
         # operation that reveals the old value and publishes a new commitment.
-        if self.state != SERVICE:
-            raise Refused("a redraw only in service mode")
-        return self._host_operation(self.bonus.redraw, True)[0]
-
-    def _host_operation(self, operation, *args):
-        # A host command's operation: a refusal goes back as the command's one
-        # error reply (a store fault puts the table in fault first); its
-        # records go out as events.
-        try:
-            records = operation(*args)
-        except Refused:
-            if self.bonus.fault is not None:
-                self._enter_fault()
-            raise
-        for record in records:
-            self.emit(record)
-        return records
+        self.in_service("a redraw only in service mode")
+        return self._host_operation(self.bonus.redraw)[0]
 
     def settle_round(self, data):
         # A round's side wagers, sent by a dealer terminal or a shoe: settled
@@ -302,24 +312,19 @@ class Table:
         if self.state == SERVICE:
             raise Refused("no round is settled in service mode")
         self._not_in_fault("no round is settled")
-        try:
-            result, records = self.bonus.settle_round(data)
-        except Refused:
-            if self.bonus.fault is not None:
-                self._enter_fault()
-            raise
+        result, records = self._commit(self.bonus.settle_round, data)
         return result, records[0]["seq"]
 
     def _not_in_fault(self, what):
         # A fault of the store or of the seats stops play until a restart.
         if self.state == FAULT:
             raise Refused("the table is in a fault (%s): %s until it is cleared and the "
-                          "board restarted" % (self.bonus.fault or self.board_fault, what))
+                          "board restarted" % (self.fault(), what))
 
     def status(self):
         meter = self.bonus.meter
         status = {"state": self.state, "display": self.shown,
-                  "fault": self.bonus.fault or self.board_fault,
+                  "fault": self.fault(),
                   "qualify": self.qualify or qualify.BOTH_SPOTS,
                   "payment": self.payment, "locked_in": self.locked_in,
                   "stale_chips": list(self.stale_chips), "validation": self._validation(),
@@ -357,6 +362,7 @@ class Table:
         if event is not None:
             self.emit(event)
 
+    # ---- the pending hit's validation and payment ----
 
     def set_validation(self, employee, slip):
         # Who validates the pending hit and its jackpot slip, for the key
@@ -387,15 +393,16 @@ class Table:
             pending_seat = self.bonus.meter.pending[0]
         blink_on = self.blink.poll(now)
         bet_lit = jackpot_lit = 0  # bit n-1: seat n's light, for status (no allocation a tick)
-        for seat in self.seats:
-            if self.state == BETTING:
+        state = self.state
+        for seat in self.sensors:
+            if state == BETTING:
                 lit = blink_on if seat.number in self.stale_chips else seat.bet.state
-            elif self.state in (LOCKED, HIT_PENDING):
+            elif state in (LOCKED, HIT_PENDING):
                 lit = seat.number in self.locked_in
             else:
                 lit = 0
-            seat.bet_light.value(1 if lit else 0)
-            seat.jackpot_light.value(1 if seat.number == pending_seat else 0)
+            seat.wiring.bet_light.value(1 if lit else 0)
+            seat.wiring.jackpot_light.value(1 if seat.number == pending_seat else 0)
             if lit:
                 bet_lit |= 1 << (seat.number - 1)
             if seat.number == pending_seat:
@@ -411,14 +418,15 @@ class Table:
 
     def _display_text(self, now):
         turn = self.rotation.poll(now)  # polled every tick, shown or not
-        if self.state == FAULT:
+        state = self.state
+        if state == FAULT:
             return meter_text.FAULT
-        if self.state == SERVICE:
+        if state == SERVICE:
             return meter_text.SERVICE
-        if self.state == NOT_CONFIGURED:
+        if state == NOT_CONFIGURED:
             return meter_text.UNCONFIGURED
         cents = self.bonus.meter.display()
-        if self.state == HIT_PENDING:
+        if state == HIT_PENDING:
             return cents_text(cents)  # the award, steady until validated
         maximum = configs.get(self.bonus.meter.config).maximum // MICROS_PER_CENT
         return meter_text.in_turn(turn, cents, maximum)

@@ -14,14 +14,13 @@ import json
 
 from micropython import const
 
-from mystery.meter import Refused
+from mystery.refusal import Refused
 from mystery.store import LogTrimmed
 
 from . import expiry
 from .authenticate import Authentication
 from .board_clock import checked as checked_time
 from .clock import ticks_diff
-from .controller import SERVICE
 from .jsoncheck import strict_json
 from .version import firmware_version
 
@@ -35,6 +34,7 @@ MAX_ROUND_LINE = const(4096)
 _FAST_CHECK = const(128)
 LINE_GAP_MS = const(500)  # a partial line with no byte for this long is dropped
 LOG_SLICE = const(4)  # log records read (and so at most sent) per turn of the loop
+_MESSAGE_MAX = const(120)  # an internal error's message is cut to this many characters
 _HELD_MAX = const(512)  # bytes read ahead during an export; more wait in the serial buffer
 _INTERRUPT = const(3)  # Ctrl-C: a board's USB stack raises it before we read
 
@@ -90,10 +90,9 @@ class HostLink:
         self.write_json = write_json
         # The line so far: its bytes are buffer[:length]. MAX_LINE at first;
         # the first line to pass it gets a round's MAX_ROUND_LINE, made in
-        # one piece and kept from then on (a table sent rounds gets them all
-        # day; a buffer grown byte by byte, or made anew for each round,
-        # found the heap in pieces too small for it). A board makes it at
-        # start (reserve_round_line).
+        # one piece and kept from then on, because a table sent rounds gets
+        # them all day and a buffer made again and again leaves the heap in
+        # pieces. A board makes it at start (reserve_round_line).
         self.buffer = bytearray(MAX_LINE)
         self.length = 0
         self.overlong = False
@@ -103,6 +102,7 @@ class HostLink:
         self.identity = firmware_version()  # read once: a build does not change while it runs
         self.heap = None  # the board's HeapWatch (heap.py), which app.build gives it
         self.program = None  # what `authenticate` reads: the board's (authenticate.py)
+        self.internal_errors = 0  # commands that met a firmware bug since start-up
         self.commands = {"ping": self._ping, "status": self._status, "meters": self._meters,
                          "log": self._log, "config": self._config, "payment": self._payment,
                          "redraw": self._redraw, "set": self._set,
@@ -171,8 +171,8 @@ class HostLink:
             # Only a read that found nothing is silence: after a long turn
             # (a commit, say) the rest of a line may be waiting in this read.
             self._drop_stale_line(now)
-        # A slice at a time between line ends (and a Ctrl-C): byte by byte,
-        # a round's line took 29 ms of a Pico's time.
+        # Taken a slice at a time between line ends (and a Ctrl-C), never a
+        # byte at a time: a round's line is long (docs/host-link.md).
         at, end = 0, len(data)
         while at < end:
             self.heard = now
@@ -198,9 +198,9 @@ class HostLink:
         self.length = length
 
     def reserve_round_line(self):
-        # A round's buffer made now, while the heap is whole: made at the
-        # first round instead, after hours of play, the heap could be in
-        # pieces too small for it, and every round would be refused.
+        # A round's buffer is made now, while the heap is whole: at the first
+        # round, after hours of play, the heap may be in pieces too small for
+        # it, and every round would be refused.
         if len(self.buffer) < MAX_ROUND_LINE and not self.length:
             try:
                 self.buffer = bytearray(MAX_ROUND_LINE)
@@ -224,7 +224,7 @@ class HostLink:
         return False
 
     def _drop_stale_line(self, now):
-        # Looked at every turn that read nothing, so the silence measured
+        # Called at every turn that read nothing, so the silence measured
         # stays near LINE_GAP_MS.
         if not (self.length or self.overlong):
             return
@@ -287,8 +287,22 @@ class HostLink:
             return {"ok": False, "error": "unknown command %r" % command["cmd"]}
         try:
             return handler(command)
-        except (Refused, ValueError, TypeError, KeyError) as error:
-            return {"ok": False, "error": str(error) or type(error).__name__}
+        except Refused as error:
+            return {"ok": False, "error": str(error)}
+        except MemoryError:
+            raise  # the heap's, not the command's: the board's loop reports it (app.py)
+        except Exception as error:
+            return self._internal_error(error)
+
+    def _internal_error(self, error):
+        # An exception no command expects is a bug in the firmware: its reply
+        # says so, naming the exception, and is never a refusal; `status`
+        # counts them.
+        self.internal_errors += 1
+        name = type(error).__name__
+        message = str(error)[:_MESSAGE_MAX]
+        return {"ok": False, "error": "internal error: %s: %s" % (name, message),
+                "internal": {"type": name, "message": message}}
 
     def _ping(self, command):
         return {"ok": True, "reply": "pong"}
@@ -298,6 +312,7 @@ class HostLink:
         status.update(self.identity)
         if self.heap is not None:
             status["heap"] = self.heap.status()
+        status["internal_errors"] = self.internal_errors
         status.update(ok=True, reply="status")
         return status
 
@@ -307,48 +322,34 @@ class HostLink:
     def _log(self, command):
         since = command.get("since", 0)
         if type(since) is not int or since < 0:
-            raise ValueError("since must be a record number, 0 or more")
-        self.export = _Export(command, iter(self.table.bonus.log_export(since)))
+            raise Refused("since must be a record number, 0 or more")
+        self.export = _Export(command, iter(self.table.bonus.log_export(since)), self.send)
         return None
 
     def _export_slice(self):
+        # One step of the export under way (a log's or a digest's): each
+        # gives None until it is done, then the command's reply.
         export = self.export
-        if isinstance(export, Authentication):  # a program's digest, a piece a turn
-            reply = export.step()
-            if reply is not None:
-                self.export = None
-                self._reply(export.command, reply)
-            return
         try:
-            for _ in range(LOG_SLICE):
-                record = next(export.records)
-                if record is not None:  # None: a record before "since", read and skipped
-                    self.send({"reply": "log", "record": record})
-                    export.count += 1
-            return
-        except StopIteration:
-            reply = {"ok": True, "reply": "log", "count": export.count}
-        except LogTrimmed as error:
-            # Segments removed under the export (rounds committed meanwhile,
-            # the log kept bounded): what was sent is true, but not the rest.
-            reply = {"ok": False, "error": "log export interrupted: records from %d on were "
-                     "trimmed meanwhile; export again from %d" % (error.next_seq, error.next_seq)}
-        except (Refused, OSError, ValueError, TypeError, KeyError) as error:
-            # The store failed mid-export: the count so far is not the log.
-            reply = {"ok": False, "error": "log export: %s" % (str(error) or type(error).__name__)}
-        self.export = None
-        self._reply(export.command, reply)
+            reply = export.step()
+        except MemoryError:
+            raise  # the heap's: the board's loop reports it, and the export goes on
+        except Exception as error:
+            reply = self._internal_error(error)
+        if reply is not None:
+            self.export = None
+            self._reply(export.command, reply)
 
     def _authenticate(self, command):
         if self.program is None:
-            raise ValueError("this board names no program to authenticate")
+            raise Refused("this board names no program to authenticate")
         self.export = Authentication(command, self.program)
         return None
 
     def _config(self, command):
         name = command.get("mystery")
         if not isinstance(name, str):
-            raise ValueError("config needs \"mystery\": a configuration name such as \"B2\"")
+            raise Refused("config needs \"mystery\": a configuration name such as \"B2\"")
         self.table.configure(name)
         # The sections now in force, their dates, and a warning when past them.
         return {"ok": True, "reply": "config", "mystery": name, "rules": self.table.rules()}
@@ -358,9 +359,13 @@ class HostLink:
         return {"ok": True, "reply": "redraw", "cycle": record["cycle"],
                 "commitment": record["commitment"]}
 
-    def _round(self, command):
+    def _settlement_fits(self):
+        # A heap too small for settlement refuses rounds and the paytables they use.
         if self.heap is not None and self.heap.no_settlement is not None:
             raise Refused(self.heap.no_settlement)
+
+    def _round(self, command):
+        self._settlement_fits()
         # The command's own fields aside, the rest is the round as `uthctl settle` reads it.
         data = {key: value for key, value in command.items() if key not in ("cmd", "id")}
         result, seq = self.table.settle_round(data)
@@ -371,10 +376,10 @@ class HostLink:
 
     def _set(self, command):
         name = command.get("name")
-        if name == "paytables" and self.heap is not None and self.heap.no_settlement:
-            raise Refused(self.heap.no_settlement)  # the paytables are settlement's
+        if name == "paytables":
+            self._settlement_fits()
         if not isinstance(name, str) or "value" not in command:
-            raise ValueError("set needs \"name\", a setting's name, and \"value\"")
+            raise Refused("set needs \"name\", a setting's name, and \"value\"")
         record = self.table.change_setting(name, command["value"])
         return {"ok": True, "reply": "set", "name": name, "was": record["was"],
                 "value": record["value"]}
@@ -383,12 +388,11 @@ class HostLink:
         # The board's date and time; with "set", set first, in service mode
         # only: the clock decides which regulations the board says are in force.
         if self.clock is None:
-            raise ValueError("this board has no calendar clock")
+            raise Refused("this board has no calendar clock")
         reply = {"ok": True, "reply": "clock"}
         if "set" in command:
             when = checked_time(command["set"])
-            if self.table.state != SERVICE:
-                raise Refused("the clock is set only in service mode: hold the key switch")
+            self.table.in_service("the clock is set only in service mode: hold the key switch")
             reply["was"] = list(self.clock.read())
             self.clock.set(list(when))
         now = self.clock.read()
@@ -399,7 +403,7 @@ class HostLink:
     def _validation(self, command):
         employee = command.get("employee")
         if employee is None:
-            raise ValueError("validation needs \"employee\", the validating employee's number")
+            raise Refused("validation needs \"employee\", the validating employee's number")
         self.table.set_validation(employee, command.get("slip"))
         return {"ok": True, "reply": "validation", "employee": employee,
                 "slip": command.get("slip")}
@@ -411,10 +415,32 @@ class HostLink:
 
 class _Export:
     # A log command being answered: its records still to send, those sent.
-    def __init__(self, command, records):
+    # step() sends a few, as authenticate.Authentication hashes a piece.
+    def __init__(self, command, records, send):
         self.command = command
         self.records = records
+        self.send = send
         self.count = 0
+
+    def step(self):
+        # None while records remain; then the command's reply.
+        try:
+            for _ in range(LOG_SLICE):
+                record = next(self.records)
+                if record is not None:  # None: a record before "since", read and skipped
+                    self.send({"reply": "log", "record": record})
+                    self.count += 1
+            return None
+        except StopIteration:
+            return {"ok": True, "reply": "log", "count": self.count}
+        except LogTrimmed as error:
+            # What was sent is true, but the rest was removed under the export.
+            return {"ok": False, "error": "log export interrupted: records from %d on were "
+                    "trimmed meanwhile; export again from %d" % (error.next_seq, error.next_seq)}
+        except (OSError, ValueError) as error:
+            # The flash failed, or holds a line that is not a record: the
+            # count so far is not the log.
+            return {"ok": False, "error": "log export: the log cannot be read: %s" % error}
 
 
 def _unsent(message):

@@ -56,7 +56,8 @@ class Seat:
     # One seat's wiring: the progressive wager's bet sensor, the UTH wager's
     # (None on a board built without one, which must declare
     # qualify="progressive_spot_only": qualify.py), the bet light and the
-    # jackpot light.
+    # jackpot light. The pins stay as the board gives them: the table reads
+    # them through SeatSensors.
     def __init__(self, number, bet, uth, bet_light, jackpot_light):
         self.number = number
         self.bet = bet
@@ -64,5 +65,21 @@ class Seat:
         self.bet_light = bet_light
         self.jackpot_light = jackpot_light
 
+
+class SeatSensors:
+    # A seat's spots as the table reads them, debounced; wiring: its Seat.
+    def __init__(self, wiring, settle_ms, now):
+        self.wiring = wiring
+        self.number = wiring.number
+        self.bet = Debounced(wiring.bet, settle_ms, now)
+        self.uth = None if wiring.uth is None else Debounced(wiring.uth, settle_ms, now)
+
+    def poll(self, now):
+        # Both spots polled; gives the bet spot's edge (RISE, FALL or 0).
+        if self.uth is not None:
+            self.uth.poll(now)
+        return self.bet.poll(now)
+
     def has_uth_wager(self):
+        # A seat with no UTH-spot sensor counts as having the wager (qualify.py).
         return self.uth is None or self.uth.state == 1

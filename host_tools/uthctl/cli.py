@@ -1,11 +1,14 @@
 # uthctl: one entry point for technicians, test labs and maintainers.
-# Every command takes --json for machines, before or after its subcommand;
-# errors, argument errors included, print one line and exit 2.
+# Every command takes --json for machines and --debug, before or after its
+# subcommand. An error a command expects (errors.UthctlError), an argument
+# error among them, prints one line and exits 2; any other exception is a bug
+# in uthctl: one line that says so and exit 1, or its traceback with --debug.
 import argparse
 import difflib
 import json
 import re
 import sys
+import traceback
 
 from . import __version__
 from .commands import (
@@ -32,6 +35,7 @@ from .commands import (
     status,
     validate,
 )
+from .errors import UthctlError
 
 COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, setting,
             payment, validate, clock, monitor, log, audit, soak, signage, bridge, floor,
@@ -41,7 +45,7 @@ COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, con
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing
 
 
-class UsageError(Exception):
+class UsageError(UthctlError):
     pass
 
 
@@ -91,20 +95,26 @@ def build_parser():
     for command in COMMANDS:
         command_parser = command.add_parser(sub)
         command_parser.set_defaults(run=command.run)
-    _add_json(parser)
+    _add_flags(parser)
     return parser
 
 
-def _add_json(parser):
-    # --json on every parser of the tree. SUPPRESS keeps a subparser that did
-    # not see it from overwriting the flag given at an outer level.
-    if "--json" not in parser._option_string_actions:
-        parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
-                            help="print JSON")
+_FLAGS = (("--json", "print JSON"),
+          ("--debug", "show the traceback of an internal error (a bug in uthctl)"))
+
+
+def _add_flags(parser):
+    # --json and --debug on every parser of the tree. SUPPRESS keeps a
+    # subparser that did not see a flag from overwriting it given at an
+    # outer level.
+    for flag, meaning in _FLAGS:
+        if flag not in parser._option_string_actions:
+            parser.add_argument(flag, action="store_true", default=argparse.SUPPRESS,
+                                help=meaning)
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for child in set(action.choices.values()):
-                _add_json(child)
+                _add_flags(child)
 
 
 def _fail(wants_json, message):
@@ -115,6 +125,17 @@ def _fail(wants_json, message):
     return 2
 
 
+def _bug(wants_json, error):
+    # An exception no command expects: uthctl's own fault, said plainly.
+    message = "internal error (a bug in uthctl): %s: %s" % (type(error).__name__, error)
+    if wants_json:
+        print(json.dumps({"error": message, "internal": True}))
+    else:
+        print("uthctl: " + message + "; run again with --debug for its traceback",
+              file=sys.stderr)
+    return 1
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
@@ -122,14 +143,20 @@ def main(argv=None):
     except UsageError as error:
         return _fail("--json" in argv, str(error))
     args.json = getattr(args, "json", False)
+    args.debug = getattr(args, "debug", False)
     try:
         return args.run(args) or 0
     except BrokenPipeError:
         # The reader went away (`uthctl par ... | head`): not an error of ours.
         sys.stderr.close()
         return 0
-    except (ValueError, OSError) as error:
+    except UthctlError as error:
         return _fail(args.json, str(error))
+    except Exception as error:
+        if args.debug:
+            traceback.print_exc()
+            return 1
+        return _bug(args.json, error)
 
 
 if __name__ == "__main__":

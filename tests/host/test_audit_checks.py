@@ -249,8 +249,8 @@ def test_a_cycle_closed_by_a_configuration_change_reveals_its_committed_value():
     # Configured A1 and reset, then changed to B1 before any round: the A1
     # cycle's seed is withdrawn and its hit value and salt revealed.
     meter, device = Meter(), random.Random(3)
-    events = meter.configure("A1", True) + meter.reset(device.randbytes)
-    events += meter.configure("B1", True) + meter.reset(device.randbytes)
+    events = meter.configure("A1") + meter.reset(device.randbytes)
+    events += meter.configure("B1") + meter.reset(device.randbytes)
     records = _linked(events)
     assert records[2]["withdrawn"] == 100 * 1_000_000  # A1's $100 minimum
     meters = dict(public_meters(meter), log_seq=4, log_hash=records[-1]["hash"])

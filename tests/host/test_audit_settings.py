@@ -24,10 +24,10 @@ def _played(root):
     # The validation gives an employee and a slip.
     bonus = MysteryBonus(Store(str(root)), _highest)
     bonus.boot()
-    bonus.configure("A1", True)
+    bonus.configure("A1")
     bonus.reset()
-    bonus.change_setting("reset", "minimum", True)
-    bonus.change_setting("wager_cents", 10_000, True)
+    bonus.change_setting("reset", "minimum")
+    bonus.change_setting("wager_cents", 10_000)
     while bonus.meter.phase != "pending":
         bonus.lock_round(SEATS)
     bonus.validate("jackpot_slip", "4417", "JS-00912")
@@ -73,7 +73,7 @@ def test_a_retained_amount_that_does_not_match_the_meter_is_caught(tmp_path):
 def test_a_key_turn_without_a_validation_is_reported_as_such(tmp_path):
     bonus = MysteryBonus(Store(str(tmp_path)), _highest)
     bonus.boot()
-    bonus.configure("A1", True)
+    bonus.configure("A1")
     bonus.reset()
     while bonus.meter.phase != "pending":
         bonus.lock_round(SEATS)

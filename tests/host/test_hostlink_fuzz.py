@@ -427,10 +427,11 @@ def check_reply(rig, line, state, replies, records_since):
         else:
             assert records == []
         if want[1] == "status":
-            # The table's own status, and the firmware's identity: run from source.
-            assert {k: v for k, v in reply.items()
-                    if k not in ("ok", "reply", "id", "version", "build")} == rig.table.status()
-            assert reply["build"] == "source"
+            # The table's own status, the firmware's identity (run from source),
+            # and the link's count of internal errors: none, whatever came before.
+            assert {k: v for k, v in reply.items() if k not in (
+                "ok", "reply", "id", "version", "build", "internal_errors")} == rig.table.status()
+            assert reply["build"] == "source" and reply["internal_errors"] == 0
         if want[1] == "meters":
             assert reply["meters"] == rig.table.bonus.meters()
     command = want[2] if len(want) > 2 else {}

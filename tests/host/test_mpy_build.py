@@ -25,7 +25,7 @@ r = settle({"paytables": {"ultimate_pairs": "F"}, "dealer": ["Ah", "Ad"],
 print(KIND, r["seats"][0]["results"]["ultimate_pairs"]["net"])
 from mystery.meter import Meter
 m = Meter()
-m.configure("A1", True)
+m.configure("A1")
 m.reset(lambda n: bytes(n))
 print(m.lock_round([(1, True, 500)])[1]["award"])
 """

@@ -13,6 +13,7 @@ import pytest
 from mystery import chain
 from mystery.bonus import MysteryBonus
 from mystery.meter import RUNNING, Meter
+from mystery.refusal import Refused
 from mystery.store import TMP_NAME, Store
 from regulation import PRINTED
 from uthctl.analysis import mystery_sim
@@ -210,7 +211,7 @@ def real_log(tmp_path):
     store = Store(str(root), segment_records=10_000)
     bonus = MysteryBonus(store, os.urandom)
     assert bonus.boot() == []
-    bonus.configure("A1", True)
+    bonus.configure("A1")
     bonus.reset()
     for payment in ("table_inventory", "jackpot_slip"):
         _play_to_hit(bonus)
@@ -499,19 +500,19 @@ def redrawn_log(tmp_path):
     root.mkdir()
     bonus = MysteryBonus(Store(str(root), segment_records=10_000), os.urandom)
     assert bonus.boot() == []
-    bonus.configure("A1", True)
+    bonus.configure("A1")
     bonus.reset()
     seats = [(seat, True, 500) for seat in range(1, 8)]  # 70 cents a round
     while bonus.meter.meter + 700_000 <= bonus.meter._hit_value:
         bonus.lock_round(seats)
     (root / TMP_NAME).mkdir()
-    with pytest.raises(ValueError):
+    with pytest.raises(Refused):
         bonus.lock_round(seats)  # the round that hits
     assert bonus.fault is not None
     (root / TMP_NAME).rmdir()
     bonus = MysteryBonus(Store(str(root), segment_records=10_000), os.urandom)
     assert len(bonus.boot()) == 2 and bonus.meter.exposed
-    bonus.redraw(True)
+    bonus.redraw()
     _play_to_hit(bonus)
     return list(bonus.store.read_log())
 

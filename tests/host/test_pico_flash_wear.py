@@ -50,10 +50,10 @@ from mystery.meter import PENDING, AWAITING_RESET
 table, link = app.build(board.build())
 table.start(time.ticks_ms())
 bonus = table.bonus
-bonus.configure("A1", True)
+bonus.configure("A1")
 bonus.reset()
 bonus.change_setting("paytables", {"trips": "E", "bad_beat": "C", "play_the_board": "A",
-                                   "ultimate_pairs": "F"}, True)
+                                   "ultimate_pairs": "F"})
 stakes = {"trips": 500, "bad_beat": 500, "play_the_board": 500, "ultimate_pairs": 500}
 settle = {"dealer": ["Qs", "Ks"], "board": ["9s", "Ts", "Js", "9c", "9d"],
           "seats": [{"seat": n, "cards": [a, b], "wagers": stakes} for n, a, b in (

@@ -70,7 +70,7 @@ def _play(bonus, settle):
 def _mature_table(bonus, draws):
     # Hit, validate and reset until the meter keeps its full list of
     # recent hits, then start a cycle that will not hit.
-    bonus.configure("A1", True)
+    bonus.configure("A1")
     bonus.reset()
     while len(bonus.meter.last_hits) < LAST_HITS:
         bonus.lock_round(SEATS)
@@ -94,7 +94,7 @@ def _erases_per_round(folder, mount_keywords, settle, warm_up=50, rounds=100):
         store = Store(MOUNT, segments_kept=2, reserve_blocks=0)
         bonus = MysteryBonus(store, draws, lambda: 1_795_000_000)
         assert bonus.boot() == []
-        bonus.change_setting("paytables", TABLES, True)
+        bonus.change_setting("paytables", TABLES)
         _mature_table(bonus, draws)
         for _ in range(warm_up):
             _play(bonus, settle)

@@ -67,7 +67,7 @@ SEGMENTS_KEPT = 3
 RESERVE_BLOCKS = 2
 
 SCRIPT = (
-    ("configure", "A1", True),
+    ("configure", "A1"),
     ("reset",),
     ("round", FULL),
     ("round", SHUFFLED),
@@ -76,13 +76,13 @@ SCRIPT = (
     ("round", FULL),
     ("round", FULL),  # A1's hit (seed 345: at seat 4, then seats 6 and 7 contribute)
     ("refused", "round", FULL),  # no round while the hit is pending
-    ("refused", "configure", "A2", True),  # nor a configuration change
+    ("refused", "configure", "A2"),  # nor a configuration change
     ("validate", "jackpot_slip"),
-    ("refused", "configure", "A2", False),  # service mode only
-    ("refused", "set", "reset", "minimum", False),  # a setting too
-    ("refused", "set", "wager_cents", 99, True),  # under A1's $1 minimum
-    ("set", "reset", "minimum", True),  # the next hit's overshoot is retained
-    ("configure", "A2", True),  # the change, in service mode, at the meter's reset
+    ("refused", "round", FULL),  # no round before the reset
+    ("refused", "redraw"),  # no redraw of a value that was never exposed
+    ("refused", "set", "wager_cents", 99),  # under A1's $1 minimum
+    ("set", "reset", "minimum"),  # the next hit's overshoot is retained
+    ("configure", "A2"),  # the change, at the meter's reset
     ("reset",),
     ("round", SMALL),
     ("round", FULL),
@@ -93,8 +93,8 @@ SCRIPT = (
     ("reset",),
     ("round", SMALL),
     ("round", FULL),
-    ("refused", "set", "wager_cents", 150, True),  # under A2's $2 minimum
-    ("set", "wager_cents", 500, True),
+    ("refused", "set", "wager_cents", 150),  # under A2's $2 minimum
+    ("set", "wager_cents", 500),
     ("round", FULL),
 )
 
@@ -107,12 +107,12 @@ def settled_day():
     from settled_rounds import FIRST_TABLES, SECOND_LIMIT, SECOND_TABLES
 
     after = {
-        0: (("set", "paytables", FIRST_TABLES, True),),  # the side wagers the table offers
+        0: (("set", "paytables", FIRST_TABLES),),  # the side wagers the table offers
         2: (("settle", "s1"),),  # after the cycle's first round
         7: (("settle", "s2"),),  # after the round that hit, the hit not yet validated
         10: (("settle", "s3"),),  # after the validation, before the reset
-        14: (("set", "paytables", SECOND_TABLES, True),  # other paytables, no Bad Beat
-             ("set", "max_payout_cents", SECOND_LIMIT, True),  # and a payout limit
+        14: (("set", "paytables", SECOND_TABLES),  # other paytables, no Bad Beat
+             ("set", "max_payout_cents", SECOND_LIMIT),  # and a payout limit
              ("refused", "settle", "s4", {"paytables": FIRST_TABLES})),  # no longer the table's
         17: (("settle", "s4"),),  # a Trips win cut to the payout limit
         24: (("settle", "s5"),),
@@ -135,7 +135,7 @@ def apply(bonus, op):
             return None
         raise AssertionError("not refused: %r" % (op,))
     if name == "configure":
-        return bonus.configure(op[1], op[2])
+        return bonus.configure(op[1])
     if name == "reset":
         return bonus.reset()
     if name == "round":
@@ -143,9 +143,9 @@ def apply(bonus, op):
     if name == "validate":
         return bonus.validate(op[1])
     if name == "redraw":
-        return bonus.redraw(op[1])
+        return bonus.redraw()
     if name == "set":
-        return bonus.change_setting(op[1], op[2], op[3])
+        return bonus.change_setting(op[1], op[2])
     if name == "settle":  # a round's side wagers (settled_rounds.py), maybe changed
         from settled_rounds import ROUNDS
 
@@ -506,20 +506,19 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
             assert copy is None and store.wagers is None
 
     def _redraw_and_play(bonus, ref, step, chip):
-        # An exposed cycle: its rounds refused, a redraw outside service mode
-        # refused; in service mode the redraw reveals the old value as its
-        # reset committed to, publishes the new one's commitment and moves no
-        # money; after a reboot the new value is the one that hits.
+        # An exposed cycle: its rounds refused; the redraw (the table allows
+        # it in service mode) reveals the old value as its reset committed
+        # to, publishes the new one's commitment and moves no money; after a
+        # reboot the new value is the one that hits.
         meter = bonus.meter
         cycle, old_value, old_commitment = meter.cycle, meter._hit_value, meter.commitment
-        for op in (STEPS[step], ("redraw", False)):
-            try:
-                apply(bonus, op)
-                raise AssertionError("an exposed cycle took %r" % (op,))
-            except Refused:
-                pass
+        try:
+            apply(bonus, STEPS[step])
+            raise AssertionError("an exposed cycle took %r" % (STEPS[step],))
+        except Refused:
+            pass
         before = bonus.meters()
-        event = apply(bonus, ("redraw", True))[0]
+        event = apply(bonus, ("redraw",))[0]
         assert (event["ev"], event["cycle"], event["hit_value"]) == ("redraw", cycle, old_value)
         assert old_value == ref.hit_values[cycle], "the redraw revealed another value"
         assert hitvalue.commitment(old_value, event["salt"]) == old_commitment
@@ -736,7 +735,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
         _mount(chip.blocks)
         try:
             bonus, _, _ = _boot()
-            apply(bonus, ("configure", "A1", True))
+            apply(bonus, ("configure", "A1"))
             apply(bonus, ("reset",))
             states = []
             for _ in range(rounds):
@@ -859,7 +858,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
                     assert events == [{"ev": "fault", "reason": bonus.fault}], events
                     for method, args in ((bonus.meters, ()), (bonus.reset, ()),
                                          (bonus.lock_round, (SMALL,)),
-                                         (bonus.configure, ("A1", True))):
+                                         (bonus.configure, ("A1",))):
                         try:
                             method(*args)
                             raise AssertionError("a faulted store played on")
@@ -929,7 +928,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
         try:
             bonus = MysteryBonus(Store(root), lambda n: (b"\x27\x0f" * 9)[:n])
             assert bonus.boot() == []
-            bonus.configure("A1", True)
+            bonus.configure("A1")
             bonus.reset()
             store = bonus.store
             rounds = store.segment_records * (store.segments_kept + 1)

@@ -15,7 +15,7 @@ CENT = 10_000
 
 def _started(name, *candidates, size=2):
     meter = Meter()
-    meter.configure(name, True)
+    meter.configure(name)
     source = source_for(*candidates, size=size)
     meter.reset(source)
     return meter, source
@@ -117,8 +117,7 @@ def test_no_round_while_a_hit_is_pending_and_refusals_change_nothing():
     meter.lock_round([(1, True, 500)])
     before = (meter.meter, meter.round, meter.contributed, meter.phase)
     assert "pending" in _refused(meter.lock_round, [(1, True, 500)])
-    assert "service mode" in _refused(meter.configure, "B1", False)
-    assert "at a reset" in _refused(meter.configure, "B1", True)
+    assert "at a reset" in _refused(meter.configure, "B1")
     assert "payment" in _refused(meter.validate, "cash")
     assert (meter.meter, meter.round, meter.contributed, meter.phase) == before
 
@@ -133,14 +132,13 @@ def test_bad_seats_are_refused_whole():
 
 def test_configuration_changes_only_at_a_reset():
     meter = Meter()
-    assert "service mode" in _refused(meter.configure, "A1", False)
-    assert "unknown mystery configuration 'Z9'" in _refused(meter.configure, "Z9", True)
-    events = meter.configure("D5", True)
+    assert "unknown mystery configuration 'Z9'" in _refused(meter.configure, "Z9")
+    events = meter.configure("D5")
     assert events == [{"ev": "config", "config": "D5", "was": None}]
     meter.reset(source_for(0, size=3))  # D5 spans 75,000 cent values: 17 bits
     assert meter.meter == 250 * DOLLAR
     meter.lock_round([(1, True, 500)])  # a round played: the cycle is under way
-    assert "at a reset" in _refused(meter.configure, "A1", True)
+    assert "at a reset" in _refused(meter.configure, "A1")
 
 
 def test_a_cycle_no_round_has_played_may_change_configuration():
@@ -148,7 +146,7 @@ def test_a_cycle_no_round_has_played_may_change_configuration():
     # that cycle: its $250 seed is withdrawn and its hit value revealed, and
     # A1's reset seeds $100, so the identity holds throughout.
     meter, source = _started("D5", 7, size=3)
-    events = meter.configure("A1", True)
+    events = meter.configure("A1")
     assert events == [{"ev": "config", "config": "A1", "was": "D5", "withdrawn": 250 * DOLLAR,
                        "cycle": 1, "hit_value": 250 * DOLLAR + 7 * CENT, "salt": SALT_HEX}]
     assert meter.meter == 0 and meter.seeded == 0 and _balanced(meter)
@@ -163,7 +161,7 @@ def test_a_carry_survives_a_configuration_change_after_a_hit():
     meter.validate("table_inventory")
     source.chunks[:0] = source_for(9000).chunks
     meter.reset(source)
-    meter.configure("B1", True)  # at a reset: cycle 2 has seen no round
+    meter.configure("B1")  # at a reset: cycle 2 has seen no round
     source.chunks[:0] = source_for(0, size=2).chunks
     meter.reset(source)
     assert meter.meter == 100 * DOLLAR + 20_000 and _balanced(meter)

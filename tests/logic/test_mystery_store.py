@@ -26,7 +26,7 @@ def _bonus(root, **store_options):
 
 def _played(root, rounds=5, **store_options):
     bonus = _bonus(root, **store_options)
-    bonus.configure("A1", True)
+    bonus.configure("A1")
     bonus.reset()
     for _ in range(rounds):
         bonus.lock_round(ROUND)
@@ -229,7 +229,7 @@ def _with_hits(root, hits):
     draws = _Draws()
     bonus = MysteryBonus(Store(root), draws, lambda: 1_795_000_000)
     assert bonus.boot() == []
-    bonus.configure("A1", True)
+    bonus.configure("A1")
     bonus.reset()
     for number in range(hits):
         bonus.lock_round(ROUND)

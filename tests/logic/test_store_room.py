@@ -45,13 +45,13 @@ if sys.implementation.name == "micropython":
 
     def _operate(bonus, step):
         if bonus.meter.phase == UNCONFIGURED:  # a new store's first commit makes the log
-            return bonus.configure("A1", True)
+            return bonus.configure("A1")
         if bonus.meter.phase == PENDING:
             return bonus.validate("jackpot_slip")
         if bonus.meter.phase == AWAITING_RESET:
             return bonus.reset()
         if step == 60:  # a configuration change at a reset
-            return bonus.configure("B1", True)
+            return bonus.configure("B1")
         return bonus.lock_round(SEATS if step % 3 else SEATS[:1])
 
     def _count_never_passes_the_flash(board):
@@ -85,7 +85,7 @@ if sys.implementation.name == "micropython":
             store = Store(MOUNT)
             bonus = MysteryBonus(store, Draws())
             bonus.boot()
-            bonus.configure("A1", True)
+            bonus.configure("A1")
             bonus.reset()
             # A reserve of all but 3 of the blocks free now: the count after a
             # commit (at least its reserve of 6 blocks off) is under it, but

@@ -221,7 +221,7 @@ def simulate(name, rounds, seats, seed, progress=None, log_stream=None):
     table_rng = random.Random("table:%d" % seed)
     table = _wager_table()
     log = _Log(log_stream)
-    _operate(sim, log, "configure", sim.meter.configure(name, True))
+    _operate(sim, log, "configure", sim.meter.configure(name))
     commitment = _reset(sim, log, device)
     for number in range(1, rounds + 1):
         hit = _play_round(sim, log, _round_seats(table_rng, config, seats, table), commitment)

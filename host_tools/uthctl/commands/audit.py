@@ -12,6 +12,7 @@ import re
 
 from ..analysis import audit_report, logread
 from ..analysis.audit import audit
+from ..errors import UthctlError, expecting
 from ..links import logexport, ports
 from ..links.hostlink import Link
 from .meters import seconds
@@ -38,6 +39,7 @@ def add_parser(sub):
     return parser
 
 
+@expecting(OSError, ValueError)
 def run(args):
     if args.plot:
         audit_report.check_plot_path(args.plot)
@@ -75,7 +77,7 @@ def read_logs(paths):
             with open(path) as stream:
                 lines = stream.read().splitlines()
         except OSError as error:
-            raise ValueError("cannot read --log %s: %s" % (path, error.strerror or error)) \
+            raise UthctlError("cannot read --log %s: %s" % (path, error.strerror or error)) \
                 from None
         try:
             records += logread.read_log(lines)

@@ -7,6 +7,7 @@
 import json
 
 from ..analysis.program_digest import new_seed, verdict
+from ..errors import UthctlError, expecting
 from .boardquery import add_board_arguments, open_link
 
 AUTH_TIMEOUT = 120.0  # seconds: the whole program read a piece at a time
@@ -25,12 +26,13 @@ def add_parser(sub):
     return parser
 
 
+@expecting(OSError, ValueError)
 def run(args):
     seed = new_seed()
     with open_link(args) as link:
         reply = link.command("authenticate", seed=seed, timeout=max(args.timeout, AUTH_TIMEOUT))
     if not reply.get("ok"):
-        raise ValueError("the board refused authenticate: %s" % reply.get("error", "no reason"))
+        raise UthctlError("the board refused authenticate: %s" % reply.get("error", "no reason"))
     found = verdict(reply, seed, image=args.image, build=args.build)
     if args.json:
         print(json.dumps(found))

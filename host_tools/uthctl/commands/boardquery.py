@@ -5,6 +5,7 @@ from mystery import configs
 from uth import sections
 
 from ..analysis import expiry, mystery_report
+from ..errors import Refusal, UthctlError
 from ..links import ports
 from ..links.hostlink import Link
 from .meters import seconds
@@ -25,10 +26,14 @@ def open_link(args):
 
 
 def ask(link, cmd, **fields):
-    # The board's reply to one command; ValueError with its reason if refused.
+    # The board's reply to one command; Refusal with its reason if refused,
+    # UthctlError if the firmware met a bug (docs/host-link.md, "Internal errors").
     reply = link.command(cmd, **fields)
+    if not reply.get("ok") and "internal" in reply:
+        raise UthctlError("the board's firmware met a bug answering %s: %s (the table plays "
+                          "on; read its status and meters again)" % (cmd, reply.get("error")))
     if not reply.get("ok"):
-        raise ValueError("the board refused %s: %s" % (cmd, reply.get("error", "no reason given")))
+        raise Refusal("the board refused %s: %s" % (cmd, reply.get("error", "no reason given")))
     return {key: value for key, value in reply.items() if key not in ("ok", "reply", "id")}
 
 
@@ -38,7 +43,7 @@ def read_table(link):
     status = ask(link, "status")
     try:
         meters, why_not = ask(link, "meters")["meters"], None
-    except ValueError as error:
+    except Refusal as error:
         meters, why_not = None, str(error)
     return status, meters, why_not
 

@@ -1,6 +1,7 @@
 # uthctl bridge --port PORT --broker mqtt://HOST:PORT --table ID
 #   --casino NAME --credentials FILE [--state FILE] [--every S]:
 # the table's board onto the floor's broker (floor/bridge.py). Ctrl-C ends it.
+from ..errors import expecting
 from ..floor import topics
 from ..floor.bridge import Bridge
 from ..floor.mqtt import parse_broker, read_credentials
@@ -29,6 +30,7 @@ def add_parser(sub):
     return parser
 
 
+@expecting(OSError, ValueError)
 def run(args):
     table = topics.check_name(args.table)
     topics.check_name(args.casino, "casino")

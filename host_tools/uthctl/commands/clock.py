@@ -11,10 +11,11 @@ import time
 from pathlib import Path
 
 from table import expiry
+from table.controller import SERVICE
 
+from ..errors import Refusal, UthctlError, expecting
 from ..links.hostlink import AtReplError, way_back
 from .boardquery import add_board_arguments, ask, open_link
-from .config import Refusal
 
 STATES = {"set": "set", "unset": "UNSET (never set since power-on)", "none": "none"}
 
@@ -29,6 +30,7 @@ def add_parser(sub):
     return parser
 
 
+@expecting(OSError)
 def run(args):
     try:
         with open_link(args) as link:
@@ -47,7 +49,7 @@ def _over_link(link, setting):
     if not setting:
         return ask(link, "clock")
     status = ask(link, "status")
-    if status["state"] != "service":
+    if status["state"] != SERVICE:
         raise Refusal("not set: the clock is set in service mode (hold the key switch), or "
                       "with the controller stopped (the table is %s)" % status["state"])
     return dict(ask(link, "clock", set=host_time()), by="the host link", set=True)
@@ -62,7 +64,7 @@ def _by_mpremote(port, setting):
         fields = json.loads(shown.replace("(", "[").replace(")", "]"))
         now = fields[:3] + fields[4:7]
     except (ValueError, IndexError):
-        raise OSError("mpremote rtc printed %r, not the board's RTC" % shown) from None
+        raise UthctlError("mpremote rtc printed %r, not the board's RTC" % shown) from None
     date = "%04d-%02d-%02d" % tuple(now[:3])
     return {"datetime": now, "date": date, "clock": expiry.clock_state(date), "set": setting,
             "by": "mpremote (the controller is stopped; %s)" % way_back(port)}
@@ -73,8 +75,8 @@ def _mpremote(port, *command):
     done = subprocess.run([mpremote, "connect", port, *command], capture_output=True,
                           text=True, timeout=30)
     if done.returncode:
-        raise OSError("mpremote %s failed: %s" % (" ".join(command),
-                                                 (done.stderr or done.stdout).strip()))
+        raise UthctlError("mpremote %s failed: %s" % (" ".join(command),
+                                                     (done.stderr or done.stdout).strip()))
     return done.stdout
 
 

@@ -11,6 +11,7 @@ from mystery.money import dollars
 from mystery.refusal import Refused
 
 from ..analysis import expiry
+from ..errors import Refusal, expecting
 from .boardquery import (
     add_board_arguments,
     ask,
@@ -21,10 +22,6 @@ from .boardquery import (
     open_link,
     read_table,
 )
-
-
-class Refusal(ValueError):
-    pass
 
 
 def add_parser(sub):
@@ -38,6 +35,7 @@ def add_parser(sub):
     return parser
 
 
+@expecting(OSError)
 def run(args):
     name = None if args.name is None else _known(args.name)
     with open_link(args) as link:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from ..analysis import audit_report
+from ..errors import UthctlError, expecting
 from ..floor import audit, store, users
 from ..floor.accounts import FLOOR_USER, Accounts
 from ..floor.mqtt import read_credentials
@@ -55,6 +56,7 @@ def add_parser(sub):
     return parser
 
 
+@expecting(OSError, ValueError)
 def run(args):
     accounts = Accounts(args.dir)
     if args.action == "init":
@@ -117,7 +119,7 @@ def _tls(args):
         return None
     missing = [name for name in ("cafile", "certfile", "keyfile") if not getattr(args, name)]
     if missing:
-        raise ValueError("--tls-listen needs --%s" % ", --".join(missing))
+        raise UthctlError("--tls-listen needs --%s" % ", --".join(missing))
     return {"port": args.tls_listen, "bind": args.tls_bind, "cafile": args.cafile,
             "certfile": args.certfile, "keyfile": args.keyfile}
 
@@ -129,8 +131,8 @@ def _said(args, result, words):
 
 def serve(args, accounts):
     if bool(args.broker) == (args.embedded_broker is not None):
-        raise ValueError("uthctl floor: give --broker mqtt://HOST:PORT or --embedded-broker "
-                         "PORT (one of them)")
+        raise UthctlError("uthctl floor: give --broker mqtt://HOST:PORT or --embedded-broker "
+                          "PORT (one of them)")
     settings = accounts.settings()
     url = database(args)
     account = read_credentials(accounts.credentials(FLOOR_USER))

@@ -5,6 +5,8 @@ from uth.cards import card_names, parse_cards
 from uth.categories import category_name
 from uth.evaluator import best_five, evaluate
 
+from ..errors import expecting
+
 
 def add_parser(sub):
     parser = sub.add_parser("hand", help="evaluate 5 to 7 cards, e.g. As Kd Qh Jc Ts 2c 3d")
@@ -12,6 +14,7 @@ def add_parser(sub):
     return parser
 
 
+@expecting(ValueError)
 def run(args):
     codes = parse_cards(args.cards)
     score = evaluate(codes)

@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+from ..errors import UthctlError, expecting
 from ..links import logexport, ports
 from ..links.hostlink import Link
 from .meters import seconds
@@ -41,22 +42,23 @@ def _after(text):
     try:
         return _anchor(text)
     except argparse.ArgumentTypeError:
-        raise ValueError("--after %s: neither an export file nor SEQ:HASH (a record number "
-                         "and its 64 hex digit hash)" % text) from None
+        raise UthctlError("--after %s: neither an export file nor SEQ:HASH (a record number "
+                          "and its 64 hex digit hash)" % text) from None
 
 
 def _check_out(args):
     out = Path(args.out)
     if out.is_dir():
-        raise ValueError("--out %s is a folder, not a file" % out)
+        raise UthctlError("--out %s is a folder, not a file" % out)
     if not out.resolve().parent.is_dir():
-        raise ValueError("--out %s: no folder %s" % (out, out.resolve().parent))
+        raise UthctlError("--out %s: no folder %s" % (out, out.resolve().parent))
     if args.after and os.path.exists(args.after) and out.resolve() == Path(args.after).resolve():
-        raise ValueError("--out %s is the --after file: the new export would replace the one "
-                         "it continues" % out)
+        raise UthctlError("--out %s is the --after file: the new export would replace the one "
+                          "it continues" % out)
     return logexport.csv_path(out) if args.csv else None
 
 
+@expecting(OSError, ValueError)
 def run(args):
     csv_file = _check_out(args)
     after = _after(args.after)

@@ -5,6 +5,7 @@ import json
 import math
 
 from ..analysis.meters_text import format_meters
+from ..errors import UthctlError, expecting
 from ..links import ports
 from ..links.hostlink import Link
 
@@ -32,10 +33,11 @@ def read_meters(port, timeout=5.0):
     with Link(ports.resolve(port), timeout=timeout) as link:
         reply = link.command("meters")
     if not reply.get("ok"):
-        raise ValueError("the board refused: %s" % reply.get("error", "no reason given"))
+        raise UthctlError("the board refused: %s" % reply.get("error", "no reason given"))
     return reply["meters"]
 
 
+@expecting(OSError)
 def run(args):
     meters = read_meters(args.port, args.timeout)
     print(json.dumps(meters) if args.json else format_meters(meters))

@@ -12,6 +12,7 @@ import json
 import sys
 import time
 
+from ..errors import expecting
 from ..links import ports
 from ..links.hostlink import Link, repl_sign, way_back
 from .meters import seconds
@@ -32,6 +33,7 @@ def add_parser(sub):
     return parser
 
 
+@expecting(OSError)
 def run(args):
     monitor = Monitor(args.port, args.json, args.poll, args.timeout)
     try:

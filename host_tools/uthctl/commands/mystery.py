@@ -14,6 +14,7 @@ from uth.seats import MAX_SEAT
 from ..analysis import log_verify, logread, mystery_report, mystery_sim
 from ..analysis.expiry import host_date
 from ..boards.seats import sim_seats
+from ..errors import UthctlError, expecting
 from .progress import Progress
 
 _SIMULATE_HELP = """\
@@ -126,21 +127,21 @@ def _open_output(path, option, mode):
     # refused at once, in one line naming the option.
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
-        raise ValueError("%s %s is a folder, not a file" % (option, path))
+        raise UthctlError("%s %s is a folder, not a file" % (option, path))
     if not os.path.isdir(folder):
-        raise ValueError("%s %s: no folder %s" % (option, path, folder))
+        raise UthctlError("%s %s: no folder %s" % (option, path, folder))
     try:
         return open(path, mode)
     except OSError as error:
-        raise ValueError("%s %s: cannot write it (%s)"
-                         % (option, path, error.strerror or error)) from None
+        raise UthctlError("%s %s: cannot write it (%s)"
+                          % (option, path, error.strerror or error)) from None
 
 
 def _run_simulate(args):
     if args.rounds <= 0:
-        raise ValueError("--rounds must be a positive number of rounds")
+        raise UthctlError("--rounds must be a positive number of rounds")
     if not 1 <= args.seats <= MAX_SEAT:
-        raise ValueError("--seats must be 1 to %d" % MAX_SEAT)
+        raise UthctlError("--seats must be 1 to %d" % MAX_SEAT)
     with contextlib.ExitStack() as files:
         plot = files.enter_context(_open_output(args.plot, "--plot", "wb")) \
             if args.plot else None
@@ -170,5 +171,6 @@ def _run_verify(args):
 _ACTIONS = {"configs": _run_configs, "simulate": _run_simulate, "verify": _run_verify}
 
 
+@expecting(OSError, ValueError)
 def run(args):
     return _ACTIONS[args.action](args)

@@ -4,6 +4,7 @@ import json
 from uth.round import BAD_BEAT_MODES
 
 from ..analysis.par import format_sheet, par_sheet
+from ..errors import UthctlError, expecting
 from .progress import Progress
 
 
@@ -22,12 +23,13 @@ def add_parser(sub):
     return parser
 
 
+@expecting(ValueError)
 def run(args):
     if args.deals is not None and args.deals <= 0:
-        raise ValueError("--deals must be a positive number of deals")
+        raise UthctlError("--deals must be a positive number of deals")
     if (args.deals is not None or args.seed is not None) and args.wager != "bad_beat":
-        raise ValueError("--deals and --seed are for Bad Beat's Monte Carlo; %s is counted "
-                         "exactly" % args.wager)
+        raise UthctlError("--deals and --seed are for Bad Beat's Monte Carlo; %s is counted "
+                          "exactly" % args.wager)
     progress = Progress("%s %s" % (args.wager, args.paytable))
     try:
         sheet = par_sheet(args.wager, args.paytable, deals=args.deals, seed=args.seed,

@@ -5,6 +5,7 @@ import json
 
 from mystery.meter import PAYMENTS
 
+from ..errors import expecting
 from .boardquery import add_board_arguments, ask, open_link
 
 
@@ -16,6 +17,7 @@ def add_parser(sub):
     return parser
 
 
+@expecting(OSError)
 def run(args):
     with open_link(args) as link:
         reply = ask(link, "payment", method=args.method)

@@ -4,6 +4,7 @@ import json
 from uth import paytables, sections
 
 from ..analysis.expiry import host_date
+from ..errors import expecting
 
 
 def add_parser(sub):
@@ -33,6 +34,7 @@ def _print(table, today):
         print("  %-20s %d to %d" % (name, to, per))
 
 
+@expecting(ValueError)
 def run(args):
     today = host_date()
     tables = list(paytables.all_tables())

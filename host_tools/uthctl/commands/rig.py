@@ -13,6 +13,7 @@ import argparse
 import json
 
 from ..boards.virtual import SEATS
+from ..errors import UthctlError, expecting
 from ..links.rig import PRESS_MS, Rig, lit
 
 
@@ -47,9 +48,10 @@ def _seat(text):
     return int(text)
 
 
+@expecting(OSError)
 def run(args):
     if getattr(args, "hold", 0) < 0:
-        raise ValueError("--hold must be 0 ms or more")
+        raise UthctlError("--hold must be 0 ms or more")
     rig = Rig(args.sim) if args.sim else Rig(port=args.port)
     with rig:
         reply = _act(rig, args)

@@ -10,8 +10,9 @@ from mystery import configs, settings
 from mystery.refusal import Refused
 
 from ..analysis.meters_text import meaning, setting_lines
+from ..errors import Refusal, expecting
 from .boardquery import add_board_arguments, ask, open_link, read_table
-from .config import Refusal, confirmed
+from .config import confirmed
 
 
 def add_parser(sub):
@@ -35,6 +36,7 @@ def parse_value(text):
         return text
 
 
+@expecting(OSError)
 def run(args):
     if args.name is not None and args.value is None:
         raise Refusal("give the setting's new value: uthctl set %s VALUE" % args.name)

@@ -10,6 +10,7 @@ from uth.round import MAX_STAKE_CENTS, parse_round
 from uth.settle import settle_parsed
 
 from ..analysis import expiry
+from ..errors import UthctlError, expecting
 
 
 def add_parser(sub):
@@ -33,7 +34,7 @@ def _read(path):
         return json.loads(text)
     except json.JSONDecodeError as error:
         where = "stdin" if path == "-" else path
-        raise ValueError("%s is not JSON: %s" % (where, error)) from None
+        raise UthctlError("%s is not JSON: %s" % (where, error)) from None
 
 
 def _net(cents):
@@ -53,13 +54,14 @@ def _print_table(result):
             print(line)
 
 
+@expecting(OSError, ValueError)
 def run(args):
     data = _read(args.file)
     for name, value in (("max_payout_cents", args.max_payout),
                         ("max_stake_cents", args.max_stake)):
         if value is not None:
             if not isinstance(data, dict):
-                raise ValueError("the round must be an object")
+                raise UthctlError("the round must be an object")
             data[name] = value
     round_ = parse_round(data)
     result = settle_parsed(round_)

@@ -7,6 +7,7 @@ import json
 from mystery import configs
 
 from ..analysis.signage import sign_lines
+from ..errors import UthctlError, expecting
 
 
 def add_parser(sub):
@@ -31,15 +32,16 @@ def _cents(text):
 
 def _names(args):
     if args.all == (args.name is not None):
-        raise ValueError("give one configuration NAME or --all")
+        raise UthctlError("give one configuration NAME or --all")
     if args.all:
         return configs.NAMES
     if args.name.upper() not in configs.NAMES:
-        raise ValueError("unknown configuration %r: one of %s"
-                         % (args.name, " ".join(configs.NAMES)))
+        raise UthctlError("unknown configuration %r: one of %s"
+                          % (args.name, " ".join(configs.NAMES)))
     return (args.name.upper(),)
 
 
+@expecting(OSError, ValueError)
 def run(args):
     signs = [(name, sign_lines(name, args.wager)) for name in _names(args)]
     if args.json:

@@ -31,6 +31,7 @@ import threading
 import time
 
 from ..boards.virtual import VirtualBoard, default_flash
+from ..errors import UthctlError, expecting
 
 STARTED_WAIT = 20.0  # seconds for the board to come up before its line is printed
 BOARDS = ("sim", "rp2040_pico")
@@ -70,23 +71,24 @@ def add_parser(sub):
     return parser
 
 
+@expecting(OSError, ValueError)
 def run(args):
     if args.port is not None:
         return run_attached(args)
     if args.rig is not None:
-        raise ValueError("--rig is for --port: the table this command starts has its own rig")
+        raise UthctlError("--rig is for --port: the table this command starts has its own rig")
     if args.board == "rp2040_pico":
         for flag, given in (("--bare", args.bare), ("--micropython", args.micropython),
                             ("--test-seed", args.test_seed is not None)):
             if given:
-                raise ValueError("%s is for the virtual board; the emulated Pico runs its "
-                                 "image (--image) and what is deployed to it" % flag)
+                raise UthctlError("%s is for the virtual board; the emulated Pico runs its "
+                                  "image (--image) and what is deployed to it" % flag)
     elif args.image is not None:
-        raise ValueError("--image is for --board rp2040_pico")
+        raise UthctlError("--image is for --board rp2040_pico")
     if not args.headless:
         if args.bare:
-            raise ValueError("--bare needs --headless: a bare board has no table to show "
-                             "until the firmware is deployed to it")
+            raise UthctlError("--bare needs --headless: a bare board has no table to show "
+                              "until the firmware is deployed to it")
         return run_interactive(args)
     return run_headless(args)
 
@@ -95,8 +97,8 @@ def run_interactive(args):
     # The table in this terminal (tui/): seats, lights, the LED meter, the
     # meters and the event stream; keys for chips, LOCK and the key switch.
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise ValueError("the interactive table needs a terminal; for scripts run: "
-                         "uthctl sim --headless")
+        raise UthctlError("the interactive table needs a terminal; for scripts run: "
+                          "uthctl sim --headless")
     from ..tui import app as tui  # curses is loaded only for the interactive table
 
     if args.board == "rp2040_pico":
@@ -111,11 +113,11 @@ def run_attached(args):
                         ("--test-seed", args.test_seed is not None),
                         ("--board", args.board != "sim"), ("--image", args.image is not None)):
         if given:
-            raise ValueError("%s starts a board; --port attaches to one already running"
-                             % flag)
+            raise UthctlError("%s starts a board; --port attaches to one already running"
+                              % flag)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise ValueError("the interactive table needs a terminal; for scripts: "
-                         "uthctl monitor --port PORT")
+        raise UthctlError("the interactive table needs a terminal; for scripts: "
+                          "uthctl monitor --port PORT")
     from ..tui import app as tui
 
     return tui.run_attached(args.port, args.rig)
@@ -147,7 +149,7 @@ def run_headless(args):
                           "fault": came["fault"]}), flush=True)
         while not stop.wait(0.2):
             if not board.alive():
-                raise OSError("the board's supervisor stopped: %s" % board.failure)
+                raise UthctlError("the board's supervisor stopped: %s" % board.failure)
     finally:
         board.stop()
     return 0

@@ -16,8 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..errors import UthctlError, expecting
 from ..links.hostlink import Link
 from ..links.rig import Rig
+from ..soak.dealer import SoakError
 from ..soak.run import EXPORT_EVERY, soak
 from .progress import Progress
 
@@ -57,13 +59,14 @@ def add_parser(sub):
     return parser
 
 
+@expecting(OSError, ValueError, SoakError)
 def run(args):
     if args.rounds < 1 or args.export_every < 1 or args.clock_rate < 1:
-        raise ValueError("--rounds, --export-every and --clock-rate must be 1 or more")
+        raise UthctlError("--rounds, --export-every and --clock-rate must be 1 or more")
     seed = args.seed if args.seed is not None else int(time.time())
     if args.port:
         if args.board or not args.rig:
-            raise ValueError("--port takes --rig and no --board")
+            raise UthctlError("--port takes --rig and no --board")
         figures = _play(args, args.port, args.rig, seed, 1.0, {"board": args.port})
     else:
         figures = _on_own_board(args, seed)
@@ -85,7 +88,7 @@ def _on_own_board(args, seed):
             stretch = 1.0
         try:
             if board.wait_started(60.0 * stretch)["state"] is None:
-                raise OSError("the board did not come up")
+                raise UthctlError("the board did not come up")
             about = {"board": args.board or "sim"}
             if about["board"] == "sim":
                 about["clock_rate"] = args.clock_rate
@@ -98,15 +101,15 @@ def _pico(args, flash):
     from ..boards.pico import PicoBoard
 
     if not args.deploy:
-        raise ValueError("--board rp2040_pico needs --deploy BUILD (make build's "
-                         "build/rp2040_pico): a new flash holds no project")
+        raise UthctlError("--board rp2040_pico needs --deploy BUILD (make build's "
+                          "build/rp2040_pico): a new flash holds no project")
     build = Path(args.deploy)
     if not (build / "main.py").is_file():
-        raise ValueError("--deploy %s: no main.py there; run make build" % build)
+        raise UthctlError("--deploy %s: no main.py there; run make build" % build)
     board = PicoBoard(flash=flash, image="official").start()  # the .mpy build onto it
     if board.wait_started(120.0)["state"] != "repl":  # a new flash: MicroPython's REPL
         board.stop()
-        raise OSError("the emulated Pico did not come up at its REPL")
+        raise UthctlError("the emulated Pico did not come up at its REPL")
     boots = board.state()["boots"]
     done = subprocess.run([str(Path(sys.executable).parent / "mpremote"), "connect",
                            board.serial_path, "cp", "-r", str(build / "lib"), ":", "+",
@@ -114,12 +117,12 @@ def _pico(args, flash):
                           capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         board.stop()
-        raise OSError("deploying %s failed: %s" % (build, done.stderr.strip()[-300:]))
+        raise UthctlError("deploying %s failed: %s" % (build, done.stderr.strip()[-300:]))
     deadline = time.monotonic() + 120
     while not (board.state()["boots"] > boots and board.state()["powered"]):
         if time.monotonic() > deadline:
             board.stop()
-            raise OSError("the emulated Pico did not restart after the deploy")
+            raise UthctlError("the emulated Pico did not restart after the deploy")
         time.sleep(0.2)
     return board
 

@@ -5,9 +5,11 @@ import json
 
 from mystery.configs import MICROS_PER_CENT
 from mystery.money import dollars
+from table.controller import BETTING, FAULT, HIT_PENDING, LOCKED, NOT_CONFIGURED, SERVICE
 
 from ..analysis import expiry
 from ..analysis.meters_text import EXPOSED_LINES, settings_text
+from ..errors import expecting
 from .boardquery import (
     add_board_arguments,
     config_details,
@@ -17,13 +19,14 @@ from .boardquery import (
     read_table,
 )
 
+# What each of the firmware's states means to the floor, keyed by its names.
 STATES = {
-    "betting": "betting (chips may be placed; LOCK locks the round)",
-    "locked": "locked (the round is in play)",
-    "hit_pending": "hit pending (a floorperson validates it with the key)",
-    "service": "service mode (key held)",
-    "fault": "FAULT (the table plays nothing until a technician clears it)",
-    "unconfigured": "not configured (choose a configuration in service mode)",
+    BETTING: "betting (chips may be placed; LOCK locks the round)",
+    LOCKED: "locked (the round is in play)",
+    HIT_PENDING: "hit pending (a floorperson validates it with the key)",
+    SERVICE: "service mode (key held)",
+    FAULT: "FAULT (the table plays nothing until a technician clears it)",
+    NOT_CONFIGURED: "not configured (choose a configuration in service mode)",
 }
 
 
@@ -34,6 +37,7 @@ def add_parser(sub):
     return parser
 
 
+@expecting(OSError)
 def run(args):
     with open_link(args) as link:
         status, meters, why_not = read_table(link)
@@ -75,6 +79,9 @@ def format_status(status, meters, why_not=None):
               "locked in      %s" % _seats(status.get("locked_in")),
               "stale chips    %s" % _seats(status.get("stale_chips")),
               "firmware       %s" % _firmware(status)]
+    if status.get("internal_errors"):  # commands that met a firmware bug since start-up
+        lines.append("firmware bugs  %d command(s) got an internal error since start-up"
+                     % status["internal_errors"])
     if "qualify" in status:  # the board's declaration: both spots, or the progressive alone
         lines.append("qualify        %s" % status["qualify"].replace("_", " "))
     lines += ["WARNING        %s" % warning for warning in status.get("warnings", [])]

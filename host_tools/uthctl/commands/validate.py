@@ -8,9 +8,10 @@ import json
 
 from mystery.meter import Refused, check_validation_text
 from mystery.money import dollars
+from table.controller import HIT_PENDING
 
+from ..errors import Refusal, expecting
 from .boardquery import add_board_arguments, ask, open_link
-from .config import Refusal
 
 
 def add_parser(sub):
@@ -25,6 +26,7 @@ def add_parser(sub):
     return parser
 
 
+@expecting(OSError)
 def run(args):
     try:
         check_validation_text("employee", args.employee)
@@ -33,7 +35,7 @@ def run(args):
         raise Refusal("not sent: %s" % error) from None
     with open_link(args) as link:
         status = ask(link, "status")
-        if status["state"] != "hit_pending":
+        if status["state"] != HIT_PENDING:
             raise Refusal("not sent: no hit is pending (the table is %s)" % status["state"])
         reply = ask(link, "validation", employee=args.employee, slip=args.slip)
         pending = ask(link, "meters")["meters"]["pending"]

@@ -1,0 +1,32 @@
+# The one error uthctl reports as a message and exit status 2. Each command
+# converts into it what it expects to go wrong (a port that is not there, a
+# board's refusal, a file that is not a log), as mpremote's commands raise
+# CommandError; any other exception is a bug in uthctl, which the entry point
+# names as one, and shows with its traceback under --debug (cli.py).
+import functools
+
+
+class UthctlError(Exception):
+    pass
+
+
+class Refusal(UthctlError):
+    # The board refused a command, or uthctl refused to send it: nothing changed.
+    pass
+
+
+def expecting(*kinds):
+    # Wraps a command's run(args): an exception of `kinds` is one of the
+    # failures the command expects, and reaches the user as an UthctlError
+    # with its message.
+    def wrap(run):
+        @functools.wraps(run)
+        def converted(args):
+            try:
+                return run(args)
+            except UthctlError:
+                raise
+            except kinds as error:
+                raise UthctlError(str(error) or type(error).__name__) from error
+        return converted
+    return wrap
