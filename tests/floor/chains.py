@@ -1,8 +1,10 @@
 # Log records as a board makes them (mystery.chain, the firmware's own
 # module), and the messages a bridge wraps them in.
+import io
 import json
 
 from mystery import chain
+from mystery.record import public_meters
 
 CASINO = "riverside"
 
@@ -23,3 +25,20 @@ def topic(table, kind="event"):
 
 def message(table, record):
     return json.dumps({"table": table, "record": record}).encode()
+
+
+def simulated(name="B1", rounds=400, seed=7):
+    # (records, meters): a table's log and its `meters` reply, made by the
+    # firmware's own engine in memory (analysis/mystery_sim), so what the
+    # meters say comes from the engine, not from the floor's arithmetic.
+    from uthctl.analysis import mystery_sim
+
+    stream = io.StringIO()
+    sim = mystery_sim.simulate(name, rounds, 3, seed, log_stream=stream)
+    made = [json.loads(line) for line in stream.getvalue().splitlines()]
+    return made, dict(public_meters(sim.meter), log_seq=made[-1]["seq"],
+                      log_hash=made[-1]["hash"], log_dropped=0)
+
+
+def meters_message(table, meters):
+    return json.dumps({"table": table, "meters": meters, "time": 0}).encode()
