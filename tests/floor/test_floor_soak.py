@@ -33,22 +33,33 @@ SETTLE_S = 180.0
 PROGRESS_S = 60.0
 
 
-def play(table, rounds, counts):
+STUCK_AFTER = 12  # rounds in a row cut short: the table no longer plays (about 2 min)
+
+
+def play(table, rounds, counts, abort):
     # Its share of the rounds; one cut short by a power cut is tried again.
-    # Anything else ends the player and is reported, never lost with its thread.
+    # Anything else, or a table that no longer plays, ends the soak and is
+    # reported, never lost with its thread nor left to spin.
+    in_a_row = 0
     try:
-        while counts["played"] < rounds:
+        while counts["played"] < rounds and not abort.is_set():
             try:
                 table.play_round()
                 counts["played"] += 1
-            except (RigError, OSError):
+                in_a_row = 0
+            except (RigError, OSError) as error:
                 counts["interrupted"] += 1
+                in_a_row += 1
+                if in_a_row >= STUCK_AFTER:
+                    raise RuntimeError("table %s: %d rounds in a row cut short, the last by %s"
+                                       % (table.name, in_a_row, error)) from error
                 for seat in (1, 2, 3):
                     with contextlib.suppress(RigError, OSError):
                         table.rig.chip(seat, False)
                 time.sleep(1.0)
     except Exception:
         counts["error"] = traceback.format_exc()
+        abort.set()
 
 
 def progress(started, counts, blows):
@@ -59,21 +70,27 @@ def progress(started, counts, blows):
              sum(c["interrupted"] for c in counts), len(blows)), flush=True)
 
 
-def chaos(rng, broker, tables, stop, log):
-    while not stop.wait(rng.uniform(*CHAOS_EVERY_S)):
-        blow = rng.choice(("broker", "bridge", "board"))
-        victim = rng.choice(tables)
-        log.append((round(time.time(), 1), blow, victim.name))
-        if blow == "broker":
-            broker.kill()
-            time.sleep(rng.uniform(0, 2))
-            broker.start()
-        elif blow == "bridge":
-            victim.kill_bridge()
-            time.sleep(rng.uniform(0, 2))
-            victim.start_bridge()
-        else:
-            victim.power_cut()
+def chaos(rng, broker, tables, stop, log, abort, failed):
+    # A blow that cannot be undone (a broker or board that does not come
+    # back) ends the soak, reported, rather than leave a table dead.
+    try:
+        while not stop.wait(rng.uniform(*CHAOS_EVERY_S)) and not abort.is_set():
+            blow = rng.choice(("broker", "bridge", "board"))
+            victim = rng.choice(tables)
+            log.append((round(time.time(), 1), blow, victim.name))
+            if blow == "broker":
+                broker.kill()
+                time.sleep(rng.uniform(0, 2))
+                broker.start()
+            elif blow == "bridge":
+                victim.kill_bridge()
+                time.sleep(rng.uniform(0, 2))
+                victim.start_bridge()
+            else:
+                victim.power_cut()
+    except Exception:
+        failed.append(traceback.format_exc())
+        abort.set()
 
 
 def settled(store, tables, since):
@@ -108,11 +125,11 @@ def test_the_floor_soak(tmp_path, floor_dir, need_mosquitto):
         store = Store(db_url)
         stack.callback(store.close)
 
-        stop, blows = threading.Event(), []
+        stop, abort, blows, chaos_failed = threading.Event(), threading.Event(), [], []
         chaos_thread = threading.Thread(target=chaos, args=(random.Random(SEED), broker, tables,
-                                                            stop, blows))
+                                                            stop, blows, abort, chaos_failed))
         counts = [{"played": 0, "interrupted": 0} for _ in tables]
-        players = [threading.Thread(target=play, args=(t, -(-ROUNDS // BOARDS), c))
+        players = [threading.Thread(target=play, args=(t, -(-ROUNDS // BOARDS), c, abort))
                    for t, c in zip(tables, counts, strict=True)]
         started = time.monotonic()
         chaos_thread.start()
@@ -125,6 +142,7 @@ def test_the_floor_soak(tmp_path, floor_dir, need_mosquitto):
                     progress(started, counts, blows)
         stop.set()
         chaos_thread.join()
+        assert chaos_failed == [] and [c["error"] for c in counts if "error" in c] == []
         if broker.process is None:
             broker.start()
         quiet = time.time()
@@ -134,7 +152,6 @@ def test_the_floor_soak(tmp_path, floor_dir, need_mosquitto):
             stop_process(table.bridge)
         progress(started, counts, blows)
         print("floor soak: blows %s" % blows)
-        assert [c["error"] for c in counts if "error" in c] == []
         held = 0
         for table in tables:
             held += same_as_board(store.records(table.name), table.own_export(), table.name)
