@@ -1,8 +1,10 @@
 # Log records as a board makes them (mystery.chain, the firmware's own
 # module), and the messages a bridge wraps them in.
+import io
 import json
 
 from mystery import chain
+from mystery.record import public_meters
 
 CASINO = "riverside"
 
@@ -17,9 +19,31 @@ def records(count, start_prev=chain.GENESIS, first_seq=1, tag="A1"):
     return made
 
 
+# The accounts of a log of settings only, which move no money: what the
+# floor's check of a meters snapshot at the head of records() wants.
+NO_MONEY = dict.fromkeys(("seeded", "contributed", "paid", "meter", "retained", "hits"), 0)
+
+
 def topic(table, kind="event"):
     return "uth/%s/%s/%s" % (CASINO, table, kind)
 
 
 def message(table, record):
     return json.dumps({"table": table, "record": record}).encode()
+
+
+def simulated(name="B1", rounds=400, seed=7):
+    # (records, meters): a table's log and its `meters` reply, made by the
+    # firmware's own engine in memory (analysis/mystery_sim), so what the
+    # meters say comes from the engine, not from the floor's arithmetic.
+    from uthctl.analysis import mystery_sim
+
+    stream = io.StringIO()
+    sim = mystery_sim.simulate(name, rounds, 3, seed, log_stream=stream)
+    made = [json.loads(line) for line in stream.getvalue().splitlines()]
+    return made, dict(public_meters(sim.meter), log_seq=made[-1]["seq"],
+                      log_hash=made[-1]["hash"], log_dropped=0)
+
+
+def meters_message(table, meters):
+    return json.dumps({"table": table, "meters": meters, "time": 0}).encode()

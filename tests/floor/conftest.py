@@ -6,8 +6,8 @@ import json
 
 import pytest
 import servers
-from chains import CASINO, message, records, topic
-from floor_data import PASSWORDS
+from chains import CASINO, NO_MONEY, message, records, topic
+from floor_data import PASSWORDS, RULES
 
 from uthctl.floor import schema
 from uthctl.floor.accounts import Accounts
@@ -83,16 +83,20 @@ def broker(request, floor_dir, tmp_path):
 @pytest.fixture
 def floor(store, tmp_path):
     # The page's app on a floor whose table 3 has a pending hit of $187.34 for
-    # seat 4 and whose table 4 is offline; users vera (viewer), sam (supervisor).
+    # seat 4 and its board's rules (RULES), and whose table 4 is offline;
+    # users vera (viewer), sam (supervisor).
     users = Users(tmp_path / "users.json")
     users.add("vera", "viewer", PASSWORDS["vera"])
     users.add("sam", "supervisor", PASSWORDS["sam"])
     intake = Intake(store, CASINO)
     for record in records(2):
         intake.take(topic("3"), message("3", record))
-    meters = {"table": "3", "meters": {"log_seq": 2, "log_hash": records(2)[1]["hash"],
-                                       "display_cents": 18734, "config": "A1",
-                                       "pending": [4, 187340000, 3, 230]}}
+    meters = {"table": "3", "meters": dict(NO_MONEY, log_seq=2, log_hash=records(2)[1]["hash"],
+                                           display_cents=18734, config="A1",
+                                           pending=[4, 187340000, 3, 230])}
     intake.take(topic("3", "meters"), json.dumps(meters).encode())
+    status = {"table": "3", "status": "online", "board": {"state": "hit_pending",
+                                                         "rules": RULES}}
+    intake.take(topic("3", "status"), json.dumps(status).encode())
     intake.take(topic("4", "status"), b'{"table": "4", "status": "offline"}')
     return create_app(store, users, stream_for_s=0.1), store

@@ -6,6 +6,11 @@ from pathlib import Path
 
 PASSWORDS = {"vera": "viewer-password", "sam": "supervisor-password"}
 A1_CENTS = (100 * 100, 200 * 100)  # A1's minimum and maximum, 653b.1(c)(4)
+# A board's status "rules" as the firmware's table/expiry.py makes them by a
+# set clock: its configuration's section, 653b.1, with its dates, past them.
+RULES = {"date": "2026-12-02", "clock": "set", "sections": [["653b.1", "2021-09-04",
+                                                          "2024-09-04"]],
+         "expired": ["653b.1"], "warning": None}
 
 
 def quiet_seeds(count, cents_played):

@@ -6,7 +6,7 @@ import hashlib
 import json
 
 import pytest
-from chains import CASINO, message, records, topic
+from chains import CASINO, message, meters_message, records, simulated, topic
 
 from mystery import chain
 from uthctl.floor.intake import ACCEPTED, DUPLICATE, EARLY, KEPT, REFUSED, Intake
@@ -197,3 +197,48 @@ def test_the_first_record_a_board_still_keeps_starts_the_floors_log(intake, stor
     assert intake.take(topic("3"), message("3", chain[4])) == ACCEPTED
     assert store.records("3") == chain[3:]
     assert [a["kind"] for a in store.alerts("3")] == ["gap"]
+
+
+def test_a_snapshot_the_records_add_up_to_raises_nothing(intake, store):
+    log, meters = simulated()
+    assert meters["hits"] >= 1 and meters["paid"] > 0  # the accounts have moved
+    for record in log:
+        assert intake.take(topic("3"), message("3", record)) == ACCEPTED
+    assert intake.take(topic("3", "meters"), meters_message("3", meters)) == KEPT
+    assert store.alerts("3") == [] and store.refusals() == []
+    assert json.loads(store.table("3")["meters"]) == meters
+
+
+@pytest.mark.parametrize("change", [
+    {"meter": 100, "contributed": 100},  # the identity holds; the records say otherwise
+    {"paid": 1},  # the identity itself broken
+])
+def test_a_snapshot_the_records_do_not_add_up_to_is_refused_under_an_alert(
+        intake, store, change):
+    log, meters = simulated()
+    for record in log:
+        intake.take(topic("3"), message("3", record))
+    wrong = dict(meters, **{name: meters[name] + step for name, step in change.items()})
+    assert intake.take(topic("3", "meters"), meters_message("3", wrong)) == REFUSED
+    alerts = store.alerts("3")
+    assert [a["kind"] for a in alerts] == ["accounts"]
+    named = "identity" if "meter" not in change else "contributed"
+    assert named in alerts[0]["text"]
+    assert [r["topic"] for r in store.refusals()] == [topic("3", "meters")]
+    assert store.table("3")["meters"] is None  # never the table's meters
+    assert intake.take(topic("3", "meters"), meters_message("3", meters)) == KEPT
+
+
+def test_the_records_are_added_up_as_they_arrive(intake, store):
+    # The final meters claimed at an earlier head do not add up; the floor's
+    # sum then goes on record by record to the head they do add up at.
+    log, meters = simulated()
+    middle = next(n for n, r in enumerate(log) if n > 50 and r["ev"] == "round")
+    for record in log[:middle]:
+        intake.take(topic("3"), message("3", record))
+    early = dict(meters, log_seq=log[middle - 1]["seq"], log_hash=log[middle - 1]["hash"])
+    assert intake.take(topic("3", "meters"), meters_message("3", early)) == REFUSED
+    for record in log[middle:]:
+        intake.take(topic("3"), message("3", record))
+    assert intake.take(topic("3", "meters"), meters_message("3", meters)) == KEPT
+    assert [a["kind"] for a in store.alerts("3")] == ["accounts"]

@@ -4,8 +4,10 @@
 import json
 
 import pytest
-from floor_data import PASSWORDS
+from chains import CASINO, topic
+from floor_data import PASSWORDS, RULES
 
+from uthctl.floor.intake import Intake
 from uthctl.floor.users import Users
 
 
@@ -44,6 +46,22 @@ def test_the_tiles_show_each_table(floor):
     assert tiles["3"]["records"] == 2 and tiles["3"]["config"] == "A1"
     assert tiles["4"]["link"] == "offline"
     assert [a["kind"] for a in tiles["4"]["alerts"]] == ["offline"]
+
+
+def test_a_tile_shows_each_rule_sections_dates_and_whether_it_is_past_them(floor):
+    app, store = floor
+    # Table 4's board has a clock never set: it gives the dates, not a verdict.
+    unset = {"date": "2021-01-01", "clock": "unset", "sections": RULES["sections"],
+             "expired": None}
+    Intake(store, CASINO).take(topic("4", "status"), json.dumps(
+        {"table": "4", "status": "online", "board": {"rules": unset}}).encode())
+    tiles = {t["table"]: t for t in logged_in(app, "vera").get("/tiles.json").json["tiles"]}
+    (section, effective, expires), = RULES["sections"]
+    assert tiles["3"]["rules"] == [{"section": section, "effective": effective,
+                                    "expires": expires, "expired": True}]
+    assert tiles["4"]["rules"] == [{"section": section, "effective": effective,
+                                    "expires": expires, "expired": None}]
+    assert (tiles["3"]["rules_clock"], tiles["4"]["rules_clock"]) == ("set", "unset")
 
 
 def test_a_viewers_acknowledgement_is_refused(floor):

@@ -10,7 +10,7 @@ import time
 
 import pytest
 import servers
-from chains import CASINO, topic
+from chains import CASINO, NO_MONEY, topic
 from floor_data import PASSWORDS
 
 from uthctl.floor.intake import Intake
@@ -62,10 +62,12 @@ def test_a_supervisor_sees_the_tiles_live_and_acknowledges(browser, page_url, fl
     page = log_in(browser, page_url, "sam")
     assert "$187.34" in page.inner_text("#table-3")
     assert "PENDING: seat 4, award $187.34" in page.inner_text("#table-3")
+    assert "653b.1: 2021-09-04 to 2024-09-04, EXPIRED" in page.inner_text("#table-3")
     assert "offline since" in page.inner_text("#table-4")
     # The meter moves at the table: the page follows without a reload.
-    meters = {"table": "3", "meters": {"log_seq": 2, "log_hash": store.table("3")["last_hash"],
-                                       "display_cents": 18800, "config": "A1", "pending": None}}
+    meters = {"table": "3", "meters": dict(NO_MONEY, log_seq=2,
+                                           log_hash=store.table("3")["last_hash"],
+                                           display_cents=18800, config="A1", pending=None)}
     Intake(store, CASINO).take(topic("3", "meters"), json.dumps(meters).encode())
     page.wait_for_function("document.querySelector('#table-3').innerText.includes('$188.00')",
                            timeout=WAIT_MS)

@@ -20,14 +20,13 @@ def audit(status, meters, records, failures, source, from_seq=None):
         if not failures else None
     if log is not None and not log["ok"]:
         failures.append("log: " + log["problem"])
-    failures += _identity_failures(meters)
+    failures += identity_failures(meters)
     from_genesis = bool(records) and records[0].get("seq") == 1
     walked = None if log is None else ledger.Ledger(from_genesis).walk(records)
-    compared, differences = ("nothing: the log could not be read", [])
+    compared = "nothing: the log could not be read"
     if walked is not None:
-        failures += ["accounts: " + text for text in walked.problems]
-        compared, differences = ledger.compare(walked, meters)
-        failures += ["accounts: " + text for text in differences]
+        compared, differences = ledger_failures(walked, meters)
+        failures += differences
     if log is not None and log["ok"] and from_genesis:
         failures += hold.meters_against_log(meters, records)
     first = records[0]["seq"] if records else None
@@ -65,7 +64,14 @@ def _identity(meters):
     return values
 
 
-def _identity_failures(meters):
+def ledger_failures(walked, meters):
+    # (what was compared, problems): the walk's own problems and its totals
+    # against the board's meters.
+    compared, differences = ledger.compare(walked, meters)
+    return compared, ["accounts: " + text for text in walked.problems + differences]
+
+
+def identity_failures(meters):
     values = _identity(meters)
     if not all(type(value) is int for value in values.values()):
         return ["meters: the board's meters lack %s"

@@ -2,13 +2,16 @@
 # table's hash chain or is refused with its reason; a duplicate (the same
 # seq and hash again, as a bridge resends after a lost acknowledgement) is
 # counted and dropped; a record past a gap is refused and the missing ones
-# asked for. Nothing refused reaches `records`.
+# asked for. Nothing refused reaches `records`. A meters snapshot at the
+# floor's head is checked against the records: the accounting identity on
+# its meters, and the meters against the records added up (analysis/ledger).
 import json
 import time
 
 from mystery import chain
 
-from ..analysis import log_verify, logread
+from ..analysis import ledger, log_verify, logread
+from ..analysis.audit import identity_failures, ledger_failures
 from . import topics
 
 ACCEPTED, DUPLICATE, REFUSED, KEPT = "accepted", "duplicate", "refused", "kept"
@@ -25,6 +28,9 @@ class Intake:
         self.requests = []  # (table, command) for the floor to publish
         self.asked = {}  # table -> (since, when) of the last log request
         self.counts = {ACCEPTED: 0, DUPLICATE: 0, REFUSED: 0, KEPT: 0, EARLY: 0}
+        # table -> its records' accounts walked so far, extended record by
+        # record, so a snapshot's check does not read the table's whole log.
+        self.ledgers = {}
 
     def take(self, topic, payload):
         # One message: its outcome, ACCEPTED, DUPLICATE, KEPT or REFUSED.
@@ -94,6 +100,8 @@ class Intake:
             self.store.raise_alert(table, "refused", "record %d refused: %s" % (seq, message))
             return REFUSED, "record %d breaks the chain: %s" % (seq, message)
         self.store.append(self.casino, table, record)
+        if table in self.ledgers:
+            _forget_chart(self.ledgers[table].walk([record]))
         if record["ev"] in REVEALING:
             self._check_commitments(table)
         if last_seq is None and seq > 1:
@@ -127,6 +135,11 @@ class Intake:
         meters = message.get("meters")
         if not isinstance(meters, dict) or type(meters.get("log_seq", 0)) is not int:
             return REFUSED, "a meters message without meters"
+        problems = self._accounts_problems(table, meters)
+        if problems:
+            self.store.raise_alert(table, "accounts", "; ".join(problems))
+            return REFUSED, "meters at record %d that the records do not add up to: %s" % (
+                meters["log_seq"], "; ".join(problems))
         self.store.set_table(self.casino, table, meters=json.dumps(meters, sort_keys=True),
                              meters_at=time.time())
         state = self.store.table(table)
@@ -141,6 +154,22 @@ class Intake:
             self.store.raise_alert(table, "exposed", "the cycle's hit value was exposed: "
                                    "no round until it is redrawn")
         return KEPT, None
+
+    def _accounts_problems(self, table, meters):
+        # At the floor's head (the same record, by its hash), what `uthctl
+        # audit` finds wrong in the accounts; elsewhere nothing can be compared.
+        state = self.store.table(table) or {}
+        if state.get("last_seq") is None or meters.get("log_seq") != state["last_seq"] or \
+                meters.get("log_hash") != state["last_hash"]:
+            return []
+        return identity_failures(meters) + ledger_failures(self._ledger(table), meters)[1]
+
+    def _ledger(self, table):
+        if table not in self.ledgers:
+            records = self.store.records(table)
+            walked = ledger.Ledger(bool(records) and records[0]["seq"] == 1)
+            self.ledgers[table] = _forget_chart(walked.walk(records))
+        return self.ledgers[table]
 
     def _status(self, table, message):
         status = message.get("status")
@@ -162,6 +191,13 @@ class Intake:
             return
         self.asked[table] = (since, now)
         self.requests.append((table, {"cmd": "log", "since": since}))
+
+
+def _forget_chart(walked):
+    # The floor keeps a table's sums for as long as it runs, not the meter's
+    # chart (a point a record): that would grow without end.
+    del walked.series[:], walked.hit_marks[:]
+    return walked
 
 
 def _json_object(payload):

@@ -51,7 +51,12 @@ function draw(tiles) {
     if (t.pending) line(tile, "pending", "PENDING: seat " + t.pending.seat + ", award " +
       t.pending.award);
     if (t.fault) line(tile, "pending", "fault: " + t.fault);
-    if (t.expired && t.expired.length) line(tile, "pending", "expired: " + t.expired.join(", "));
+    for (const r of t.rules || []) {
+      const verdict = r.expired ? ", EXPIRED" :
+        r.expired === null ? ", the board cannot tell" : "";
+      line(tile, r.expired ? "pending" : "muted",
+        r.section + ": " + r.effective + " to " + r.expires + verdict);
+    }
     for (const a of t.alerts) {
       const el = line(tile, "alert", a.kind + ": " + a.text + " (" + since(a.raised_at) + ")");
       if (role === "supervisor") {

@@ -1,6 +1,7 @@
 # What the floor page shows of each table, from the database: its link,
 # state, meter as its display shows it, configuration, pending hit, fault,
-# the rules past their dates, and its alerts not yet acknowledged.
+# the rule sections its configuration rests on with their dates (and which
+# are past them), and its alerts not yet acknowledged.
 import json
 
 from mystery.money import decimal
@@ -19,13 +20,34 @@ def tiles(store):
             "display": _dollars(meters.get("display_cents")),
             "config": meters.get("config"),
             "pending": _pending(meters.get("pending")),
-            "expired": (board.get("rules") or {}).get("expired") if isinstance(
-                board.get("rules"), dict) else None,
+            "expired": _rules(board).get("expired"),
+            "rules": _sections(_rules(board)),
+            "rules_clock": _rules(board).get("clock"),
             "records": state["last_seq"],
             "alerts": [{"id": a["id"], "kind": a["kind"], "text": a["text"],
                         "raised_at": a["raised_at"]}
                        for a in store.alerts(table_id, open_only=True)],
         })
+    return shown
+
+
+def _rules(board):
+    # The board's status "rules": {"sections": [[section, effective, expires]],
+    # "expired": [...] or None when its clock cannot tell, "clock", ...}.
+    rules = board.get("rules")
+    return rules if isinstance(rules, dict) else {}
+
+
+def _sections(rules):
+    # Each section with its dates, and whether the board's clock says it is past them.
+    expired = rules.get("expired")
+    shown = []
+    for row in rules.get("sections") or []:
+        if not (isinstance(row, list) and len(row) == 3):
+            continue
+        section, effective, expires = row
+        shown.append({"section": section, "effective": effective, "expires": expires,
+                      "expired": section in expired if isinstance(expired, list) else None})
     return shown
 
 

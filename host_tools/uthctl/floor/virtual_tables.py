@@ -80,7 +80,8 @@ class Table:
         state = self.rig.wait_for(lambda s: lit(s["bet_lights"]) == [] or
                                   any(s["jackpot_lights"]), timeout=10.0,
                                   what="the round's end")
-        self.expected += 1  # the round's record
+        if self.expected is not None:  # the round's record
+            self.expected += 1
         if not any(state["jackpot_lights"]):
             return False
         self.rig.turn_key()
