@@ -12,6 +12,7 @@ import pytest
 from uthctl.boards import pico_image
 
 BOARD = Path(__file__).resolve().parents[2] / "boards" / "rp2040_pico" / "board.py"
+WIRING_DOC = Path(__file__).resolve().parents[2] / "docs" / "boards.md"
 
 
 def test_a_missing_image_is_one_line_naming_the_variable(monkeypatch, tmp_path):
@@ -40,16 +41,18 @@ def test_without_node_the_reason_names_what_to_install(monkeypatch):
 
 
 def _documented_wiring():
-    # {signal: GPIO} from the board's header table ("#   GP22  29   LOCK button"),
-    # and the expanders' table ("#   U2        0x21     GND GND 3V3  5-7").
+    # {signal: GPIO} from docs/boards.md's Pico table ("| GP22 | 29 | LOCK button ..."),
+    # and the expanders' table ("| U2 | 0x21 | GND GND 3V3 | 5-7 ...").
+    text = WIRING_DOC.read_text()
+    pico = text[text.index("### The Pico (RP2040)"):text.index("### The ESP32-DevKitC")]
     wires = {}
-    pattern = re.compile(r"#\s+GP(\d+)\s+\d+\s+(LOCK button|key switch|MAX7219 LOAD"
+    pattern = re.compile(r"\|\s*GP(\d+)\s*\|\s*\d+\s*\|\s*(LOCK button|key switch|MAX7219 LOAD"
                          r"|I2C1 SDA|I2C1 SCL)")
-    for line in BOARD.read_text().splitlines():
+    for line in pico.splitlines():
         found = pattern.match(line)
         if found:
             wires[found.group(2)] = int(found.group(1))
-    chips = re.findall(r"#\s+U\d\s+0x([0-9a-f]{2})\s+.*?\s(\d)-(\d)", BOARD.read_text())
+    chips = re.findall(r"\|\s*U\d\s*\|\s*0x([0-9a-f]{2})\s*\|[^|]*\|\s*(\d)-(\d)", text)
     wires["expanders"] = [(int(address, 16), int(first), int(last))
                           for address, first, last in chips]
     return wires
