@@ -10,7 +10,17 @@
 # rather than stored.
 from . import configs, hitvalue, settings
 from .configs import MICROS_PER_CENT
-from .meter import LAST_HITS, PAYMENTS, PENDING, PHASES, RUNNING, UNCONFIGURED, Meter
+from .meter import (
+    HIT_PAYMENT,
+    LAST_HITS,
+    PAYMENTS,
+    PENDING,
+    PENDING_AWARD,
+    PHASES,
+    RUNNING,
+    UNCONFIGURED,
+    Meter,
+)
 from .refusal import Refused
 
 _INTS = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round", "reset_round")
@@ -73,11 +83,11 @@ def _check_meter(m):
     if _live(m):
         _check_live_cycle(m)
     if m.pending is not None:
-        _check(len(m.pending) == 5 and 0 < m.pending[1] <= m.meter, "pending award")
+        _check(len(m.pending) == 5 and 0 < m.pending[PENDING_AWARD] <= m.meter, "pending award")
     # The recent hits come from a copy of their own: they must be this meter's.
     _check(len(m.last_hits) == min(m.hits, LAST_HITS), "recent hits do not match the hit count")
     for hit in m.last_hits:
-        _check(len(hit) == 6 and hit[4] in PAYMENTS, "last hit %r" % (hit,))
+        _check(len(hit) == 6 and hit[HIT_PAYMENT] in PAYMENTS, "last hit %r" % (hit,))
     _check_settings(m)
 
 
