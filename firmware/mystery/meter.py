@@ -56,8 +56,8 @@ def _refuse_unless(condition, message):
 
 
 def _refused(message, *args):
-    # The message is formatted only when a check fails: formatting each
-    # seat's messages up front was a large part of a round's time on a Pico.
+    # Formatted only when a check fails: a round checks every seat, and
+    # nearly every check passes.
     return Refused(message % args)
 
 

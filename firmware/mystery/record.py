@@ -3,11 +3,11 @@
 # storage must keep them across a power cut) but never in public_meters().
 #
 # The record is rewritten every round, so it is kept small enough to live
-# inline in littlefs's metadata on a Pico (512 bytes; store.py): the recent
-# hits, the settings and the retained total, which change only at a
-# validation or a setting's change, are stored beside it by the store,
-# and a live cycle's commitment is recomputed from its hit value and salt
-# rather than stored.
+# inline in littlefs's metadata on a Pico (docs/testing.md, "Power cuts and
+# flash wear"): the recent hits, the settings and the retained total, which
+# change only at a validation or a setting's change, are stored beside it by
+# the store, and a live cycle's commitment is recomputed from its hit value
+# and salt rather than stored.
 from . import configs, hitvalue, settings
 from .configs import MICROS_PER_CENT
 from .meter import (
@@ -104,10 +104,8 @@ def _check_settings(m):
 
 def from_record(record, last_hits, kept_settings=None, retained=0):
     # The recent hits, the settings and the retained total come from the
-    # store's copy of what changes rarely (store.py), not from the record;
-    # a store written before the settings or the retained meter existed
-    # gives none: every setting at its default, nothing retained.
-    # Raises ValueError when any field is missing, mistyped or out of line.
+    # store's hits copy, not from the record. Raises ValueError when any
+    # field is missing, mistyped or out of line.
     m = Meter()
     try:
         for name in _STORED:

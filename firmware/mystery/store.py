@@ -1,18 +1,11 @@
-# Non-volatile home of the meter and its event log, on the board's littlefs:
-# boot reads the meter as last committed, commit makes one operation
-# durable. The copies are copies.py's, the log eventlog.py's, the earlier
-# formats oldstores.py's; docs/mystery.md ("Store") gives the design.
-#
-# A commit appends the operation's log records, then, if the recent hits,
-# the retained total or the settings changed, writes the hits copy, and
-# last the meter record, which names its log head and its hits copy. An
-# append and a rename are each all-or-nothing and the meter record lands
-# last, so a power cut leaves the operation whole or absent. A settlement
-# changes no Mystery meter: its commit record is the side wagers' copy,
-# which names its log record. At boot the newest readable meter copy
-# counts; records past its head, and a hits copy it does not name, are an
-# operation that never committed. A store that cannot be read or does not
-# add up raises StoreFault: it is never reformatted and no meter is reset.
+# The meter and its event log on the board's littlefs: boot reads the meter
+# as last committed, commit makes one operation durable. A commit appends
+# the operation's log records, writes the hits copy if what it holds
+# changed, and writes the meter record last; a settlement's last write is
+# the side wagers' copy instead. So a power cut leaves the operation whole
+# or absent. A store that cannot be read or does not add up raises
+# StoreFault: it is never reformatted and no meter is reset. The design and
+# the formats: docs/mystery.md, "Store".
 import os
 
 from micropython import const
@@ -25,10 +18,10 @@ from .record import from_record, to_record
 
 # The fields of the side wagers' copy that counts (Store._wagers_copy):
 # [which of the two, its seq, the log record it names, that record's hash].
-WAGERS_INDEX = const(0)
-WAGERS_SEQ = const(1)
-WAGERS_LOG_SEQ = const(2)
-WAGERS_LOG_HASH = const(3)
+_WAGERS_INDEX = const(0)
+_WAGERS_SEQ = const(1)
+_WAGERS_LOG_SEQ = const(2)
+_WAGERS_LOG_HASH = const(3)
 
 # The first event of each kind of operation: a round (its hits follow), a
 # validation (its payment follows), a reset, a configuration, a setting, a
@@ -59,7 +52,7 @@ class Store:
         self.segment_records = segment_records
         self.segments_kept = segments_kept
         self.reserve_blocks = reserve_blocks
-        # Made with the store, so these lasting strings lie together rather
+        # Made with the store, so its lasting strings lie together rather
         # than among a commit's passing ones.
         self._tmp = root + "/" + TMP_NAME
         self._meters = Pair(root, ("meter.a", "meter.b"),
@@ -81,7 +74,7 @@ class Store:
         # The side wagers' meters (wagers.WagerMeters); None until a round
         # is settled: the module stays out of the heap of a table never sent one.
         self.wagers = None
-        self._wagers_copy = None  # the copy that counts (WAGERS_*); None: none yet
+        self._wagers_copy = None  # the copy that counts (_WAGERS_*); None: none yet
 
     # ---- the meter record and the hits copy ----
 
@@ -119,7 +112,7 @@ class Store:
     def _write_wagers(self, meters, log_seq, log_hash):
         # Over the copy that does not count; once whole, it counts.
         copy = self._wagers_copy
-        index, seq = (0, 0) if copy is None else (1 - copy[WAGERS_INDEX], copy[WAGERS_SEQ])
+        index, seq = (0, 0) if copy is None else (1 - copy[_WAGERS_INDEX], copy[_WAGERS_SEQ])
         payload = {"log_seq": log_seq, "log_hash": log_hash, "wagers": meters.to_record()}
         self._wager_copies.write(index, seq + 1, payload)
         return [index, seq + 1, log_seq, log_hash]
@@ -154,12 +147,12 @@ class Store:
         # copy that counts must be its, or a settlement's meters went missing.
         copy = self._wagers_copy
         if settled is None:
-            if copy is not None and copy[WAGERS_LOG_SEQ] > self.dropped():
+            if copy is not None and copy[_WAGERS_LOG_SEQ] > self.dropped():
                 raise StoreFault("the wager meters name log record %d, which is no settlement"
-                                 % copy[WAGERS_LOG_SEQ])
+                                 % copy[_WAGERS_LOG_SEQ])
             return
-        if (copy is None or copy[WAGERS_LOG_SEQ] != settled["seq"]
-                or copy[WAGERS_LOG_HASH] != settled["hash"]):
+        if (copy is None or copy[_WAGERS_LOG_SEQ] != settled["seq"]
+                or copy[_WAGERS_LOG_HASH] != settled["hash"]):
             raise StoreFault("the wager meters are not those of the last settlement (log "
                              "record %d)" % settled["seq"])
 
@@ -293,12 +286,11 @@ class Store:
         return count, operations, first, reveals
 
     def _judge_uncommitted(self, meter, meter_copy_unreadable):
-        # A power cut leaves at most one operation's records past the head,
-        # written before its meter record could land: that operation did not
-        # happen, and is reported by its kind and where it starts alone.
-        # More than one means the meter record went back (a corrupted flash),
-        # which is a fault, never a silent rollback. Gives whether the
-        # dropped records reveal the live cycle's hit value.
+        # Records past the head are one operation whose meter record never
+        # landed: it did not happen, and is reported by its kind and where it
+        # starts alone. More than one operation is a meter record that went
+        # back, a fault rather than a silent rollback. Gives whether the
+        # records reveal the live cycle's hit value.
         count, operations, first, reveals = self._beyond_head(meter)
         if not count:
             return False
