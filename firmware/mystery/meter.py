@@ -25,6 +25,21 @@ PENDING = "pending"
 PHASES = (UNCONFIGURED, AWAITING_RESET, RUNNING, PENDING)
 PAYMENTS = ("table_inventory", "jackpot_slip")
 LAST_HITS = const(25)
+# The fields of Meter.pending, a hit awaiting validation, kept so in the
+# meter record: [seat, award, cycle, round, time].
+PENDING_SEAT = const(0)
+PENDING_AWARD = const(1)
+PENDING_CYCLE = const(2)
+PENDING_ROUND = const(3)
+PENDING_TIME = const(4)
+# The fields of each of Meter.last_hits, kept so in the hits copy:
+# [seat, award, cycle, round, payment, time].
+HIT_SEAT = const(0)
+HIT_AWARD = const(1)
+HIT_CYCLE = const(2)
+HIT_ROUND = const(3)
+HIT_PAYMENT = const(4)
+HIT_TIME = const(5)
 # The validating employee's number and the jackpot slip's (653b.1(c)(5)(ii)):
 # short printable text, as a badge or a slip carries it.
 VALIDATION_TEXT_MAX = const(24)
@@ -41,8 +56,8 @@ def _refuse_unless(condition, message):
 
 
 def _refused(message, *args):
-    # The message is formatted only when a check fails: formatting each
-    # seat's messages up front was a large part of a round's time on a Pico.
+    # Formatted only when a check fails: a round checks every seat, and
+    # nearly every check passes.
     return Refused(message % args)
 
 
@@ -90,8 +105,8 @@ class Meter:
         # committed (store.py): no round until a redraw replaces it.
         self.exposed = False
         self.commitment = ""
-        self.pending = None  # [seat, award, cycle, round, time] until validated
-        self.last_hits = []  # [seat, award, cycle, round, payment, time], newest last
+        self.pending = None  # [seat, award, cycle, round, time] until validated (PENDING_*)
+        self.last_hits = []  # [seat, award, cycle, round, payment, time] each (HIT_*), newest last
         self._hit_value = 0  # secret while its cycle lasts
         self._salt = ""
         # The table's settings that differ from their defaults (settings.py).
@@ -112,7 +127,7 @@ class Meter:
     def display(self):
         # What the LED meter shows, in cents: the award while a hit is pending.
         if self.phase == PENDING:
-            return self.pending[1] // MICROS_PER_CENT
+            return self.pending[PENDING_AWARD] // MICROS_PER_CENT
         return self.meter // MICROS_PER_CENT
 
     def at_reset(self):
@@ -198,6 +213,18 @@ class Meter:
         self.exposed = False
         event["commitment"] = self.commitment
         return [event]
+
+    def reveals(self, record):
+        # Whether a log record of an operation that never committed shows the
+        # live cycle's hit value: a hit, or a configuration that closed the
+        # cycle (both carry its salt), or a round whose meter passed the
+        # value (its hit record follows, whole or not).
+        if self.phase != RUNNING:
+            return False
+        if record.get("salt") == self._salt or record.get("hit_value") == self._hit_value:
+            return True
+        return (record.get("ev") == "round" and type(record.get("meter")) is int
+                and record["meter"] > self._hit_value)
 
     def lock_round(self, seats, when=None):
         # when: the board's clock in seconds, kept with a hit (None: no clock).

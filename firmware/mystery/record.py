@@ -3,14 +3,24 @@
 # storage must keep them across a power cut) but never in public_meters().
 #
 # The record is rewritten every round, so it is kept small enough to live
-# inline in littlefs's metadata on a Pico (512 bytes; store.py): the recent
-# hits, the settings and the retained total, which change only at a
-# validation or a setting's change, are stored beside it by the store,
-# and a live cycle's commitment is recomputed from its hit value and salt
-# rather than stored.
+# inline in littlefs's metadata on a Pico (docs/testing.md, "Power cuts and
+# flash wear"): the recent hits, the settings and the retained total, which
+# change only at a validation or a setting's change, are stored beside it by
+# the store, and a live cycle's commitment is recomputed from its hit value
+# and salt rather than stored.
 from . import configs, hitvalue, settings
 from .configs import MICROS_PER_CENT
-from .meter import LAST_HITS, PAYMENTS, PENDING, PHASES, RUNNING, UNCONFIGURED, Meter
+from .meter import (
+    HIT_PAYMENT,
+    LAST_HITS,
+    PAYMENTS,
+    PENDING,
+    PENDING_AWARD,
+    PHASES,
+    RUNNING,
+    UNCONFIGURED,
+    Meter,
+)
 from .refusal import Refused
 
 _INTS = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round", "reset_round")
@@ -73,11 +83,11 @@ def _check_meter(m):
     if _live(m):
         _check_live_cycle(m)
     if m.pending is not None:
-        _check(len(m.pending) == 5 and 0 < m.pending[1] <= m.meter, "pending award")
+        _check(len(m.pending) == 5 and 0 < m.pending[PENDING_AWARD] <= m.meter, "pending award")
     # The recent hits come from a copy of their own: they must be this meter's.
     _check(len(m.last_hits) == min(m.hits, LAST_HITS), "recent hits do not match the hit count")
     for hit in m.last_hits:
-        _check(len(hit) == 6 and hit[4] in PAYMENTS, "last hit %r" % (hit,))
+        _check(len(hit) == 6 and hit[HIT_PAYMENT] in PAYMENTS, "last hit %r" % (hit,))
     _check_settings(m)
 
 
@@ -94,10 +104,8 @@ def _check_settings(m):
 
 def from_record(record, last_hits, kept_settings=None, retained=0):
     # The recent hits, the settings and the retained total come from the
-    # store's copy of what changes rarely (store.py), not from the record;
-    # a store written before the settings or the retained meter existed
-    # gives none: every setting at its default, nothing retained.
-    # Raises ValueError when any field is missing, mistyped or out of line.
+    # store's hits copy, not from the record. Raises ValueError when any
+    # field is missing, mistyped or out of line.
     m = Meter()
     try:
         for name in _STORED:

@@ -28,7 +28,8 @@ from micropython import const
 
 from mystery import configs, settings
 from mystery.configs import MICROS_PER_CENT
-from mystery.meter import AWAITING_RESET, PAYMENTS, PENDING, UNCONFIGURED, check_validation_text
+from mystery.meter import (AWAITING_RESET, PAYMENTS, PENDING, PENDING_SEAT, UNCONFIGURED,
+                           check_validation_text)
 from mystery.money import cents_text
 from mystery.refusal import Refused
 from uth.seats import MAX_SEAT
@@ -390,7 +391,7 @@ class Table:
     def _refresh(self, now):
         pending_seat = None
         if self.state == HIT_PENDING:
-            pending_seat = self.bonus.meter.pending[0]
+            pending_seat = self.bonus.meter.pending[PENDING_SEAT]
         blink_on = self.blink.poll(now)
         bet_lit = jackpot_lit = 0  # bit n-1: seat n's light, for status (no allocation a tick)
         state = self.state

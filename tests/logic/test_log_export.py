@@ -157,14 +157,14 @@ def _count_reads(store):
     # How many log records the store reads from its segments, through the
     # one place it reads them.
     reads = [0]
-    records = store._records
+    records = store.log._records
 
     def counted(name):
         for record in records(name):
             reads[0] += 1
             yield record
 
-    store._records = counted
+    store.log._records = counted
     return reads
 
 

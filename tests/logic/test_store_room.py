@@ -1,4 +1,4 @@
-# The room the store counts on (store.py, "room on the flash"): measured
+# The room the store counts on (eventlog.py, "the room on the flash"): measured
 # once, then taken down by each commit, it must never be more than littlefs
 # measures, through rounds, hits, validations, resets, a configuration change
 # and the log's segments coming and going, on a flash small enough that the
@@ -62,11 +62,12 @@ if sys.implementation.name == "micropython":
             assert bonus.boot() == []
             measured, kinds = 0, set()
             for step in range(150):
-                counted = store._room
+                counted = store.log.room
                 assert store.room_problem() is None, store.room_problem()
-                measured += store._room is not counted  # a fresh measurement
+                measured += store.log.room is not counted  # a fresh measurement
                 kinds.update(record["ev"] for record in _operate(bonus, step))
-                assert store._room[0] <= _free_bytes(), (step, store._room, _free_bytes())
+                assert store.log.room.free <= _free_bytes(), (step, store.log.room.free,
+                                                              _free_bytes())
             assert store.dropped() > 0  # segments were removed meanwhile
             assert {"round", "hit", "validated", "reset", "config"} <= kinds, kinds
             assert 10 < measured < 150, measured  # counted down, and measured again
@@ -94,9 +95,9 @@ if sys.implementation.name == "micropython":
             store.reserve_blocks = free // 4096 - 3
             assert store.room_problem() is None
             bonus.lock_round(SEATS[:1])
-            assert store._room[0] <= free - 6 * 4096  # what the round was counted to take
+            assert store.log.room.free <= free - 6 * 4096  # what the round was counted to take
             assert store.room_problem() is None  # measured: room
-            assert store._room[0] == _free_bytes() >= free - 3 * 4096
+            assert store.log.room.free == _free_bytes() >= free - 3 * 4096
             # And a reserve of more than there is refused on the measurement.
             store.reserve_blocks = _free_bytes() // 4096 + 1
             try:

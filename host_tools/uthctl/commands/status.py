@@ -4,6 +4,7 @@
 import json
 
 from mystery.configs import MICROS_PER_CENT
+from mystery.meter import PENDING_AWARD, PENDING_SEAT
 from mystery.money import dollars
 from table.controller import BETTING, FAULT, HIT_PENDING, LOCKED, NOT_CONFIGURED, SERVICE
 
@@ -94,6 +95,6 @@ def _meter_lines(m):
              % (dollars(m["meter"]), dollars(m["display_cents"] * MICROS_PER_CENT)),
              "hits           %d" % m["hits"]]
     if m.get("pending"):
-        seat, award = m["pending"][:2]
+        seat, award = m["pending"][PENDING_SEAT], m["pending"][PENDING_AWARD]
         lines.append("pending hit    seat %d, %s: validate with the key" % (seat, dollars(award)))
     return lines

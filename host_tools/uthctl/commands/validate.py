@@ -6,7 +6,7 @@
 # its reason before anything is sent. Given again, it replaces the last.
 import json
 
-from mystery.meter import Refused, check_validation_text
+from mystery.meter import PENDING_AWARD, PENDING_SEAT, Refused, check_validation_text
 from mystery.money import dollars
 from table.controller import HIT_PENDING
 
@@ -42,7 +42,7 @@ def run(args):
     if args.json:
         print(json.dumps(dict(reply, pending=pending)))
         return 0
-    seat, award = pending[:2]
+    seat, award = pending[PENDING_SEAT], pending[PENDING_AWARD]
     print("validation for the hit at seat %d, %s: employee %s, jackpot slip %s\n"
           "recorded when the floorperson turns the key" % (
               seat, dollars(award), reply["employee"], reply["slip"] or "none"))

@@ -4,6 +4,7 @@
 # are past them), and its alerts not yet acknowledged.
 import json
 
+from mystery.meter import PENDING_AWARD, PENDING_SEAT
 from mystery.money import decimal
 
 
@@ -53,10 +54,11 @@ def _sections(rules):
 
 def _pending(pending):
     # The meters' pending hit, [seat, award in micro-dollars, ...], or None.
-    if not isinstance(pending, list) or len(pending) < 2:
+    if not isinstance(pending, list) or len(pending) <= PENDING_AWARD:
         return None
-    award = pending[1]
-    return {"seat": pending[0], "award": "$" + decimal(award) if type(award) is int else None}
+    award = pending[PENDING_AWARD]
+    return {"seat": pending[PENDING_SEAT],
+            "award": "$" + decimal(award) if type(award) is int else None}
 
 
 def _dollars(cents):

@@ -4,7 +4,7 @@
 import time
 
 from mystery import configs
-from mystery.meter import UNCONFIGURED
+from mystery.meter import HIT_AWARD, HIT_SEAT, PENDING_AWARD, PENDING_SEAT, UNCONFIGURED
 from mystery.money import dollars as money
 from mystery.money import dollars_brief
 from table.controller import BETTING, FAULT, HIT_PENDING, LOCKED, NOT_CONFIGURED, SERVICE
@@ -161,10 +161,11 @@ class Panels:
         if m.get("exposed"):
             c.put(row + 6, col, "EXPOSED: s, then d redraws", "error")
         elif m.get("pending"):
-            seat, award = m["pending"][:2]
+            seat, award = m["pending"][PENDING_SEAT], m["pending"][PENDING_AWARD]
             c.put(row + 6, col, "pending  seat %d %s" % (seat, money(award)), "hit")
         elif m.get("last_hits"):
-            seat, award = m["last_hits"][-1][:2]
+            last = m["last_hits"][-1]
+            seat, award = last[HIT_SEAT], last[HIT_AWARD]
             c.put(row + 6, col, "last hit seat %d %s" % (seat, money(award)), "normal")
         elif m.get("commitment"):
             c.put(row + 6, col, "commit %s..." % m["commitment"][:16], "dim")
@@ -288,7 +289,7 @@ class Panels:
             return ("auto-play: round %d, the meter climbs until a hit (a stops)"
                     % auto["rounds"], "warn")
         if state == HIT_PENDING and meters.get("pending"):
-            seat, award = meters["pending"][:2]
+            seat, award = meters["pending"][PENDING_SEAT], meters["pending"][PENDING_AWARD]
             return ("HIT at seat %d: %s! turn the key (k) to validate (p: how it is paid)"
                     % (seat, money(award)), "hit")
         if state == NOT_CONFIGURED:
