@@ -28,8 +28,14 @@ from micropython import const
 
 from mystery import configs, settings
 from mystery.configs import MICROS_PER_CENT
-from mystery.meter import (AWAITING_RESET, PAYMENTS, PENDING, PENDING_SEAT, UNCONFIGURED,
-                           check_validation_text)
+from mystery.meter import (
+    AWAITING_RESET,
+    PAYMENTS,
+    PENDING,
+    PENDING_SEAT,
+    UNCONFIGURED,
+    check_validation_text,
+)
 from mystery.money import cents_text
 from mystery.refusal import Refused
 from uth.seats import MAX_SEAT
