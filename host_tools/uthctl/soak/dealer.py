@@ -7,6 +7,7 @@ import itertools
 import time
 
 from mystery.meter import PAYMENTS
+from table.controller import SERVICE
 
 from ..links import logexport
 from ..links.rig import lit
@@ -94,7 +95,7 @@ class Dealer:
         # the key released.
         self.set("key", 1)
         deadline = time.monotonic() + self.wait
-        while self.command("status")["state"] != "service":
+        while self.command("status")["state"] != SERVICE:
             if time.monotonic() > deadline:
                 raise SoakError("the table did not enter service mode")
             time.sleep(self.poll)
