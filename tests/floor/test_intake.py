@@ -9,6 +9,7 @@ import pytest
 from chains import CASINO, message, meters_message, records, simulated, topic
 
 from mystery import chain
+from uthctl.analysis import ledger
 from uthctl.floor.intake import ACCEPTED, DUPLICATE, EARLY, KEPT, REFUSED, Intake
 
 
@@ -242,3 +243,24 @@ def test_the_records_are_added_up_as_they_arrive(intake, store):
         intake.take(topic("3"), message("3", record))
     assert intake.take(topic("3", "meters"), meters_message("3", meters)) == KEPT
     assert [a["kind"] for a in store.alerts("3")] == ["accounts"]
+
+
+def test_the_running_sums_keep_no_chart_while_the_audits_ledger_does(intake, store):
+    # The floor adds a table's records up for as long as it runs: a chart
+    # point a record would grow without end; the audit's one-off walk keeps it.
+    log, meters = simulated()
+    middle = len(log) // 2
+    for record in log[:middle]:
+        intake.take(topic("3"), message("3", record))
+    early = dict(meters, log_seq=log[middle - 1]["seq"], log_hash=log[middle - 1]["hash"])
+    intake.take(topic("3", "meters"), meters_message("3", early))  # starts the running sums
+    for record in log[middle:]:
+        intake.take(topic("3"), message("3", record))
+    assert intake.take(topic("3", "meters"), meters_message("3", meters)) == KEPT
+    running = intake.ledgers["3"]
+    assert running.series == [] and running.hit_marks == []
+    audited = ledger.Ledger(True).walk(log)
+    assert len(audited.series) == len(log) and len(audited.hit_marks) == sum(
+        record["ev"] == "hit" for record in log)
+    assert (running.contributed, running.paid, running.meter) == (
+        audited.contributed, audited.paid, audited.meter)

@@ -21,8 +21,11 @@ from . import mystery_sim
 
 
 class Ledger:
-    def __init__(self, from_genesis):
+    # chart: keep the meter's chart (a point a record, for the audit's plot);
+    # a ledger kept as long as a service runs keeps only its sums.
+    def __init__(self, from_genesis, chart=True):
         self.from_genesis = from_genesis
+        self.chart = chart
         self.meter = 0 if from_genesis else None  # unknown until a record states it
         self.seeded = self.contributed = self.paid = self.retained = 0  # over the records
         # The settings in force as far as the log shows them: reset at its
@@ -47,7 +50,7 @@ class Ledger:
             step = _STEPS.get(record.get("ev"))
             if step is not None:
                 step(self, record)
-            if self.meter is not None:
+            if self.chart and self.meter is not None:
                 self.series.append((record["seq"], self.meter))
         return self
 
@@ -122,8 +125,9 @@ class Ledger:
             self.problem(record, "a hit without its seat, award and round")
             return
         self.pending = record
-        self.hit_marks.append((record["seq"], record.get("round"), record.get("seat"),
-                               record.get("award")))
+        if self.chart:
+            self.hit_marks.append((record["seq"], record.get("round"), record.get("seat"),
+                                   record.get("award")))
         before, contributions = self.round_before or (None, None)
         if before is None or self.config is None or record.get("round") != self.round:
             return  # the round that hit was dropped from the log

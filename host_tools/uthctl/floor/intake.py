@@ -101,7 +101,7 @@ class Intake:
             return REFUSED, "record %d breaks the chain: %s" % (seq, message)
         self.store.append(self.casino, table, record)
         if table in self.ledgers:
-            _forget_chart(self.ledgers[table].walk([record]))
+            self.ledgers[table].walk([record])
         if record["ev"] in REVEALING:
             self._check_commitments(table)
         if last_seq is None and seq > 1:
@@ -167,8 +167,8 @@ class Intake:
     def _ledger(self, table):
         if table not in self.ledgers:
             records = self.store.records(table)
-            walked = ledger.Ledger(bool(records) and records[0]["seq"] == 1)
-            self.ledgers[table] = _forget_chart(walked.walk(records))
+            walked = ledger.Ledger(bool(records) and records[0]["seq"] == 1, chart=False)
+            self.ledgers[table] = walked.walk(records)
         return self.ledgers[table]
 
     def _status(self, table, message):
@@ -191,13 +191,6 @@ class Intake:
             return
         self.asked[table] = (since, now)
         self.requests.append((table, {"cmd": "log", "since": since}))
-
-
-def _forget_chart(walked):
-    # The floor keeps a table's sums for as long as it runs, not the meter's
-    # chart (a point a record): that would grow without end.
-    del walked.series[:], walked.hit_marks[:]
-    return walked
 
 
 def _json_object(payload):
