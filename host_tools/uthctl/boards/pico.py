@@ -54,6 +54,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import tty
 from pathlib import Path
 
@@ -223,6 +224,7 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
             log.close()
             self._ctl_child.close()
         self._cut = None  # armed for one power-on
+        self.powered_at = time.monotonic()  # the chip's clock starts after this
         for fd in (self._proc.stdin.fileno(), self._proc.stdout.fileno()):
             os.set_blocking(fd, False)
         self._ctl.setblocking(False)
