@@ -10,12 +10,15 @@ import json
 from collections import OrderedDict
 
 GENESIS = "0" * 64
+# Fields outside the hashed text: the record's own hash, and its
+# authenticator, which is made over that hash (recordkey.py).
+UNHASHED = ("hash", "auth")
 _COMPACT = (",", ":")
 _SCALARS = (int, str, bool, float, type(None))
 
 
 def canonical(record):
-    # Every field but the record's own hash, keys sorted, copied into an
+    # Every field but the record's own hash and authenticator, keys sorted, copied into an
     # OrderedDict that json.dumps writes in one call: a call per key and value
     # would be most of a round's hashing time on a Pico (docs/benchmarks.md,
     # "The round's time"). A record with a dict or a tuple in a value takes
@@ -23,7 +26,7 @@ def canonical(record):
     ordered = OrderedDict()
     lists = []
     for key in sorted(record):
-        if key != "hash":
+        if key not in UNHASHED:
             value = record[key]
             if type(value) is list:
                 lists.append(value)

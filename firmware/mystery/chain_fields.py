@@ -6,13 +6,15 @@
 # when such a record comes, so most boards never load it.
 import json
 
-from .chain import no_escapes
+from .chain import UNHASHED, no_escapes
 
 
-def by_fields(record, earlier=False):
+def by_fields(record, earlier=False, left_out=UNHASHED):
+    # left_out: the top level's own hash and authenticator; a dict inside a
+    # value leaves out only a "hash", as the text has always been written.
     parts = []
     for key in sorted(record):
-        if key != "hash":
+        if key not in left_out:
             parts.append(_string(key, earlier) + ":" + _value(record[key], earlier))
     return "{" + ",".join(parts) + "}"
 
@@ -21,7 +23,7 @@ def _value(value, earlier):
     if isinstance(value, list):
         return "[" + ",".join(_value(item, earlier) for item in value) + "]"
     if isinstance(value, dict):
-        return by_fields(value, earlier)
+        return by_fields(value, earlier, ("hash",))
     if isinstance(value, str):
         return _string(value, earlier)
     return json.dumps(value)

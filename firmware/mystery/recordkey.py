@@ -1,0 +1,56 @@
+# The record key: a 32-byte HMAC-SHA256 key given to the board at its table
+# (the `provision` command, in service mode) that no reply, log, export or
+# fault ever carries. Every log record the board makes after it has one
+# carries "auth": "<key id>:<HMAC of the record's hash>", and a host's `head`
+# is answered with the log head authenticated over the host's nonce. The
+# board and the host compute both here, so their texts cannot drift
+# (docs/host-link.md, "Record keys").
+import binascii
+import hashlib
+import hmac
+
+from micropython import const
+
+KEY_BYTES = const(32)
+ID_CHARS = const(16)
+
+
+def _hex(data):
+    return binascii.hexlify(data).decode()
+
+
+def parse_key(text):
+    # The key's bytes from its 64 lower-case hex digits; ValueError otherwise.
+    if not isinstance(text, str) or len(text) != 2 * KEY_BYTES \
+            or text.strip("0123456789abcdef"):
+        raise ValueError("a record key is %d lower-case hex digits" % (2 * KEY_BYTES))
+    return binascii.unhexlify(text)
+
+
+def key_id(key):
+    # The key's fingerprint: names it in records and in `status`, and tells
+    # nothing of the key (a SHA-256 with a prefix of its own, cut to 64 bits).
+    return _hex(hashlib.sha256(b"uth record key id:" + key).digest())[:ID_CHARS]
+
+
+def _mac(key, text):
+    return _hex(hmac.new(key, text.encode(), hashlib.sha256).digest())
+
+
+def record_auth(key, kid, record_hash):
+    # A record's authenticator: over its hash, which covers the record's
+    # canonical text and the record before it (chain.py).
+    return kid + ":" + _mac(key, "record:" + record_hash)
+
+
+def head_auth(key, seq, head_hash, nonce):
+    # The answer to `head`: the log's head as the board holds it, bound to
+    # the asker's nonce so an old answer cannot be shown again.
+    return _mac(key, "head:%d:%s:%s" % (seq, head_hash, nonce))
+
+
+def split_auth(auth):
+    # (key id, mac) of a record's "auth"; ValueError when it is not that shape.
+    if not isinstance(auth, str) or len(auth) != ID_CHARS + 65 or auth[ID_CHARS] != ":":
+        raise ValueError("an authenticator is the key id, ':' and 64 hex digits")
+    return auth[:ID_CHARS], auth[ID_CHARS + 1:]
