@@ -32,6 +32,7 @@ $(STAMP): pyproject.toml requirements-dev.txt
 	python3 -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt -e .
 	touch $(STAMP)
+	@echo "make setup: uthctl is $(BIN)/uthctl; '. $(BIN)/activate' puts it on your shell's path"
 
 # Without node 18 or later the emulated Pico is left out, saying so; the rest
 # of the setup goes on and its tests skip with that reason.
