@@ -392,7 +392,8 @@ class HostLink:
         reply = {"ok": True, "reply": "clock"}
         if "set" in command:
             when = checked_time(command["set"])
-            self.table.in_service("the clock is set only in service mode: hold the key switch")
+            self.table.in_service("the clock is set only in service mode",
+                                  ": hold the key switch")
             reply["was"] = list(self.clock.read())
             self.clock.set(list(when))
         now = self.clock.read()

@@ -11,7 +11,7 @@ from mystery.refusal import Refused
 
 from ..analysis.meters_text import meaning, setting_lines
 from ..errors import Refusal, expecting
-from .boardquery import add_board_arguments, ask, open_link, read_table
+from .boardquery import add_board_arguments, ask, open_link, read_table, to_service
 from .config import confirmed
 
 
@@ -75,8 +75,8 @@ def _change(args, link, status, meters, name, value):
               else "%s is already %s: nothing to change" % (name, json.dumps(value)))
         return 0
     if status["state"] != "service":
-        raise Refusal("not changed: not in service mode (the table is %s): hold the key "
-                      "switch, then change it" % status["state"])
+        raise Refusal("not changed: not in service mode (the table is %s): %s, then change it"
+                      % (status["state"], to_service(status["state"])))
     text = "change the setting %s: %s -> %s\n  (%s)" % (
         name, json.dumps(was), json.dumps(value), meaning(name))
     if not confirmed(args, text):
