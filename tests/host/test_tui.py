@@ -579,3 +579,24 @@ def test_tui_reset_key_brings_back_a_controller_stopped_at_the_repl(tmp_path):
         term.wait_text('display "no CFG"')
     finally:
         term.close()
+
+
+def test_a_refusal_is_shown_whole_at_80_columns():
+    # A refusal the board sends is read whole, wrapped under the hint, not cut
+    # at the screen's edge (the events pane keeps one line an event).
+    pins = {"display": "100.00", "inputs": {}, "bet_lights": [0] * 7,
+            "jackpot_lights": [0] * 7, "board": True, "powered": True, "boots": 1}
+    meters = {"meter": 100_000_000, "contributed": 0, "seeded": 100_000_000, "paid": 0,
+              "hits": 0, "phase": "running", "config": "A1", "cycle": 1, "round": 0,
+              "pending": None, "last_hits": []}
+    view = _view({"state": "betting"}, meters, pins)
+    reason = ("key turn waits: LOCK was pressed in the same instant and locked the round; "
+              "service mode begins when the round ends, if the key is still held, or turn "
+              "the key again then")
+    view.host.inbox.append(("event", {"ev": "refused", "reason": reason}))
+    view.update()
+    canvas = Canvas(80, 24)
+    view.draw(canvas)
+    shown = " ".join(line.strip() for line in canvas.text().split("\n"))
+    assert reason in shown, canvas.text()
+    assert max(len(line) for line in canvas.text().split("\n")) <= 80

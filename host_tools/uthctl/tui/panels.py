@@ -17,6 +17,7 @@ from .hands import REOPEN_HOLD_S
 from .hostlink import COMMAND_TIMEOUT
 from .led import led_rows
 from .round_entry import PROMPT
+from .wrap import wrapped
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 # A key a seat: its digit for the chip; shifted on a US keyboard, or `u` then
@@ -245,10 +246,16 @@ class Panels:
         c.put(row + 5, col, "board    %s" % board, "normal")
 
     def _hint(self, c, row):
-        c.put(row, 0, *self.hint())
+        # The hint, then the latest message below it, each wrapped to the
+        # terminal's width: a refusal is read whole, over the events' top lines.
+        text, style = self.hint()
+        lines = wrapped(text, c.width, 2)
+        for i, line in enumerate(lines):
+            c.put(row + i, 0, line.ljust(c.width), style)
         text, style, since = self.message
         if text and time.monotonic() - since < 8.0:
-            c.put(row + 1, 0, ("> " + text).ljust(c.width), style)
+            for i, line in enumerate(wrapped("> " + text, c.width, 3)):
+                c.put(row + len(lines) + i, 0, line.ljust(c.width), style)
 
     def hint(self):
         # What to do next: the one line a person reads first.

@@ -60,6 +60,10 @@ class TableView(Panels):
             kind, item = self.host.inbox.popleft()
             if kind == "event":
                 self.note(describe(item), event_style(item))
+                if item.get("ev") == "refused":
+                    # A refusal is also the message, shown whole (wrapped)
+                    # where the events pane would cut it; a fault has the header.
+                    self.message = (describe(item), "error", time.monotonic())
                 if item.get("ev") == "fault":
                     self.fault = item.get("reason") or "no reason given"
                     self._status_at_fault = self.host.status
