@@ -126,6 +126,29 @@ class Hands(threading.Thread):
         self.rig.press_lock(int(REOPEN_HOLD_S * 1000))
         self.say("LOCK released after %.1f s" % REOPEN_HOLD_S, "normal")
 
+    def set_clock(self):
+        # The board's calendar clock from this computer's, in service mode:
+        # it decides which 653b sections the board says are in force.
+        reply = self.host.command("clock", set=list(time.localtime()[:6]))
+        if reply.get("ok"):
+            self.say("the board's clock is set: %s (was %s)"
+                     % (reply.get("date"), "-".join("%02d" % n for n in reply["was"][:3])),
+                     "head")
+        else:
+            self.say("the board refused the clock: %s" % reply.get("error"), "error")
+        self.host.poll_soon()
+
+    def validate_hit(self, employee, slip):
+        # Who validates and the slip, given to the board, then the key turned:
+        # the validated record keeps both.
+        reply = self.host.command("validation", employee=employee, slip=slip)
+        if not reply.get("ok"):
+            self.say("the board refused the validation: %s" % reply.get("error"), "error")
+            return
+        self.turn_key()
+        self.say("validated by employee %s, jackpot slip %s: key turned and released"
+                 % (employee, slip or "none"), "hit")
+
     def turn_key(self):
         if self._level("key"):
             self.say("the key is held (service mode): release it with s", "error")

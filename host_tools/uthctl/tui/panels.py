@@ -80,6 +80,15 @@ class Panels:
             self.settings.draw(canvas, self._box, shown)
         if self.entry is not None:
             self._entry(canvas)
+        if self.validation is not None:
+            self._validation_prompt(canvas)
+
+    def _validation_prompt(self, c):
+        # The hit's validation being typed, over the help lines.
+        entry = self.validation
+        said = entry.error or entry.prompt()
+        c.put(c.height - 2, 0, said.ljust(c.width), "error" if entry.error else "head")
+        c.put(c.height - 1, 0, ("> " + entry.typed + "_").ljust(c.width), "select")
 
     def _entry(self, c):
         # The round being typed, over the help lines: Enter sends, Esc cancels.
@@ -289,6 +298,10 @@ class Panels:
                         "then s", "error")
             return ("hit value exposed: rounds refused until redrawn; hold the key (s), then d",
                     "error")
+        if state == SERVICE and meters.get("phase") != UNCONFIGURED and \
+                (status.get("rules") or {}).get("clock") == "unset":
+            return ("service mode: the board's clock is unset (it reads %s): T sets it from "
+                    "this computer's clock" % status["rules"].get("date"), "warn")
         if self.rig is None and state in NO_RIG_HINTS:
             return (NO_RIG_HINTS[state], "warn" if state in (NOT_CONFIGURED, SERVICE)
                     else "normal")
