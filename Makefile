@@ -155,7 +155,8 @@ soak-heap: setup
 
 # The virtual table in this terminal (SIM_ARGS="--flash FILE" for another flash
 # image); BOARD=rp2040_pico for the emulated Pico (BOARD=sim: the virtual board).
-sim: setup
+# The emulated Pico runs the project's image: built first (once; cached by its key).
+sim: setup $(if $(filter rp2040_pico,$(BOARD)),image)
 	$(BIN)/uthctl sim $(if $(filter command line environment,$(origin BOARD)),--board $(BOARD)) $(SIM_ARGS)
 
 clean:
