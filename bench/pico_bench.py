@@ -516,11 +516,11 @@ def parse_args():
 
 
 def main():
-    import run
+    import workload
 
     args = parse_args()
-    hands = run.make_hands(args.hands, args.seed)
-    result = bench(hands, run.SETTLE_ROUND, wear_rounds=args.wear_rounds)
+    hands = workload.make_hands(args.hands, args.seed)
+    result = bench(hands, workload.SETTLE_ROUND, wear_rounds=args.wear_rounds)
     print_report(result)
     if args.json:
         with open(args.json, "w") as f:

@@ -13,11 +13,11 @@ import sys
 
 from slow_logic import SLOW_MODULES
 
-from uthctl import heaps
+from uthctl.boards import heaps
 
 LOGIC_DIR = os.path.join("tests", "logic")
 # Every logic module claims both boards that run the controller, so each runs at
-# the smaller of their heaps as the board files state them (uthctl/heaps.py): the
+# the smaller of their heaps as the board files state them (uthctl/boards/heaps.py): the
 # Pico's. UTH_HEAPSIZE passes it on to the proofs that start a process of their own.
 HEAP_BOARD, HEAP_BYTES = heaps.smallest()
 SUMMARY = re.compile(r"^micropython: (\d+) passed, (\d+) failed$", re.M)

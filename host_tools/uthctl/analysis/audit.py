@@ -5,7 +5,6 @@
 # and the rules in force with their dates (`uthctl audit`, the soak).
 import datetime
 
-from ..links import logexport
 from . import audit_report, expiry, hold, ledger, log_verify
 
 
@@ -14,7 +13,7 @@ def audit(status, meters, records, failures, source, from_seq=None):
     # part of the log is audited from (the report says so first); without
     # it the log must start at record 1 or at the board's oldest kept record.
     failures = list(failures)
-    head = logexport.head_of(meters)
+    head = log_verify.head_of(meters)
     dropped = meters.get("log_dropped")
     log = log_verify.verify_log(records, head=head, dropped=dropped, from_seq=from_seq) \
         if not failures else None

@@ -35,8 +35,7 @@ import time
 import tty
 from pathlib import Path
 
-from .. import heaps
-from . import REPO, sim_build
+from . import REPO, heaps, sim_build
 from .board_source import constant
 from .flash import prepare_folder, state_folder
 from .seats import sim_expanders, sim_seats

@@ -9,7 +9,7 @@ import json
 from mystery import configs, settings
 from mystery.refusal import Refused
 
-from ..analysis.meters_text import meaning, setting_lines
+from ..analysis.meters_text import meaning, parse_value, setting_lines
 from ..errors import Refusal, expecting
 from .boardquery import add_board_arguments, ask, open_link, read_table, to_service
 from .config import confirmed
@@ -26,14 +26,6 @@ def add_parser(sub):
                         help="change without asking (for scripts)")
     add_board_arguments(parser)
     return parser
-
-
-def parse_value(text):
-    # JSON where the text is JSON (500, null, "carry"), else the word itself.
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
 
 
 @expecting(OSError)

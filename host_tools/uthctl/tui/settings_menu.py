@@ -9,7 +9,7 @@ import json
 from mystery import configs, settings
 from mystery.refusal import Refused
 
-from ..commands.setting import parse_value
+from ..analysis.meters_text import parse_value
 from .wrap import wrapped
 
 ENTER = (10, 13, curses.KEY_ENTER)
