@@ -56,7 +56,7 @@ class EmbeddedBroker:
         try:
             self.broker = Broker(self.config, loop=self.loop)
             self.loop.run_until_complete(self.broker.start())
-        except Exception as error:  # reported by start(), in the caller's thread
+        except Exception as error:  # noqa: BLE001 -- reported by start(), in the caller's thread
             self.failed = "%s: %s" % (type(error).__name__, error)
             ready.set()
             return

@@ -93,7 +93,7 @@ class Hands(threading.Thread):
             job, args = item
             try:
                 job(*args)
-            except Exception as error:  # shown on screen; the hands go on
+            except Exception as error:  # noqa: BLE001 -- shown on screen; the hands go on
                 self.say(str(error) or type(error).__name__, "error")
             finally:
                 self.host.poll_soon()
