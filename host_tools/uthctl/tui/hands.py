@@ -57,10 +57,12 @@ class TableRig(Rig):
             for pin, level in levels:
                 self.set(pin, level)
             return
-        self.sock.sendall(b"".join(json.dumps({"op": "set", "pin": pin, "level": level})
-                                   .encode() + b"\n" for pin, level in levels))
-        for _ in levels:
-            reply = json.loads(self._line())
+        ids = [self.next_id() for _ in levels]
+        self.sock.sendall(b"".join(
+            json.dumps({"op": "set", "pin": pin, "level": level, "id": request_id}).encode()
+            + b"\n" for (pin, level), request_id in zip(levels, ids, strict=True)))
+        for request_id in ids:
+            reply = self.answer_to(request_id)
             if not reply.get("ok"):
                 raise RigError("rig: %s" % reply.get("error", "refused"))
 
