@@ -12,9 +12,9 @@ from table.controller import BETTING, FAULT, HIT_PENDING, LOCKED, NOT_CONFIGURED
 from ..analysis import expiry
 from ..boards.virtual import SEATS
 from ..links.hostlink import reset_command
+from .board_feed import COMMAND_TIMEOUT
 from .events import STATE_NAMES
 from .hands import REOPEN_HOLD_S
-from .hostlink import COMMAND_TIMEOUT
 from .led import led_rows
 from .round_entry import PROMPT
 from .wrap import wrapped
