@@ -8,7 +8,6 @@ import json
 import os
 
 import tmpdir
-
 from mystery.copies import COPY_INDEX, COPY_PAYLOAD, COPY_SEQ, TMP_NAME, Pair, decode, exists
 
 MAGICS = ("UTHTEST2", "UTHTEST1")

@@ -6,7 +6,6 @@
 import os
 
 import tmpdir
-
 from mystery.eventlog import Log
 
 
