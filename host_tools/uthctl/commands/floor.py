@@ -10,6 +10,7 @@ from ..errors import UthctlError, expecting
 from ..floor import audit, store, users
 from ..floor.accounts import FLOOR_USER, Accounts
 from ..floor.mqtt import read_credentials
+from ..floor.reload import reload_broker
 from ..floor.service import Floor
 
 
@@ -63,12 +64,11 @@ def run(args):
         return _said(args, {"floor": str(accounts.init(args.casino))},
                      "floor account's credentials: %s")
     if args.action == "add-table":
-        return _said(args, {"table": args.table, "credentials": str(
-            accounts.add_table(args.table))}, "table account's credentials: %s")
+        return add_table(args, accounts)
     if args.action == "broker-config":
         path = accounts.broker_config(args.listen, tls=_tls(args))
         return _said(args, {"config": str(path)},
-                     "Mosquitto configuration: %s (mosquitto -c it; reload it after add-table)")
+                     "Mosquitto configuration: %s (mosquitto -c it; add-table reloads it)")
     if args.action == "audit":
         return run_audit(args)
     if args.action == "add-user":
@@ -78,6 +78,16 @@ def run(args):
     if args.action == "page":
         return run_page(args)
     return serve(args, accounts)
+
+
+def add_table(args, accounts):
+    credentials = str(accounts.add_table(args.table))
+    broker = reload_broker(accounts)
+    if args.json:
+        print(json.dumps({"table": args.table, "credentials": credentials, "broker": broker}))
+    else:
+        print("table account's credentials: %s\n%s" % (credentials, broker))
+    return 0
 
 
 def database(args):
