@@ -14,6 +14,8 @@
 #    makes the walk raise "dictionary changed size during iteration" and the
 #    message being sent is lost to the subscribers not yet reached. Here
 #    both are dicts whose walks go over a copy taken when the walk starts.
+import asyncio
+
 import amqtt.broker
 from amqtt.errors import MQTTError
 from amqtt.mqtt.connack import NOT_AUTHORIZED, ConnackPacket
@@ -35,10 +37,19 @@ class AccountBoundHandler(BrokerProtocolHandler):
 
 
 async def _accepted(plugins_manager, session):
-    # As amqtt's Broker._authenticate decides: every plugin that answers says yes.
-    answers = await plugins_manager.map_plugin_auth(session=session)
+    # As amqtt's Broker._authenticate decides: every plugin that answers says
+    # yes. In a thread of its own: an Argon2 check takes a core for a good
+    # part of a second, and on the broker's loop it held up every client.
+    answers = await asyncio.to_thread(asyncio.run,
+                                      plugins_manager.map_plugin_auth(session=session))
     said = [answer for answer in (answers or {}).values() if answer is not None]
     return bool(said) and all(said)
+
+
+async def _checked_at_connect(session, _listener):
+    # amqtt's own check, after the session work: every CONNECT has passed
+    # AccountBoundHandler's (the password's hash once) or was refused there.
+    return session.username is not None and session.client_id == session.username
 
 
 class WalkedOnACopy(dict):
@@ -64,6 +75,7 @@ def _copied(value):
 def apply(broker):
     # The handler class is looked up by amqtt.broker at each connection.
     amqtt.broker.BrokerProtocolHandler = AccountBoundHandler
+    broker._authenticate = _checked_at_connect
     broker._subscriptions = WalkedOnACopy(broker._subscriptions)
     broker._retained_messages = WalkedOnACopy(broker._retained_messages)
     return broker
