@@ -4,10 +4,18 @@
 # passwords are throttled per name and per address; the cookie is Secure
 # whenever the page is served off loopback, which it does over its own TLS.
 import logging
+import shutil
+import ssl
+import threading
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 
 import pytest
 from floor_data import PASSWORDS
+from servers import free_port
+from test_broker_tls import certificates  # noqa: F401  (a fixture: the throwaway CA)
 
 from uthctl.cli import main as uthctl
 from uthctl.floor import page
@@ -151,3 +159,31 @@ def test_the_page_is_served_with_a_secure_cookie_off_loopback(floor_dir, monkeyp
     assert uthctl(argv) == 0
     assert served["app"].config["SESSION_COOKIE_SECURE"] == secure
     assert served["tls"] == (("page.crt", "page.key") if tls else None)
+
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *_args, **_options):
+        return None  # the login's 302 is the answer looked at
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl")
+def test_the_page_serves_https_of_its_own_with_a_secure_cookie(site, request):
+    ca = request.getfixturevalue("certificates")
+    _, store, users, _ = site
+    port = free_port()
+    running = page.server(create_app(store, users, secure_cookie=True), "127.0.0.1", port,
+                          (str(ca / "server.crt"), str(ca / "server.key")))
+    thread = threading.Thread(target=running.serve_forever)
+    thread.start()
+    try:
+        trusted = ssl.create_default_context(cafile=str(ca / "ca.crt"))
+        opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=trusted),
+                                             NoRedirect())
+        form = urllib.parse.urlencode({"name": "vera", "password": PASSWORDS["vera"]})
+        with pytest.raises(urllib.error.HTTPError) as answer:  # the 302, not followed
+            opener.open("https://127.0.0.1:%d/login" % port, form.encode(), 10)
+        assert answer.value.code == 302 and "; Secure" in answer.value.headers["Set-Cookie"]
+    finally:
+        running.shutdown()
+        thread.join(10)

@@ -148,9 +148,12 @@ def loopback(host):
         return False
 
 
-def serve(app, host, port, tls=None):
+def server(app, host, port, tls=None):
     # tls: (certfile, keyfile), werkzeug's ssl_context; the page's own HTTPS.
     from werkzeug.serving import make_server
 
-    server = make_server(host, port, app, threaded=True, ssl_context=tls)
-    server.serve_forever()
+    return make_server(host, port, app, threaded=True, ssl_context=tls)
+
+
+def serve(app, host, port, tls=None):
+    server(app, host, port, tls).serve_forever()
