@@ -187,3 +187,26 @@ def test_the_page_serves_https_of_its_own_with_a_secure_cookie(site, request):
     finally:
         running.shutdown()
         thread.join(10)
+
+
+def test_the_users_commands_list_remove_and_give_new_passwords(floor_dir, monkeypatch, capsys):
+    from uthctl.floor.users import Users
+
+    folder = str(floor_dir.folder)
+    monkeypatch.setenv("UTH_FLOOR_PASSWORD", PASSWORDS["sam"])
+    assert uthctl(["floor", "--dir", folder, "add-user", "sam", "--role", "supervisor"]) == 0
+    assert "user sam added, role supervisor" in capsys.readouterr().out
+    assert uthctl(["floor", "--dir", folder, "users", "list"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["sam (supervisor)"]
+    monkeypatch.setenv("UTH_FLOOR_PASSWORD", "a-new-supervisor-password")
+    assert uthctl(["floor", "--dir", folder, "users", "passwd", "sam"]) == 0
+    users = Users(floor_dir.folder / "users.json")
+    assert users.check("sam", PASSWORDS["sam"]) is None
+    assert users.check("sam", "a-new-supervisor-password") == "supervisor"
+    assert uthctl(["floor", "--dir", folder, "users", "remove", "sam"]) == 0
+    assert uthctl(["floor", "--dir", folder, "users", "remove", "sam"]) != 0
+    assert "no floor page user 'sam'" in capsys.readouterr().err
+    assert users.all() == {}
+    assert (floor_dir.folder / "users.json").stat().st_mode & 0o077 == 0
+    assert sorted(p.name for p in floor_dir.folder.iterdir() if "users" in p.name) == [
+        "users.json", "users.json.lock"]  # no temporary file left behind
