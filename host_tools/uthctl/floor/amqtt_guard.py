@@ -16,6 +16,7 @@
 #    both are dicts whose walks go over a copy taken when the walk starts.
 import asyncio
 
+import amqtt
 import amqtt.broker
 from amqtt.errors import MQTTError
 from amqtt.mqtt.connack import NOT_AUTHORIZED, ConnackPacket
@@ -72,8 +73,15 @@ def _copied(value):
     return list(value) if isinstance(value, list) else value
 
 
+GUARDED_VERSION = "0.12.1"  # the release whose code the guards were written against
+
+
 def apply(broker):
     # The handler class is looked up by amqtt.broker at each connection.
+    if amqtt.__version__ != GUARDED_VERSION:
+        raise OSError("amqtt %s: the embedded broker's guards are for amqtt %s only (make "
+                      "setup installs it); or use Mosquitto" % (amqtt.__version__,
+                                                                GUARDED_VERSION))
     amqtt.broker.BrokerProtocolHandler = AccountBoundHandler
     broker._authenticate = _checked_at_connect
     broker._subscriptions = WalkedOnACopy(broker._subscriptions)

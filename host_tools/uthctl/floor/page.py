@@ -18,6 +18,7 @@ from .throttle import Throttle
 from .tiles import tiles
 
 PUSH_EVERY_S = 0.5  # how often the event stream looks for a change
+NAME_KEPT = 64  # a user's name is no longer; the throttle keeps no more of a guess
 
 
 def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
@@ -53,20 +54,21 @@ def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
     @app.post("/login")
     def login():
         name = request.form.get("name", "")
-        keys = ("name:" + name, "address:%s" % request.remote_addr)
+        keys = ("name:" + name[:NAME_KEPT], "address:%s" % request.remote_addr)
         wait = throttle.wait_s(keys)
         if wait > 0:
             return (LOGIN.replace("{error}", "too many wrong passwords: try again in %d s"
                                   % (wait + 1)), 429, {"Retry-After": str(int(wait) + 1)})
         role = users.check(name, request.form.get("password", ""))
-        if role is None:
+        standing = users.standing(name) if role is not None else None
+        if standing is None:  # (or removed in between)
             failures = throttle.failed(keys)
             app.logger.warning("floor page: wrong name or password for %r from %s (%d in a "
-                               "row)", name, request.remote_addr, failures)
+                               "row)", name[:NAME_KEPT], request.remote_addr, failures)
             return LOGIN.replace("{error}", "name or password not known"), 401
         throttle.succeeded(keys[0])
         session.clear()
-        session.update(user=name, generation=users.standing(name)[1],
+        session.update(user=name, generation=standing[1],
                        csrf=secrets.token_urlsafe(16))
         return redirect(url_for("floor"))
 

@@ -13,7 +13,11 @@ def reload_broker(accounts):
     if pid is None:
         return ("reload the broker so it takes the new account: `kill -HUP $(cat %s)` for "
                 "Mosquitto, or restart `uthctl floor --embedded-broker`" % accounts.pid_file)
-    os.kill(pid, signal.SIGHUP)
+    try:
+        os.kill(pid, signal.SIGHUP)
+    except PermissionError:  # a broker run as another user
+        return ("reload the broker so it takes the new account: `sudo kill -HUP %d` "
+                "(Mosquitto, another user's)" % pid)
     return "Mosquitto (pid %d) reloaded its password file and ACL" % pid
 
 
