@@ -23,8 +23,8 @@ def account(floor_dir, user):
     return read_credentials(floor_dir.credentials(user))
 
 
-def connected(broker, who, client_id, **options):
-    client = Client(broker.url, who, client_id, **options).start()
+def connected(broker, who, **options):
+    client = Client(broker.url, who, **options).start()
     assert client.connected.wait(WAIT_S), "no connection as %s" % who[0]
     return client
 
@@ -34,8 +34,8 @@ class Listener:
     def __init__(self, broker, floor_dir):
         self.got = []
         self.arrived = threading.Condition()
-        self.client = connected(broker, account(floor_dir, FLOOR_USER), "listener",
-                                on_message=self._take, subscriptions=("uth/#",))
+        self.client = connected(broker, account(floor_dir, FLOOR_USER), on_message=self._take,
+                                subscriptions=("uth/#",))
         time.sleep(0.3)  # the subscription granted before anything is published
 
     def _take(self, name, payload):
@@ -65,7 +65,7 @@ def test_an_anonymous_client_is_refused(broker):
 
 def test_a_wrong_password_is_refused(broker, floor_dir):
     user, _ = account(floor_dir, "table-3")
-    client = Client(broker.url, (user, "not-the-password"), "guess").start()
+    client = Client(broker.url, (user, "not-the-password")).start()
     try:
         time.sleep(1.0)
         assert not client.connected.is_set() and client.refused is not None
@@ -77,7 +77,7 @@ def test_a_wrong_password_is_refused(broker, floor_dir):
 
 def test_table_3_publishing_as_table_4_is_refused(broker, floor_dir):
     listener = Listener(broker, floor_dir)
-    three = connected(broker, account(floor_dir, "table-3"), "table-3")
+    three = connected(broker, account(floor_dir, "table-3"))
     try:
         record = records(1)[0]
         for kind in ("event", "meters", "status"):
@@ -92,10 +92,10 @@ def test_table_3_publishing_as_table_4_is_refused(broker, floor_dir):
 
 def test_a_table_reads_only_its_own_command_topic(broker, floor_dir):
     heard = []
-    three = connected(broker, account(floor_dir, "table-3"), "table-3",
+    three = connected(broker, account(floor_dir, "table-3"),
                       on_message=lambda name, payload: heard.append(name),
                       subscriptions=(topic("3", "command"), topic("4", "command"), "uth/#"))
-    floor = connected(broker, account(floor_dir, FLOOR_USER), "floor")
+    floor = connected(broker, account(floor_dir, FLOOR_USER))
     try:
         time.sleep(0.3)
         floor.publish(topic("4", "command"), b'{"cmd": "meters"}')
@@ -122,7 +122,7 @@ def test_passwords_are_hashed_in_the_broker_file(floor_dir, need_mosquitto):
 def test_a_forged_record_with_valid_credentials_is_refused_by_the_chain(broker, floor_dir,
                                                                         store):
     listener = Listener(broker, floor_dir)
-    three = connected(broker, account(floor_dir, "table-3"), "table-3")
+    three = connected(broker, account(floor_dir, "table-3"))
     try:
         chain = records(3)
         forged = dict(chain[2], value=999_999)  # seq, prev and hash as the real one's

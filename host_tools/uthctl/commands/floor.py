@@ -10,6 +10,7 @@ from ..errors import UthctlError, expecting
 from ..floor import audit, store, users
 from ..floor.accounts import FLOOR_USER, Accounts
 from ..floor.mqtt import read_credentials
+from ..floor.reload import reload_broker
 from ..floor.service import Floor
 
 
@@ -41,10 +42,18 @@ def add_parser(sub):
                               "or UTH_FLOOR_PASSWORD)")
     user.add_argument("name")
     user.add_argument("--role", choices=users.ROLES, required=True)
+    people = actions.add_parser("users", help="the floor page's users: list, remove NAME, "
+                                "passwd NAME (each change ends that user's sessions)")
+    people.add_argument("change", choices=("list", "remove", "passwd"))
+    people.add_argument("name", nargs="?")
     page = actions.add_parser("page", help="serve the floor page")
     page.add_argument("--listen", type=int, default=8080, metavar="PORT")
     page.add_argument("--host", default="127.0.0.1",
-                      help="the address to serve on (default loopback only)")
+                      help="the address to serve on (default loopback only; any other needs "
+                      "--certfile and --keyfile)")
+    page.add_argument("--certfile", metavar="FILE", help="the page's own HTTPS: its "
+                      "certificate (PEM)")
+    page.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
     config = actions.add_parser("broker-config", help="write DIR/mosquitto.conf")
     config.add_argument("--listen", type=int, default=1883, metavar="PORT",
                         help="the loopback port Mosquitto listens on (plain MQTT)")
@@ -63,35 +72,79 @@ def run(args):
         return _said(args, {"floor": str(accounts.init(args.casino))},
                      "floor account's credentials: %s")
     if args.action == "add-table":
-        return _said(args, {"table": args.table, "credentials": str(
-            accounts.add_table(args.table))}, "table account's credentials: %s")
+        return add_table(args, accounts)
     if args.action == "broker-config":
         path = accounts.broker_config(args.listen, tls=_tls(args))
         return _said(args, {"config": str(path)},
-                     "Mosquitto configuration: %s (mosquitto -c it; reload it after add-table)")
+                     "Mosquitto configuration: %s (mosquitto -c it; add-table reloads it)")
     if args.action == "audit":
         return run_audit(args)
     if args.action == "add-user":
         users.Users(Path(args.dir) / "users.json").add(args.name, args.role,
                                                        users.password_from_user())
-        return _said(args, {"user": args.name, "role": args.role}, "user added, role %s")
+        return _said(args, {"user": args.name, "role": args.role},
+                     "user %s added, role %s (any session of theirs ended)")
+    if args.action == "users":
+        return run_users(args)
     if args.action == "page":
         return run_page(args)
     return serve(args, accounts)
+
+
+def add_table(args, accounts):
+    credentials = str(accounts.add_table(args.table))
+    broker = reload_broker(accounts)
+    if args.json:
+        print(json.dumps({"table": args.table, "credentials": credentials, "broker": broker}))
+    else:
+        print("table account's credentials: %s\n%s" % (credentials, broker))
+    return 0
 
 
 def database(args):
     return args.db or store.sqlite_url(Path(args.dir).resolve() / "floor.db")
 
 
+def run_users(args):
+    people = users.Users(Path(args.dir) / "users.json")
+    if args.change == "list":
+        listing = people.listing()
+        print(json.dumps(listing) if args.json else "\n".join(
+            "%s (%s)" % (user["name"], user["role"]) for user in listing) or "no users")
+        return 0
+    if not args.name:
+        raise UthctlError("uthctl floor users %s NAME" % args.change)
+    if args.change == "remove":
+        people.remove(args.name)
+        return _said(args, {"removed": args.name}, "user %s removed (sessions ended)")
+    people.passwd(args.name, users.password_from_user())
+    return _said(args, {"password": args.name}, "user %s has a new password (sessions ended)")
+
+
+def page_tls(args):
+    # (certfile, keyfile) for the page's own HTTPS, or None; off loopback
+    # it is required, since the session cookie is then Secure.
+    from ..floor.page import loopback
+
+    if bool(args.certfile) != bool(args.keyfile):
+        raise UthctlError("uthctl floor page: give --certfile and --keyfile together")
+    if not args.certfile and not loopback(args.host):
+        raise UthctlError("uthctl floor page --host %s: off loopback the page serves HTTPS "
+                          "only; give --certfile FILE --keyfile FILE" % args.host)
+    return (args.certfile, args.keyfile) if args.certfile else None
+
+
 def run_page(args):
     from ..floor import page
 
+    tls = page_tls(args)
     opened = store.Store(database(args))
-    app = page.create_app(opened, users.Users(Path(args.dir) / "users.json"))
-    print("the floor page: http://%s:%d/" % (args.host, args.listen), flush=True)
+    app = page.create_app(opened, users.Users(Path(args.dir) / "users.json"),
+                          secure_cookie=tls is not None)
+    print("the floor page: %s://%s:%d/" % ("https" if tls else "http", args.host, args.listen),
+          flush=True)
     try:
-        page.serve(app, args.host, args.listen)
+        page.serve(app, args.host, args.listen, tls)
     except KeyboardInterrupt:
         pass
     finally:
@@ -125,7 +178,9 @@ def _tls(args):
 
 
 def _said(args, result, words):
-    print(json.dumps(result) if args.json else words % list(result.values())[-1])
+    # words takes the result's last value, or as many values as it has %s.
+    values = list(result.values())[-words.count("%s"):]
+    print(json.dumps(result) if args.json else words % tuple(values))
     return 0
 
 

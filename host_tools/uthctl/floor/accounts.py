@@ -16,6 +16,9 @@ from .mqtt import write_credentials
 
 FLOOR_USER = "floor"
 PASSWORD_BYTES = 24
+# A listener's option in Mosquitto 2.0 (after each `listener` line, or it is
+# ignored): the client id is the user name, so no account takes another's.
+BIND_IDS = "use_username_as_clientid true"
 
 
 class Accounts:
@@ -33,6 +36,10 @@ class Accounts:
     @property
     def acl_file(self):
         return self.folder / "acl"
+
+    @property
+    def pid_file(self):
+        return self.folder / "mosquitto.pid"
 
     def credentials(self, user):
         return self.folder / "accounts" / ("%s.json" % user)
@@ -131,16 +138,19 @@ class Accounts:
                           "mosquitto and make the floor folder again, or run "
                           "`uthctl floor --embedded-broker PORT`")
         # A Mosquitto configuration for this floor: no anonymous client, the
-        # password file and the ACL above, plain MQTT on loopback only, and
-        # with tls={"bind", "port", "cafile", "certfile", "keyfile"} a TLS
+        # password file and the ACL above, each client's id its user name
+        # (so no account takes another's id and knocks it off), a pid file
+        # add-table reloads it by, plain MQTT on loopback only, and with
+        # tls={"bind", "port", "cafile", "certfile", "keyfile"} a TLS
         # listener, the only one that may face the network.
         lines = ["per_listener_settings false", "allow_anonymous false",
                  "password_file %s" % self.password_file.resolve(),
-                 "acl_file %s" % self.acl_file.resolve(), "persistence false",
+                 "acl_file %s" % self.acl_file.resolve(),
+                 "pid_file %s" % self.pid_file.resolve(), "persistence false",
                  "log_dest stderr", "log_type error", "log_type warning", "log_type notice",
-                 "listener %d 127.0.0.1" % port]
+                 "listener %d 127.0.0.1" % port, BIND_IDS]
         if tls is not None:
-            lines += ["listener %d %s" % (tls["port"], tls["bind"]),
+            lines += ["listener %d %s" % (tls["port"], tls["bind"]), BIND_IDS,
                       "cafile %s" % Path(tls["cafile"]).resolve(),
                       "certfile %s" % Path(tls["certfile"]).resolve(),
                       "keyfile %s" % Path(tls["keyfile"]).resolve(), "tls_version tlsv1.2"]

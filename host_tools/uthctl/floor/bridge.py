@@ -17,6 +17,8 @@ from .mqtt import BrokerDown, Client
 
 READ_ONLY = ("status", "meters", "log")
 RETRY_S = 0.5
+NOT_AUTHORISED = ("not authorised: table %s's account is not in the broker's password file "
+                  "(reload the broker after add-table)")
 
 
 class Bridge:
@@ -35,11 +37,13 @@ class Bridge:
         self.said_down = False  # whether this outage of the broker was noted
         self.next_meters = 0.0
         offline = json.dumps({"table": table, "status": "offline"})
-        self.client = Client(broker, account, "uth-%s-%s" % (casino, table),
+        self.client = Client(broker, account,
                              will=(self.topic(topics.STATUS), offline),
                              on_message=self._command,
                              subscriptions=(self.topic(topics.COMMAND),), cafile=cafile)
         self.client.on_up = self._broker_up
+        self.client.on_refused = self._account_refused
+        self.said_refused = False  # whether this refusal of the account was noted
 
     def topic(self, kind):
         return topics.topic(self.casino, self.table, kind)
@@ -110,6 +114,13 @@ class Bridge:
         self.sync_due = True  # what was published while it was away may be lost
         self.status_due = True
         self.said_down = False
+        self.said_refused = False
+
+    def _account_refused(self):
+        # paho tries again every 2 s; the broker's answer is said once.
+        if not self.said_refused:
+            self.said_refused = True
+            self.note(NOT_AUTHORISED % self.table)
 
     # ---- what it publishes ----
 

@@ -19,7 +19,7 @@ class Floor:
         self.inbox = queue.Queue()
         self.intake = Intake(store, casino, log=self.note)
         # A persistent session: what comes while the floor is down waits at the broker.
-        self.client = Client(broker, account, "uth-floor-%s" % casino,
+        self.client = Client(broker, account,
                              on_message=lambda topic, payload: self.inbox.put((topic, payload)),
                              subscriptions=("%s/#" % topics.ROOT,), clean=False,
                              cafile=cafile)
