@@ -29,8 +29,12 @@ def add_parser(sub):
     actions = parser.add_subparsers(dest="action")
     init = actions.add_parser("init", help="a new floor folder with the floor's own account")
     init.add_argument("--casino", required=True, metavar="NAME")
-    add = actions.add_parser("add-table", help="a table's broker account and ACL entries")
+    add = actions.add_parser("add-table", help="a table's broker account, ACL entries and "
+                             "record key file")
     add.add_argument("table", metavar="ID")
+    rekey = actions.add_parser("rekey", help="a new record key for a table, appended to its "
+                               "key file: the one `uthctl provision` gives its board next")
+    rekey.add_argument("table", metavar="ID")
     check = actions.add_parser("audit", help="uthctl audit's checks over the database, "
                                "table by table, and a summary across tables")
     check.add_argument("--table", metavar="ID", help="this table only")
@@ -63,8 +67,15 @@ def run(args):
         return _said(args, {"floor": str(accounts.init(args.casino))},
                      "floor account's credentials: %s")
     if args.action == "add-table":
-        return _said(args, {"table": args.table, "credentials": str(
-            accounts.add_table(args.table))}, "table account's credentials: %s")
+        credentials = accounts.add_table(args.table)
+        return _said(args, {"table": args.table, "credentials": str(credentials),
+                            "keys": str(accounts.key_file(args.table))},
+                     "table account's credentials: %s\ntable's record key file: %s")
+    if args.action == "rekey":
+        key_id = accounts.rekey(args.table)
+        return _said(args, {"table": args.table, "key_id": key_id,
+                            "keys": str(accounts.key_file(args.table))},
+                     "new record key %s in %s (give it to the board with uthctl provision)")
     if args.action == "broker-config":
         path = accounts.broker_config(args.listen, tls=_tls(args))
         return _said(args, {"config": str(path)},
@@ -125,7 +136,9 @@ def _tls(args):
 
 
 def _said(args, result, words):
-    print(json.dumps(result) if args.json else words % list(result.values())[-1])
+    # Text: the words with as many of the result's last values as they take.
+    shown = list(result.values())[-words.count("%s"):]
+    print(json.dumps(result) if args.json else words % tuple(shown))
     return 0
 
 
@@ -142,7 +155,7 @@ def serve(args, accounts):
 
         embedded = EmbeddedBroker(accounts, args.embedded_broker).start()
     floor = Floor(args.broker or embedded.url, account, settings["casino"], store.Store(url),
-                  cafile=args.cafile)
+                  cafile=args.cafile, keys=accounts.keys_folder)
     try:
         floor.run()
     except KeyboardInterrupt:

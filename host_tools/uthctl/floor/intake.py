@@ -5,6 +5,10 @@
 # asked for. Nothing refused reaches `records`. A meters snapshot at the
 # floor's head is checked against the records: the accounting identity on
 # its meters, and the meters against the records added up (analysis/ledger).
+# A record of a table with a key file must carry its board's authenticator
+# once a key is in force (table_keys.py). Each message is handled on its own:
+# whatever goes wrong in one (a bug, the database) refuses that message,
+# counted as `internal` on its table, and never stops the next.
 import json
 import time
 
@@ -12,36 +16,64 @@ from mystery import chain
 
 from ..analysis import ledger, log_verify, logread
 from ..analysis.audit import identity_failures, ledger_failures
-from . import topics
+from . import limits, topics
+from .table_keys import KeyFileError
 
 ACCEPTED, DUPLICATE, REFUSED, KEPT = "accepted", "duplicate", "refused", "kept"
 EARLY = "early"  # a record past a gap: not stored, the missing ones asked for
+INTERNAL = "internal"  # refused because the floor failed on it, not for what it said
 ASK_AGAIN_S = 2.0  # the least time between two requests for the same records
 REVEALING = ("hit", "redraw")  # records that open a cycle's commitment
 
 
 class Intake:
-    def __init__(self, store, casino, log=None):
+    def __init__(self, store, casino, log=None, keys=None):
+        # keys: the floor's TableKeys (the service always has them); None: no
+        # key is checked and no table called unsigned, as before record keys.
         self.store = store
         self.casino = casino
+        self.keys = keys
         self.log = log or (lambda words: None)
         self.requests = []  # (table, command) for the floor to publish
         self.asked = {}  # table -> (since, when) of the last log request
-        self.counts = {ACCEPTED: 0, DUPLICATE: 0, REFUSED: 0, KEPT: 0, EARLY: 0}
+        self.counts = {ACCEPTED: 0, DUPLICATE: 0, REFUSED: 0, KEPT: 0, EARLY: 0, INTERNAL: 0}
+        self.told_unsigned = set()  # tables whose `unsigned` alert this run has raised
         # table -> its records' accounts walked so far, extended record by
         # record, so a snapshot's check does not read the table's whole log.
         self.ledgers = {}
 
     def take(self, topic, payload):
-        # One message: its outcome, ACCEPTED, DUPLICATE, KEPT or REFUSED.
-        outcome, reason = self._take(topic, payload)
+        # One message: its outcome, ACCEPTED, DUPLICATE, KEPT, EARLY or REFUSED.
+        try:
+            outcome, reason = self._take(topic, payload)
+        except Exception as error:  # this message's alone: the next is taken as ever
+            outcome, reason = REFUSED, "internal error: %s: %s" % (type(error).__name__, error)
+            self._count_internal(topic)
         self.counts[outcome] += 1
         if outcome == REFUSED:
-            self.log("refused %s: %s" % (topic, reason))
-            self.store.refuse(topic, reason, payload)
+            self.log("refused %s: %s" % (limits.storable(topic), reason))
+            self._refuse(topic, reason, payload)
         elif outcome == EARLY:
             self.log("held back %s: %s" % (topic, reason))
         return outcome
+
+    def _refuse(self, topic, reason, payload):
+        try:
+            self.store.refuse(topic, reason, payload)
+        except Exception as error:  # the database down: said, and the floor goes on
+            self.log("the refusal of %s was not stored: %s: %s"
+                     % (limits.storable(topic), type(error).__name__, error))
+
+    def _count_internal(self, topic):
+        self.counts[INTERNAL] += 1
+        where = topics.parse(topic) if isinstance(topic, str) else None
+        if where is None or where[0] != self.casino:
+            return
+        self.ledgers.pop(where[1], None)  # its running sums may be half walked
+        try:
+            self.store.count_internal(self.casino, where[1])
+        except Exception as error:
+            self.log("table %s's internal count not stored: %s" % (where[1], error))
 
     def _take(self, topic, payload):
         where = topics.parse(topic)
@@ -52,9 +84,10 @@ class Intake:
             return REFUSED, "another casino's topic (this floor is %r)" % self.casino
         if kind == topics.COMMAND:
             return KEPT, None  # the floor's own requests, seen on uth/#
-        message = _json_object(payload)
-        if message is None:
-            return REFUSED, "not a JSON object"
+        try:
+            message = limits.read_message(payload)
+        except limits.Unreadable as why:
+            return REFUSED, "not a JSON object: %s" % why
         if message.get("table") != table:
             return REFUSED, "says table %r on table %r's topic" % (message.get("table"), table)
         return {topics.EVENT: self._event, topics.METERS: self._meters,
@@ -68,6 +101,9 @@ class Intake:
         event = message.get("event")
         if not isinstance(event, dict) or not isinstance(event.get("ev"), str):
             return REFUSED, "an event message holds neither a record nor an event"
+        problem = limits.text_problem(event["ev"], limits.EV_WIDTH, "the event's 'ev'")
+        if problem:
+            return REFUSED, "a live event the floor cannot hold: %s" % problem
         if "seq" in event:
             return REFUSED, "a live event with a seq: records come as records"
         self.store.notice(table, event)
@@ -78,7 +114,7 @@ class Intake:
     def _record(self, table, record, first_kept=False):
         # first_kept: the bridge says this is the first record its board
         # still keeps (its bounded log dropped those before).
-        problem = logread.shape_problem(record)
+        problem = logread.shape_problem(record) or limits.record_problem(record)
         if problem:
             return REFUSED, "not a log record: %s" % problem
         state = self.store.table(table) or {}
@@ -99,7 +135,18 @@ class Intake:
         if not ok:
             self.store.raise_alert(table, "refused", "record %d refused: %s" % (seq, message))
             return REFUSED, "record %d breaks the chain: %s" % (seq, message)
-        self.store.append(self.casino, table, record)
+        try:
+            forged, in_force = self._authenticity(table, record, state.get("key_id"))
+        except KeyFileError as error:
+            self.store.raise_alert(table, "keys", str(error))
+            return REFUSED, "record %d not checked: %s" % (seq, error)
+        if forged:
+            self.store.raise_alert(table, "forged", forged_alert(self.casino, table, seq,
+                                                                 forged))
+            return REFUSED, "record %d forged: %s" % (seq, forged)
+        self.store.append(self.casino, table, record, key_id=in_force)
+        if in_force is None:
+            self._unsigned(table)
         if table in self.ledgers:
             self.ledgers[table].walk([record])
         if record["ev"] in REVEALING:
@@ -108,6 +155,24 @@ class Intake:
             self.store.raise_alert(table, "gap", "the table's log on the floor starts at "
                                    "record %d: the board no longer kept the earlier ones" % seq)
         return ACCEPTED, None
+
+    def _authenticity(self, table, record, in_force):
+        # (problem or None, the key in force after the record).
+        if self.keys is None:
+            return None, in_force
+        return self.keys.check(table, record, in_force)
+
+    def _unsigned(self, table):
+        if self.keys is None or table in self.told_unsigned:
+            return
+        self.told_unsigned.add(table)
+        why = ("its records carry no authenticator (a board with no record key: earlier "
+               "firmware, or not provisioned)")
+        if not self.keys.has_file(table):
+            why = "the floor holds no key file for it (uthctl floor add-table writes one)"
+        self.store.raise_alert(table, "unsigned", "table %s is unsigned: %s; its records are "
+                               "held by their hash chain alone, which anyone with the table's "
+                               "account can extend" % (table, why))
 
     def _check_commitments(self, table):
         # A revealed hit value against its cycle's commitment, as `uthctl
@@ -193,9 +258,10 @@ class Intake:
         self.requests.append((table, {"cmd": "log", "since": since}))
 
 
-def _json_object(payload):
-    try:
-        message = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return message if isinstance(message, dict) else None
+def forged_alert(casino, table, seq, problem):
+    # The account that may publish on the table's topic (the broker binds a
+    # client id to its user name) is the one that sent it, or whoever holds it.
+    return ("record %d on table %s refused as forged: %s; it came on %s, where only client "
+            "%s (table %s's account) may publish" % (
+                seq, table, problem, topics.topic(casino, table, topics.EVENT),
+                topics.user_of(table), table))
