@@ -12,7 +12,7 @@ from chains import CASINO, forged_next, message, records, signed, topic
 
 from mystery import chain, recordkey
 from uthctl.analysis import record_auth
-from uthctl.floor.intake import ACCEPTED, REFUSED, Intake
+from uthctl.floor.intake import ACCEPTED, EARLY, REFUSED, Intake
 from uthctl.floor.tiles import tiles
 
 
@@ -176,3 +176,18 @@ def test_add_table_writes_the_key_file_and_rekey_appends_the_next_key(tmp_path, 
     assert said["key_id"] == record_auth.newest_key(path, "3")[0] != first
     assert list(record_auth.load_keys(path, "3")) == [first, said["key_id"]]
     assert uthctl(["floor", "--dir", folder, "rekey", "9"]) != 0  # no such table
+
+
+def test_a_forged_record_past_a_gap_raises_no_gap_and_asks_for_nothing(intake, store, keys):
+    genuine = signed(records(9), keyed(keys), "3")
+    take_all(intake, "3", genuine[:2])
+    far = forged_next(dict(genuine[7], seq=8), cycle=1)  # seq 9, its own hash, no auth
+    guessed = dict(far, auth=genuine[0]["auth"][:17] + "1" * 64)
+    for record in (far, guessed):
+        assert intake.take(topic("3"), message("3", record)) == REFUSED
+    assert [a["kind"] for a in store.alerts("3")] == ["forged"] and intake.requests == []
+    # The board's own record 9, early, is held back and the missing ones asked for.
+    assert intake.take(topic("3"), message("3", genuine[8])) == EARLY
+    assert intake.requests == [("3", {"cmd": "log", "since": 3})]
+    assert take_all(intake, "3", genuine[2:]) == [ACCEPTED] * 7
+    assert store.records("3") == genuine

@@ -122,6 +122,13 @@ class Intake:
         seq = record["seq"]
         if last_seq is not None and seq <= last_seq:
             return self._again(table, record)
+        held_back = seq > (last_seq + 1 if last_seq is not None else 1) and not (
+            last_seq is None and first_kept)
+        if held_back and self.keys is not None:  # no gap alert nor request for a forgery
+            refused = self._refused_unless(table, seq, self.keys.check_early, record,
+                                           state.get("key_id"))
+            if refused[0] == REFUSED:
+                return refused
         if last_seq is None and seq > 1 and not first_kept:
             self.ask_log(table, 1)  # the floor missed the table's first records
             return EARLY, "record %d of a table whose earlier records the floor lacks" % seq
@@ -135,15 +142,11 @@ class Intake:
         if not ok:
             self.store.raise_alert(table, "refused", "record %d refused: %s" % (seq, message))
             return REFUSED, "record %d breaks the chain: %s" % (seq, message)
-        try:
-            forged, in_force = self._authenticity(table, record, state.get("key_id"))
-        except KeyFileError as error:
-            self.store.raise_alert(table, "keys", str(error))
-            return REFUSED, "record %d not checked: %s" % (seq, error)
-        if forged:
-            self.store.raise_alert(table, "forged", forged_alert(self.casino, table, seq,
-                                                                 forged))
-            return REFUSED, "record %d forged: %s" % (seq, forged)
+        checked = self._refused_unless(table, seq, self._authenticity, record,
+                                       state.get("key_id"))
+        if checked[0] == REFUSED:
+            return checked
+        in_force = checked[1]
         self.store.append(self.casino, table, record, key_id=in_force)
         if in_force is None:
             self._unsigned(table)
@@ -155,6 +158,20 @@ class Intake:
             self.store.raise_alert(table, "gap", "the table's log on the floor starts at "
                                    "record %d: the board no longer kept the earlier ones" % seq)
         return ACCEPTED, None
+
+    def _refused_unless(self, table, seq, check, record, in_force):
+        # check(table, record, in_force) gives (problem, key in force after):
+        # (REFUSED, why) for a forgery or a key file the floor cannot read,
+        # else (None, the key in force after the record).
+        try:
+            forged, in_force = check(table, record, in_force)
+        except KeyFileError as error:
+            self.store.raise_alert(table, "keys", str(error))
+            return REFUSED, "record %d not checked: %s" % (seq, error)
+        if not forged:
+            return None, in_force
+        self.store.raise_alert(table, "forged", forged_alert(self.casino, table, seq, forged))
+        return REFUSED, "record %d forged: %s" % (seq, forged)
 
     def _authenticity(self, table, record, in_force):
         # (problem or None, the key in force after the record).
