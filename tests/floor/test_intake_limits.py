@@ -57,6 +57,8 @@ def test_brackets_inside_strings_are_not_nesting():
     (b'{"table": "3", "x": "\x00"}', "not JSON"),
     (b'{"table": "3", "event": {"ev": "fa\\u0000ult"}}', "holds a NUL"),
     (b'{"table": "3", "event": {"ev": "\\ud800"}}', "lone surrogate"),
+    (b'{"table": "3", "record": {"ev": "x", "seq": 4, "prev": "' + b"a" * 64 + b'", "hash": "'
+     + b"b" * 64 + b'", "note": "\\udfff"}}', "lone surrogate"),
     (b'{"table": "3", "status": "online", "board": {"state": NaN}}', "NaN is no JSON"),
     (b'{"table": "3", "meters": {"log_seq": 1e999}}', "past a float's range"),
 ])

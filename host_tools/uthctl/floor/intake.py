@@ -124,11 +124,9 @@ class Intake:
             return self._again(table, record)
         held_back = seq > (last_seq + 1 if last_seq is not None else 1) and not (
             last_seq is None and first_kept)
-        if held_back and self.keys is not None:  # no gap alert nor request for a forgery
-            refused = self._refused_unless(table, seq, self.keys.check_early, record,
-                                           state.get("key_id"))
-            if refused[0] == REFUSED:
-                return refused
+        refused = self._not_worth_asking_for(table, record, state) if held_back else None
+        if refused:
+            return refused
         if last_seq is None and seq > 1 and not first_kept:
             self.ask_log(table, 1)  # the floor missed the table's first records
             return EARLY, "record %d of a table whose earlier records the floor lacks" % seq
@@ -158,6 +156,22 @@ class Intake:
             self.store.raise_alert(table, "gap", "the table's log on the floor starts at "
                                    "record %d: the board no longer kept the earlier ones" % seq)
         return ACCEPTED, None
+
+    def _not_worth_asking_for(self, table, record, state):
+        # A record past a gap that no board made: its hash not its own, or not
+        # signed by any key of the table's. Refused now, rather than a gap
+        # alert and the table asked for its log on a forger's word.
+        seq = record["seq"]
+        ok, why = chain.verify([record])
+        if not ok:
+            self.store.raise_alert(table, "refused", "record %d refused: %s" % (seq, why))
+            return REFUSED, "record %d breaks the chain: %s" % (seq, why)
+        if self.keys is not None:
+            refused = self._refused_unless(table, seq, self.keys.check_early, record,
+                                           state.get("key_id"))
+            if refused[0] == REFUSED:
+                return refused
+        return None
 
     def _refused_unless(self, table, seq, check, record, in_force):
         # check(table, record, in_force) gives (problem, key in force after):

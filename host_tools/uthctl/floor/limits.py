@@ -84,6 +84,10 @@ def record_problem(record):
     # What in a record (its shape checked already) no column can hold, or None.
     if record["seq"] > BIGINT_MAX:
         return "'seq' %d is past a 64-bit integer" % record["seq"]
+    if not encodable(json.dumps(record, ensure_ascii=False)):
+        # No board's: MicroPython's strings are UTF-8 and cannot hold one,
+        # and the chain's earlier text (UTF-8) cannot be made of it.
+        return "a string holds a lone surrogate, which is no UTF-8"
     return text_problem(record["ev"], EV_WIDTH, "'ev'")
 
 
