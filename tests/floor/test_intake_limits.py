@@ -158,3 +158,20 @@ def test_a_database_made_before_the_new_columns_is_upgraded_rows_kept(db_url):
         assert store.table("3")["internal"] == 1
     finally:
         store.close()
+
+
+def test_a_failure_outside_any_message_is_said_and_the_loop_goes_on(store, monkeypatch):
+    # At a reconnection the floor asks every known table for its meters; the
+    # database failing there is said, and the next message is taken.
+    err = io.StringIO()
+    floor = Floor("mqtt://127.0.0.1:1", ("floor", "unused"), CASINO, store, err=err)
+    real_ids = store.table_ids
+    monkeypatch.setattr(store, "table_ids", lambda: 1 / 0)
+    floor.inbox.put(None)
+    floor.step()
+    assert "internal error on a reconnection: ZeroDivisionError" in err.getvalue()
+    monkeypatch.setattr(store, "table_ids", real_ids)
+    made = records(1, tag="table 4")
+    floor.inbox.put((topic("4"), message("4", made[0])))
+    floor.step()
+    assert store.records("4") == made
