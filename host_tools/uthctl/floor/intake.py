@@ -118,33 +118,51 @@ class Intake:
         if problem:
             return REFUSED, "not a log record: %s" % problem
         state = self.store.table(table) or {}
-        last_seq, last_hash = state.get("last_seq"), state.get("last_hash")
-        seq = record["seq"]
-        if last_seq is not None and seq <= last_seq:
+        last_seq = state.get("last_seq")
+        if last_seq is not None and record["seq"] <= last_seq:
             return self._again(table, record)
-        held_back = seq > (last_seq + 1 if last_seq is not None else 1) and not (
-            last_seq is None and first_kept)
-        refused = self._not_worth_asking_for(table, record, state) if held_back else None
-        if refused:
-            return refused
-        if last_seq is None and seq > 1 and not first_kept:
+        if record["seq"] > (last_seq + 1 if last_seq is not None else 1) and not (
+                last_seq is None and first_kept):
+            return self._past_head(table, record, state)
+        return self._join(table, record, state)
+
+    def _past_head(self, table, record, state):
+        # A record past a gap (or a new table's past record 1): refused when
+        # no board made it (its hash not its own, or no key of the table's
+        # signed it), rather than a gap alert and the table asked for its log
+        # on a forger's word; else held back and the missing ones asked for.
+        seq, last_seq = record["seq"], state.get("last_seq")
+        ok, why = chain.verify([record])
+        if not ok:
+            self.store.raise_alert(table, "refused", "record %d refused: %s" % (seq, why))
+            return REFUSED, "record %d breaks the chain: %s" % (seq, why)
+        if self.keys is not None:
+            refused, _ = self._refused_unless(table, seq, self.keys.check_early, record,
+                                              state.get("key_id"))
+            if refused:
+                return refused
+        if last_seq is None:
             self.ask_log(table, 1)  # the floor missed the table's first records
             return EARLY, "record %d of a table whose earlier records the floor lacks" % seq
-        if last_seq is not None and seq > last_seq + 1:
-            self.ask_log(table, last_seq + 1)
-            self.store.raise_alert(table, "gap", "records %d-%d missing: asked the table again"
-                                   % (last_seq + 1, seq - 1))
-            return EARLY, "record %d after record %d: a gap" % (seq, last_seq)
-        first_prev = last_hash if last_seq is not None else (chain.GENESIS if seq == 1 else None)
+        self.ask_log(table, last_seq + 1)
+        self.store.raise_alert(table, "gap", "records %d-%d missing: asked the table again"
+                               % (last_seq + 1, seq - 1))
+        return EARLY, "record %d after record %d: a gap" % (seq, last_seq)
+
+    def _join(self, table, record, state):
+        # The table's next record (or the first it still keeps): stored when
+        # it follows the head and its board's key (if any) signed it.
+        seq, last_seq = record["seq"], state.get("last_seq")
+        first_prev = state["last_hash"] if last_seq is not None else (
+            chain.GENESIS if seq == 1 else None)
         ok, message = chain.verify([record], first_prev=first_prev)
         if not ok:
             self.store.raise_alert(table, "refused", "record %d refused: %s" % (seq, message))
             return REFUSED, "record %d breaks the chain: %s" % (seq, message)
-        checked = self._refused_unless(table, seq, self._authenticity, record,
-                                       state.get("key_id"))
-        if checked[0] == REFUSED:
-            return checked
-        in_force = checked[1]
+        refused, in_force = self._refused_unless(table, seq, self._authenticity, record,
+                                                 state.get("key_id"))
+        if refused:
+            return refused
         self.store.append(self.casino, table, record, key_id=in_force)
         if in_force is None:
             self._unsigned(table)
@@ -157,35 +175,19 @@ class Intake:
                                    "record %d: the board no longer kept the earlier ones" % seq)
         return ACCEPTED, None
 
-    def _not_worth_asking_for(self, table, record, state):
-        # A record past a gap that no board made: its hash not its own, or not
-        # signed by any key of the table's. Refused now, rather than a gap
-        # alert and the table asked for its log on a forger's word.
-        seq = record["seq"]
-        ok, why = chain.verify([record])
-        if not ok:
-            self.store.raise_alert(table, "refused", "record %d refused: %s" % (seq, why))
-            return REFUSED, "record %d breaks the chain: %s" % (seq, why)
-        if self.keys is not None:
-            refused = self._refused_unless(table, seq, self.keys.check_early, record,
-                                           state.get("key_id"))
-            if refused[0] == REFUSED:
-                return refused
-        return None
-
     def _refused_unless(self, table, seq, check, record, in_force):
         # check(table, record, in_force) gives (problem, key in force after):
-        # (REFUSED, why) for a forgery or a key file the floor cannot read,
-        # else (None, the key in force after the record).
+        # ((REFUSED, why), None) for a forgery or a key file the floor cannot
+        # read, else (None, the key in force after the record).
         try:
             forged, in_force = check(table, record, in_force)
         except KeyFileError as error:
             self.store.raise_alert(table, "keys", str(error))
-            return REFUSED, "record %d not checked: %s" % (seq, error)
+            return (REFUSED, "record %d not checked: %s" % (seq, error)), None
         if not forged:
             return None, in_force
         self.store.raise_alert(table, "forged", forged_alert(self.casino, table, seq, forged))
-        return REFUSED, "record %d forged: %s" % (seq, forged)
+        return (REFUSED, "record %d forged: %s" % (seq, forged)), None
 
     def _authenticity(self, table, record, in_force):
         # (problem or None, the key in force after the record).
