@@ -57,11 +57,17 @@ def originals(log, meters):
 
 
 def page_answers(client):
+    # /tiles.json and the event stream's first tiles, as JSON a browser parses.
     reply = client.get("/tiles.json")
     assert reply.status_code == 200
     tiles = json.loads(reply.get_data(as_text=True), parse_constant=_no_constant)["tiles"]
     four = [tile for tile in tiles if tile["table"] == "4"]
     assert not four or "unreadable" not in four[0]
+    stream = client.get("/events", buffered=False)  # its first event, not its pauses
+    assert stream.status_code == 200
+    first = next(iter(stream.response)).decode()
+    stream.close()
+    assert json.loads(first[len("data: "):], parse_constant=_no_constant) == tiles
 
 
 def _no_constant(name):
@@ -72,7 +78,7 @@ def _no_constant(name):
 def page(store, tmp_path):
     users = Users(tmp_path / "users.json")
     users.add("vera", "viewer", PASSWORDS["vera"])
-    client = create_app(store, users).test_client()
+    client = create_app(store, users, stream_for_s=0.01).test_client()
     client.post("/login", data={"name": "vera", "password": PASSWORDS["vera"]})
     return client
 
