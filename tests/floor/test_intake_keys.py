@@ -191,3 +191,15 @@ def test_a_forged_record_past_a_gap_raises_no_gap_and_asks_for_nothing(intake, s
     assert intake.requests == [("3", {"cmd": "log", "since": 3})]
     assert take_all(intake, "3", genuine[2:]) == [ACCEPTED] * 7
     assert store.records("3") == genuine
+
+
+def test_a_forgery_of_a_record_the_floor_holds_is_named_forged(intake, store, keys):
+    # Record 6 forged after the board's own record 6 has joined.
+    genuine = signed(records(6), keyed(keys), "3")
+    take_all(intake, "3", genuine)
+    late = forged_next(genuine[4], cycle=1)
+    assert intake.take(topic("3"), message("3", late)) == REFUSED
+    alerts = store.alerts("3")
+    assert [a["kind"] for a in alerts] == ["forged"]
+    assert "client table-3 (table 3's account)" in alerts[0]["text"]
+    assert store.records("3") == genuine

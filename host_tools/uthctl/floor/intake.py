@@ -120,7 +120,7 @@ class Intake:
         state = self.store.table(table) or {}
         last_seq = state.get("last_seq")
         if last_seq is not None and record["seq"] <= last_seq:
-            return self._again(table, record)
+            return self._again(table, record, state.get("key_id"))
         if record["seq"] > (last_seq + 1 if last_seq is not None else 1) and not (
                 last_seq is None and first_kept):
             return self._past_head(table, record, state)
@@ -215,11 +215,16 @@ class Intake:
         if not result["ok"]:
             self.store.raise_alert(table, "commitment", result["problem"])
 
-    def _again(self, table, record):
+    def _again(self, table, record, in_force):
         stored = self.store.record_at(table, record["seq"])
         if stored is not None and stored["hash"] == record["hash"] and stored == record:
             self.store.count_duplicate(table)
             return DUPLICATE, None
+        if self.keys is not None:  # one no key of the table's signed is a forgery, named so
+            refused, _ = self._refused_unless(table, record["seq"], self.keys.check_early,
+                                              record, in_force)
+            if refused:
+                return refused
         self.store.raise_alert(table, "refused", "record %d differs from the one the floor "
                                "holds: replayed or forged" % record["seq"])
         if stored is None:
