@@ -264,3 +264,13 @@ def test_the_running_sums_keep_no_chart_while_the_audits_ledger_does(intake, sto
         record["ev"] == "hit" for record in log)
     assert (running.contributed, running.paid, running.meter) == (
         audited.contributed, audited.paid, audited.meter)
+
+
+def test_an_altered_record_past_a_gap_is_refused_not_asked_about(intake, store):
+    # Its hash is not its own, so no resend can make it join: no gap, no request.
+    chain = records(5)
+    intake.take(topic("3"), message("3", chain[0]))
+    altered = dict(chain[3], value=1)
+    assert intake.take(topic("3"), message("3", altered)) == REFUSED
+    assert "altered" in store.refusals()[0]["reason"]
+    assert intake.requests == [] and [a["kind"] for a in store.alerts("3")] == ["refused"]

@@ -30,8 +30,12 @@ def add_parser(sub):
     actions = parser.add_subparsers(dest="action")
     init = actions.add_parser("init", help="a new floor folder with the floor's own account")
     init.add_argument("--casino", required=True, metavar="NAME")
-    add = actions.add_parser("add-table", help="a table's broker account and ACL entries")
+    add = actions.add_parser("add-table", help="a table's broker account, ACL entries and "
+                             "record key file")
     add.add_argument("table", metavar="ID")
+    rekey = actions.add_parser("rekey", help="a new record key for a table, appended to its "
+                               "key file: the one `uthctl provision` gives its board next")
+    rekey.add_argument("table", metavar="ID")
     check = actions.add_parser("audit", help="uthctl audit's checks over the database, "
                                "table by table, and a summary across tables")
     check.add_argument("--table", metavar="ID", help="this table only")
@@ -73,6 +77,11 @@ def run(args):
                      "floor account's credentials: %s")
     if args.action == "add-table":
         return add_table(args, accounts)
+    if args.action == "rekey":
+        key_id = accounts.rekey(args.table)
+        return _said(args, {"table": args.table, "key_id": key_id,
+                            "keys": str(accounts.key_file(args.table))},
+                     "new record key %s in %s (give it to the board with uthctl provision)")
     if args.action == "broker-config":
         path = accounts.broker_config(args.listen, tls=_tls(args))
         return _said(args, {"config": str(path)},
@@ -93,11 +102,14 @@ def run(args):
 
 def add_table(args, accounts):
     credentials = str(accounts.add_table(args.table))
+    keys = str(accounts.key_file(args.table))
     broker = reload_broker(accounts)
     if args.json:
-        print(json.dumps({"table": args.table, "credentials": credentials, "broker": broker}))
+        print(json.dumps({"table": args.table, "credentials": credentials, "keys": keys,
+                          "broker": broker}))
     else:
-        print("table account's credentials: %s\n%s" % (credentials, broker))
+        print("table account's credentials: %s\ntable's record key file: %s (give it to the "
+              "board with uthctl provision)\n%s" % (credentials, keys, broker))
     return 0
 
 
@@ -197,7 +209,7 @@ def serve(args, accounts):
 
         embedded = EmbeddedBroker(accounts, args.embedded_broker).start()
     floor = Floor(args.broker or embedded.url, account, settings["casino"], store.Store(url),
-                  cafile=args.cafile)
+                  cafile=args.cafile, keys=accounts.keys_folder)
     try:
         floor.run()
     except KeyboardInterrupt:

@@ -4,6 +4,8 @@
 # and handed to its bridge in a credentials file only its owner reads.
 # The ACL lets a table publish only under its own topics and read only its
 # own command topic; the floor reads everything and writes only commands.
+# Each table has a record key file in keys/ (owner-only folder), the keys
+# the floor checks its board's records with (analysis/record_auth.py).
 import json
 import os
 import secrets
@@ -11,7 +13,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from . import topics
+from ..analysis import record_auth
+from . import table_keys, topics
 from .mqtt import write_credentials
 
 FLOOR_USER = "floor"
@@ -43,6 +46,13 @@ class Accounts:
 
     def credentials(self, user):
         return self.folder / "accounts" / ("%s.json" % user)
+
+    @property
+    def keys_folder(self):
+        return self.folder / "keys"
+
+    def key_file(self, table):
+        return table_keys.key_file(self.keys_folder, topics.check_name(table))
 
     def settings(self):
         try:
@@ -76,7 +86,18 @@ class Accounts:
         settings["tables"].append(table)
         self.settings_path.write_text(json.dumps(settings))
         self.write_acl()
+        if not self.key_file(table).exists():  # an earlier add-table's keys stay
+            self.rekey(table)
         return self.credentials(topics.user_of(table))
+
+    def rekey(self, table):
+        # A new record key appended to the table's key file; its key id.
+        if table not in self.settings()["tables"]:
+            raise ValueError("table %s has no account: `uthctl floor add-table %s` first"
+                             % (table, table))
+        self.keys_folder.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(self.keys_folder, 0o700)
+        return record_auth.add_key(self.key_file(table), table)
 
     def _add_user(self, user):
         password = secrets.token_urlsafe(PASSWORD_BYTES)
