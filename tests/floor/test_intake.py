@@ -264,3 +264,9 @@ def test_the_running_sums_keep_no_chart_while_the_audits_ledger_does(intake, sto
         record["ev"] == "hit" for record in log)
     assert (running.contributed, running.paid, running.meter) == (
         audited.contributed, audited.paid, audited.meter)
+
+
+def test_a_boards_head_answer_for_the_audit_is_kept_not_refused(intake, store):
+    answer = {"table": "3", "head": {"ok": True, "reply": "head", "seq": 0, "nonce": "00"}}
+    assert intake.take(topic("3"), json.dumps(answer).encode()) == KEPT
+    assert store.refusals() == [] and store.count("records") == 0
