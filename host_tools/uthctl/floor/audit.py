@@ -1,13 +1,23 @@
 # uthctl floor audit: `uthctl audit`'s checks (analysis/audit.py) run on each
 # table's records as the floor's database holds them, with the table's last
-# meters snapshot and status, and a summary across the tables: each table's
-# verdict, its records and hits, and the hits per configuration.
+# meters snapshot and status; every record's authenticator against the
+# table's key file (audit_keys); the database's head against the board's
+# own (audit_head); and a summary across the tables: each table's verdict,
+# its records and hits, and the hits per configuration. A table is verified
+# only when nothing fails and neither its records nor its head rest on the
+# database's word alone; otherwise it failed, or it is unconfirmed.
 import datetime
 import json
+import time
 from collections import Counter
 
 from ..analysis import audit_report, hold
 from ..analysis.audit import audit
+from . import audit_head, audit_keys
+
+VERIFIED, FAILED, UNCONFIRMED = "verified", "FAILED", "unconfirmed"
+EXIT = {VERIFIED: 0, FAILED: 1, UNCONFIRMED: 3}
+NOT_ASKED = "not asked: no --broker given, so the board's own head was not compared"
 
 
 def since_timestamp(text):
@@ -20,27 +30,83 @@ def since_timestamp(text):
                              tzinfo=datetime.timezone.utc).timestamp()
 
 
-def audit_tables(store, table=None, since=None):
-    # {"ok", "tables": {id: uthctl audit's result}, "summary": {...}}.
+def audit_tables(store, table=None, since=None, keys_dir=None, heads=None):
+    # {"ok", "verdict", "tables": {id: uthctl audit's result and ours},
+    # "summary": {...}}. heads(records by table) gives each table's head
+    # compared with its board's (audit_head); None: not asked.
     names = [table] if table is not None else store.table_ids()
-    results = {}
+    every = {}
     for name in names:
-        state = store.table(name)
-        if state is None:
+        if store.table(name) is None:
             raise ValueError("the floor holds no table %s" % name)
-        results[name] = _audit_one(store, name, state, since)
-    return {"ok": all(r["ok"] for r in results.values()), "tables": results,
+        every[name] = _read_records(store, name)
+    compared = heads(every) if heads is not None and every else {}
+    results = {}
+    for name, (records, unread) in every.items():
+        head = compared.get(name) or audit_head.unconfirmed(NOT_ASKED)
+        results[name] = _audit_one(store, name, records, unread, since, keys_dir, head)
+    verdict = _floor_verdict(results)
+    return {"ok": verdict == VERIFIED, "verdict": verdict, "tables": results,
             "summary": _summary(results)}
 
 
-def _audit_one(store, name, state, since):
-    records = store.records(name)
+def _read_records(store, name):
+    # (records, problem): a record that is not JSON fails its table's audit.
+    try:
+        return store.records(name), None
+    except ValueError as error:
+        return [], "records: the database's records cannot be read (%s)" % error
+
+
+def _audit_one(store, name, records, unread, since, keys_dir, head):
+    state = store.table(name)
+    signed = audit_keys.signatures(records, keys_dir, name)
     if since is not None:
         records = [r for r in records if type(r.get("time")) is int and r["time"] >= since]
     meters = json.loads(state["meters"]) if state["meters"] else {}
     status = json.loads(state["board_status"]) if state["board_status"] else {}
-    failures = [] if meters else ["meters: no meters snapshot from the table yet"]
-    return audit(status, meters, records, failures, "the floor's database, table %s" % name)
+    failures = [unread] if unread else []
+    failures += [] if meters else ["meters: no meters snapshot from the table yet"]
+    result = audit(status, meters, records, failures, "the floor's database, table %s" % name)
+    result["failures"] += signed["problems"]
+    if head["state"] == audit_head.FAILED:
+        result["failures"].append("head: " + head["text"])
+    result.update(signatures=signed, head=head, verdict=_table_verdict(result, signed, head))
+    result["ok"] = result["verdict"] == VERIFIED
+    return result
+
+
+def _table_verdict(result, signed, head):
+    if result["failures"]:
+        return FAILED
+    if signed["state"] != audit_keys.CHECKED or head["state"] == audit_head.UNCONFIRMED:
+        return UNCONFIRMED
+    return VERIFIED
+
+
+def _floor_verdict(results):
+    # No table audited proves nothing: a failure, never a pass.
+    verdicts = [r["verdict"] for r in results.values()]
+    if not verdicts or FAILED in verdicts:
+        return FAILED
+    return UNCONFIRMED if UNCONFIRMED in verdicts else VERIFIED
+
+
+def check_heads(ask, now=None):
+    # heads() for audit_tables from ask(db heads) -> {table: Asking}.
+    def heads(every):
+        askings = ask({name: records for name, (records, _) in every.items()})
+        when = time.time() if now is None else now
+        return {name: _compared(every[name][0], asking, when)
+                for name, asking in askings.items()}
+    return heads
+
+
+def _compared(records, asking, now):
+    if asking.head is None:
+        return audit_head.unconfirmed(asking.why)
+    after = [asking.after[seq] for seq in sorted(asking.after)]
+    return audit_head.compare(records, asking.head, after, now)
 
 
 def _summary(results):
@@ -50,9 +116,10 @@ def _summary(results):
         hits = [r for r in result["hits"] if r.get("log_seq") is not None]
         config = (result["meters"] or {}).get("config")
         per_config[config] += len(hits)
-        rows.append({"table": name, "ok": result["ok"], "config": config,
-                     "records": result["log"]["records"], "hits": len(hits),
-                     "failures": result["failures"]})
+        rows.append({"table": name, "ok": result["ok"], "verdict": result["verdict"],
+                     "config": config, "records": result["log"]["records"], "hits": len(hits),
+                     "failures": result["failures"], "signatures": result["signatures"]["state"],
+                     "head": result["head"]["state"]})
     return {"tables": rows, "hits_per_config": dict(per_config),
             "holds": floor_holds([result["meters"] or {} for result in results.values()])}
 
@@ -74,23 +141,6 @@ def floor_holds(all_meters):
         meters = {"side_wagers": {"wagers": summed}, "settings": {"bad_beat_mode": mode}}
         found += [dict(h, bad_beat_mode=mode) for h in hold.holds(meters)]
     return found
-
-
-def text(report):
-    lines = ["Floor audit, %d tables: %s" % (
-        len(report["tables"]), "every table verifies" if report["ok"] else "FAILED")]
-    for row in report["summary"]["tables"]:
-        lines.append("  table %s: %s, configuration %s, %d records, %d hits in the log" % (
-            row["table"], "ok" if row["ok"] else "FAILED: " + "; ".join(row["failures"]),
-            row["config"], row["records"], row["hits"]))
-    lines.append("Hits per configuration: %s" % (", ".join(
-        "%s %d" % item for item in sorted(report["summary"]["hits_per_config"].items(),
-                                          key=lambda item: str(item[0]))) or "none"))
-    lines.append("Side wagers across the tables: hold against par")
-    lines += ["  " + line for line in hold.hold_lines(report["summary"]["holds"])]
-    for name, result in report["tables"].items():
-        lines += ["", "=== Table %s ===" % name, audit_report.text(result)]
-    return "\n".join(lines)
 
 
 def plots(report, path):
