@@ -21,11 +21,12 @@ from audit_floor import (
 )
 from board_standin import StandInBoard, relinked, sign
 from chains import CASINO
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, update
 from sqlalchemy.engine import make_url
 
 from mystery import chain
 from uthctl.cli import main as uthctl
+from uthctl.floor import schema
 
 HEAD_WAIT = ("--wait", "10")
 
@@ -112,6 +113,18 @@ def test_a_database_of_no_tables_fails(capsys, floor_dir, store, db_url):
     uthctl(["floor", "--dir", str(floor_dir.folder), "--db", db_url, "audit"])
     assert capsys.readouterr().out.splitlines()[:2] == [
         "Floor audit, 0 tables: FAILED", "  the database holds no table: nothing was audited"]
+
+
+def test_a_table_whose_records_cannot_be_read_fails(capsys, floor_dir, store, db_url):
+    fill(store, *played(20))
+    with store.engine.begin() as db:
+        db.execute(update(schema.records).where(schema.records.c.table_id == TABLE,
+                                                schema.records.c.seq == 5).values(
+            body="{not JSON"))
+    code, report, _ = run_audit(capsys, floor_dir, db_url)
+    assert code == 1 and report["verdict"] == "FAILED"
+    assert report["tables"][TABLE]["failures"][0].startswith(
+        "records: the database's records cannot be read")
 
 
 def test_the_database_init_recorded_is_the_one_audited(capsys, tmp_path, store, db_url):
