@@ -82,9 +82,10 @@ def mosquitto(floor_dir, folder):
 
 
 @contextlib.contextmanager
-def bridged_board(floor_dir, broker, folder, records, meters, key_hex, table=TABLE):
+def bridged_board(floor_dir, broker, folder, records, meters, key_hex, table=TABLE,
+                  replay_nonce=None):
     # The table's board (the stand-in) behind `uthctl bridge`'s own Bridge.
-    board = StandInBoard(records, meters, key_hex)
+    board = StandInBoard(records, meters, key_hex, replay_nonce)
     account = read_credentials(floor_dir.credentials("table-%s" % table))
     said = io.StringIO()
     bridge = Bridge(board.path, broker.url, account, CASINO, table,

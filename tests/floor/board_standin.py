@@ -42,8 +42,11 @@ def head_answer(key_hex, records, nonce):
 
 
 class StandInBoard:
-    def __init__(self, records, meters, key_hex=None):
+    def __init__(self, records, meters, key_hex=None, replay_nonce=None):
+        # replay_nonce: `head` answered always for this nonce, an answer recorded
+        # once and shown again.
         self.records, self.meters, self.key_hex = records, meters, key_hex
+        self.replay_nonce = replay_nonce
         self.asked = []  # every command it was sent
         self.master, slave = os.openpty()
         tty.setraw(slave)
@@ -89,8 +92,8 @@ class StandInBoard:
         if cmd == "meters":
             return [{"ok": True, "reply": "meters", "meters": self.meters, "id": number}]
         if cmd == "head" and self.key_hex is not None:
-            return [dict(head_answer(self.key_hex, self.records, request.get("nonce")),
-                         id=number)]
+            nonce = self.replay_nonce or request.get("nonce")
+            return [dict(head_answer(self.key_hex, self.records, nonce), id=number)]
         if cmd in ("ping", "status"):
             return [{"ok": True, "reply": cmd, "state": "betting", "id": number}]
         return [{"ok": False, "error": "unknown command", "id": number}]

@@ -213,6 +213,33 @@ def test_a_head_answer_made_with_another_key_is_not_the_boards(
     assert head["state"] == "head unconfirmed" and "does not hold" in head["text"]
 
 
+def test_a_board_that_refuses_head_leaves_its_table_head_unconfirmed_saying_so(
+        capsys, floor_dir, store, db_url, live, tmp_path):
+    # A board whose firmware predates `head` answers it as any unknown command.
+    key, records, meters = signed_play(floor_dir, 20)
+    fill(store, records, meters)
+    with bridged_board(floor_dir, live, tmp_path, records, meters, None):
+        code, report, _ = run_audit(capsys, floor_dir, db_url, "--broker", live.url,
+                                    "--wait", "3")
+    assert code == 3
+    head = report["tables"][TABLE]["head"]
+    assert head == {"state": "head unconfirmed",
+                    "text": "the board refused `head`: unknown command"}
+
+
+def test_an_old_head_answer_shown_again_is_not_taken(
+        capsys, floor_dir, store, db_url, live, tmp_path):
+    # The board's genuine answer to an earlier audit, for that audit's nonce.
+    key, records, meters = signed_play(floor_dir, 20)
+    fill(store, records, meters)
+    with bridged_board(floor_dir, live, tmp_path, records, meters, key,
+                       replay_nonce="5a" * 16):
+        code, report, _ = run_audit(capsys, floor_dir, db_url, "--broker", live.url,
+                                    "--wait", "3")
+    assert code == 3
+    assert report["tables"][TABLE]["head"]["state"] == "head unconfirmed"
+
+
 # ---- the board's own export, record by record ----
 
 def test_the_boards_export_finds_a_changed_record(capsys, floor_dir, store, db_url):

@@ -36,19 +36,20 @@ class Asking:
         # authenticates the head (the caller then asks for the records after).
         answer = message.get("head")
         if isinstance(answer, dict) and self.head is None:
-            return self._answer(answer)
+            return self._answer(answer, message.get("asked"))
         record = message.get("record")
         if isinstance(record, dict) and type(record.get("seq")) is int \
                 and record["seq"] > self.db_seq:
             self.after[record["seq"]] = record
         return False
 
-    def _answer(self, answer):
-        if answer.get("nonce") != self.nonce:
-            return False  # another asker's, or an old answer shown again
-        if not answer.get("ok"):
+    def _answer(self, answer, asked):
+        if not answer.get("ok") and asked == self.nonce:
+            # Said, not proved (a refusal carries no authenticator): only its reason.
             self.why = "the board refused `head`: %s" % answer.get("error", "no reason given")
             return False
+        if answer.get("nonce") != self.nonce:
+            return False  # another asker's, or an old answer shown again
         key = self.keys.get(answer.get("key_id"))
         if not self.keys:
             self.why = "no usable key file for the table: the board's answer cannot be " \

@@ -6,7 +6,8 @@
 # are published as they come, and lost while the broker is away. From the
 # floor it takes only `status`, `meters`, `log` and `head` (the audit's: the
 # board's own log head, authenticated by its record key over the asker's
-# nonce, published on the event topic as {"table", "head": the board's reply}).
+# nonce, published on the event topic as {"table", "head": the board's reply,
+# "asked": the nonce}).
 import json
 import queue
 import re
@@ -215,7 +216,8 @@ class Bridge:
             return
         reply = self.link.command("head", nonce=nonce)
         reply.pop("id", None)
-        self.send(topics.EVENT, {"head": reply})
+        # "asked": which request a refusal (which carries no nonce) answers.
+        self.send(topics.EVENT, {"head": reply, "asked": nonce})
 
     def resend(self, since):
         # The records from `since` to the meter's head, as the floor asked.
