@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..analysis import audit_report
 from ..errors import UthctlError, expecting
-from ..floor import audit, audit_board, audit_keys, audit_live, audit_text, store, users
+from ..floor import audit, audit_board, audit_live, audit_text, store, users
 from ..floor.accounts import AUDIT_USER, FLOOR_USER, Accounts
 from ..floor.mqtt import read_credentials
 from ..floor.service import Floor
@@ -158,22 +158,9 @@ def _heads(args, accounts, casino):
     if not path.exists():
         raise UthctlError("no audit account in %s: `uthctl floor --dir %s add-audit-account` "
                           "makes one" % (args.dir, args.dir))
-    account = read_credentials(path)
-    keys_dir = Path(args.dir) / "keys"
-
-    def ask(records_by_table):
-        askings = {name: audit_live.Asking(name, _keys_or_none(keys_dir, name),
-                                           records[-1]["seq"] if records else 0)
-                   for name, records in records_by_table.items()}
-        audit_live.ask_heads(broker, account, casino, askings, args.wait,
-                             args.audit_cafile or args.cafile)
-        return askings
+    ask = audit_live.asker(broker, read_credentials(path), casino, Path(args.dir) / "keys",
+                           args.wait, args.audit_cafile or args.cafile)
     return audit.check_heads(ask)
-
-
-def _keys_or_none(keys_dir, table):
-    keys, _ = audit_keys.load_table_keys(keys_dir, table)
-    return keys
 
 
 def _tls(args):

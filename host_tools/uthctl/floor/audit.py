@@ -92,12 +92,12 @@ def _floor_verdict(results):
     return UNCONFIRMED if UNCONFIRMED in verdicts else VERIFIED
 
 
-def check_heads(ask, now=None):
-    # heads() for audit_tables from ask(db heads) -> {table: Asking}.
+def check_heads(ask):
+    # heads() for audit_tables from ask(records by table) -> {table: audit_live.Asking}.
     def heads(every):
         askings = ask({name: records for name, (records, _) in every.items()})
-        when = time.time() if now is None else now
-        return {name: _compared(every[name][0], asking, when)
+        now = time.time()
+        return {name: _compared(every[name][0], asking, now)
                 for name, asking in askings.items()}
     return heads
 

@@ -9,7 +9,7 @@ import secrets
 import time
 
 from ..analysis import record_auth
-from . import topics
+from . import audit_keys, topics
 from .mqtt import BrokerDown, Client
 
 NONCE_BYTES = 16
@@ -65,6 +65,18 @@ class Asking:
             self.head = answer["seq"], answer["hash"]
             return True
         return False
+
+
+def asker(broker, account, casino, keys_dir, wait, cafile=None):
+    # ask(records by table) -> {table: Asking}, each table asked from its
+    # database's head, its answers held against its key file.
+    def ask(records_by_table):
+        askings = {name: Asking(name, audit_keys.load_table_keys(keys_dir, name)[0],
+                                records[-1]["seq"] if records else 0)
+                   for name, records in records_by_table.items()}
+        ask_heads(broker, account, casino, askings, wait, cafile)
+        return askings
+    return ask
 
 
 def ask_heads(broker, account, casino, askings, wait, cafile=None):
