@@ -29,7 +29,10 @@ class Asking:
     def done(self):
         if self.head is None:
             return False
-        return self.head[0] <= self.db_seq or self.head[0] in self.after
+        # Every record from the database's head to the board's (they may come
+        # in part before the head's answer, from the bridge's own exports).
+        wanted = self.head[0] - self.db_seq
+        return wanted <= 0 or sum(1 for seq in self.after if seq <= self.head[0]) == wanted
 
     def heard(self, message):
         # What a message on the table's event topic adds; True when it
