@@ -45,3 +45,12 @@ def test_a_folder_without_the_audits_account_gets_one(tmp_path, capsys):
 
 def test_init_without_db_records_none(floor_dir):
     assert "db" not in json.loads(floor_dir.settings_path.read_text())
+
+
+def test_init_refuses_to_record_a_database_password(tmp_path, capsys):
+    folder = tmp_path / "floor"
+    code = uthctl(["floor", "--dir", str(folder), "--db",
+                   "postgresql+psycopg://floor:s3cret@db.example/floor", "init", "--casino",
+                   CASINO])
+    assert code == 2 and "no password in the URL" in capsys.readouterr().err
+    assert not folder.exists()  # nothing made

@@ -21,6 +21,23 @@ AUDIT_USER = "audit"
 PASSWORD_BYTES = 24
 
 
+def recordable_url(url):
+    # floor.json is no secret: a database password goes in PostgreSQL's own
+    # ~/.pgpass or PGPASSWORD, never into it.
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise ValueError("--db %s: not a database URL (sqlite:///FILE or "
+                         "postgresql+psycopg://USER@HOST/NAME)" % url) from None
+    if parsed.password is not None:
+        raise ValueError("--db: no password in the URL floor.json keeps; give it in "
+                         "~/.pgpass or PGPASSWORD")
+    return url
+
+
 class Accounts:
     def __init__(self, folder):
         self.folder = Path(folder)
@@ -52,6 +69,8 @@ class Accounts:
     def init(self, casino, database=None):
         # database: the URL `uthctl floor`, `page` and `audit` use unless --db says otherwise.
         topics.check_name(casino, "casino")
+        if database is not None:
+            recordable_url(database)
         if self.settings_path.exists():
             raise ValueError("%s already holds a floor (casino %r)"
                              % (self.folder, self.settings()["casino"]))
