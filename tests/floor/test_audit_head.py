@@ -77,3 +77,22 @@ def test_a_board_ahead_whose_records_did_not_come_is_unconfirmed():
     board = timed(8, NOW)
     assert compare(board[:6], head(board), [], NOW)["state"] == UNCONFIRMED
     assert compare(board[:6], head(board), board[7:], NOW)["state"] == UNCONFIRMED
+
+
+def test_records_the_board_no_longer_keeps_from_the_start_old_fail():
+    board = timed(8, NOW - 3600)
+    found = compare(board[:2], head(board), board[4:], NOW)  # the board keeps 5-8
+    assert found["state"] == FAILED
+    assert found["text"].startswith("the database lacks records 3-8 (the board keeps them "
+                                    "from record 5 on), record 5 made 3600 s ago")
+
+
+def test_records_the_board_no_longer_keeps_from_the_start_fresh_are_unconfirmed():
+    board = timed(8, NOW - 5)
+    assert compare(board[:2], head(board), board[4:], NOW)["state"] == UNCONFIRMED
+
+
+def test_records_that_do_not_chain_to_the_boards_head_prove_nothing():
+    board = timed(8, NOW - 3600)
+    forged = [dict(r, value=0) for r in board[4:]]  # hashes no longer their own
+    assert compare(board[:2], head(board), forged, NOW)["state"] == UNCONFIRMED

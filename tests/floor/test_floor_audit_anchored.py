@@ -172,6 +172,23 @@ def test_a_deleted_tail_with_the_meters_rolled_back_fails_against_the_boards_hea
     assert "the database lacks records %d-%d" % (len(kept) + 1, len(records)) in head["text"]
 
 
+def test_a_table_deleted_whole_fails_against_its_board(
+        capsys, floor_dir, store, db_url, live, tmp_path):
+    # Table 3 has an account; the database holds only another table's records.
+    key, records, meters = signed_play(floor_dir, 20)
+    fill(store, *played(20), table="9")
+    code, report, _ = run_audit(capsys, floor_dir, db_url)
+    assert code == 3 and sorted(report["tables"]) == [TABLE, "9"]
+    assert report["tables"][TABLE]["head"]["text"].startswith(
+        "the database holds nothing of table 3, which has an account")
+    with bridged_board(floor_dir, live, tmp_path, records, meters, key):
+        code, report, _ = run_audit(capsys, floor_dir, db_url, "--broker", live.url,
+                                    *HEAD_WAIT)
+    assert code == 1 and report["tables"][TABLE]["verdict"] == "FAILED"
+    assert report["tables"][TABLE]["head"]["text"].startswith(
+        "the database lacks records 1-%d, which the board holds" % len(records))
+
+
 def test_a_database_behind_by_records_made_just_now_is_a_warning(
         capsys, floor_dir, store, db_url, live, tmp_path):
     key, records, meters = signed_play(floor_dir, 20)

@@ -137,7 +137,8 @@ def run_audit(args):
     opened = store.Store(database(args), create=False)
     try:
         heads = _heads(args, accounts, settings["casino"])
-        report = audit.audit_tables(opened, args.table, since, Path(args.dir) / "keys", heads)
+        report = audit.audit_tables(opened, args.table, since, Path(args.dir) / "keys", heads,
+                                    accounts=settings.get("tables", ()))
     finally:
         opened.close()
     if args.plot:

@@ -30,21 +30,25 @@ def since_timestamp(text):
                              tzinfo=datetime.timezone.utc).timestamp()
 
 
-def audit_tables(store, table=None, since=None, keys_dir=None, heads=None):
+def audit_tables(store, table=None, since=None, keys_dir=None, heads=None, accounts=()):
     # {"ok", "verdict", "tables": {id: uthctl audit's result and ours},
     # "summary": {...}}. heads(records by table) gives each table's head
-    # compared with its board's (audit_head); None: not asked.
-    names = [table] if table is not None else store.table_ids()
+    # compared with its board's (audit_head); None: not asked. accounts:
+    # the tables the floor folder made accounts for, each audited even when
+    # the database holds nothing of it (a table deleted whole).
+    held = set(store.table_ids())
+    names = [table] if table is not None else sorted(held | set(accounts))
     every = {}
     for name in names:
-        if store.table(name) is None:
+        if name not in held and name not in accounts:
             raise ValueError("the floor holds no table %s" % name)
-        every[name] = _read_records(store, name)
+        every[name] = _read_records(store, name) if name in held else ([], None)
     compared = heads(every) if heads is not None and every else {}
     results = {}
     for name, (records, unread) in every.items():
         head = compared.get(name) or audit_head.unconfirmed(NOT_ASKED)
-        results[name] = _audit_one(store, name, records, unread, since, keys_dir, head)
+        results[name] = _audit_one(store, name, records, unread, since, keys_dir, head) \
+            if name in held else _absent(name, head)
     verdict = _floor_verdict(results)
     return {"ok": verdict == VERIFIED, "verdict": verdict, "tables": results,
             "summary": _summary(results)}
@@ -72,6 +76,21 @@ def _audit_one(store, name, records, unread, since, keys_dir, head):
     if head["state"] == audit_head.FAILED:
         result["failures"].append("head: " + head["text"])
     result.update(signatures=signed, head=head, verdict=_table_verdict(result, signed, head))
+    result["ok"] = result["verdict"] == VERIFIED
+    return result
+
+
+def _absent(name, head):
+    # A table with an account of which the database holds nothing: right
+    # only when its board's head is record 0 too.
+    failures = ["head: " + head["text"]] if head["state"] == audit_head.FAILED else []
+    signed = {"state": audit_keys.CHECKED, "text": "no records", "problems": []}
+    if head["state"] == audit_head.UNCONFIRMED:
+        head = dict(head, text="the database holds nothing of table %s, which has an "
+                    "account; %s" % (name, head["text"]))
+    result = {"absent": True, "failures": failures, "hits": [], "meters": None,
+              "log": {"records": 0}, "signatures": signed, "head": head}
+    result["verdict"] = _table_verdict(result, signed, head)
     result["ok"] = result["verdict"] == VERIFIED
     return result
 
@@ -148,6 +167,8 @@ def plots(report, path):
     written = []
     stem = path[:-4] if path.lower().endswith(".png") else path
     for name, result in report["tables"].items():
+        if result.get("absent"):
+            continue  # no records, no chart
         target = "%s-%s.png" % (stem, name)
         audit_report.plot(result, target)
         written.append(target)

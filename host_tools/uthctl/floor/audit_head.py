@@ -39,21 +39,29 @@ def compare(db_records, board_head, after, now, grace=BEHIND_GRACE_S):
 def _behind(db_head, board_head, after, now, grace):
     missing = "records %d-%d" % (db_head[0] + 1, board_head[0])
     wanted = [r for r in after if db_head[0] < r.get("seq", 0) <= board_head[0]]
-    if not wanted or wanted[0]["seq"] != db_head[0] + 1:
-        return unconfirmed("the database lacks %s of the board's, which did not come to "
-                           "show whether its head, record %d, is on the board's chain"
-                           % (missing, db_head[0]))
-    ok, problem = chain.verify(wanted, first_prev=db_head[1])
-    if not ok or (wanted[-1]["seq"], wanted[-1]["hash"]) != tuple(board_head):
+    joined = bool(wanted) and wanted[0]["seq"] == db_head[0] + 1
+    ok, problem = chain.verify(wanted, first_prev=db_head[1] if joined else None)
+    reaches = bool(wanted) and ok and (wanted[-1]["seq"], wanted[-1]["hash"]) == tuple(board_head)
+    if joined and not reaches:
         return {"state": FAILED, "text": "the database's head, record %d, is not on the "
                 "board's chain (%s): the database's records were rewritten"
                 % (db_head[0], "the board's records end elsewhere" if ok else problem)}
+    if not reaches:
+        return unconfirmed("the database lacks %s of the board's, which did not come to "
+                           "show whether its head, record %d, is on the board's chain"
+                           % (missing, db_head[0]))
     made = wanted[0].get("time")
     age = now - made if type(made) is int else None
     if age is not None and age <= grace:
-        return {"state": BEHIND, "text": "behind by %d: the database lacks %s, made within "
-                "%d s, which the floor may not have taken yet" % (len(wanted), missing, grace)}
-    return {"state": FAILED, "text": "the database lacks %s, which the board holds, the "
-            "first made %s: a deleted tail, or a floor that stopped taking records"
-            % (missing, "%d s ago by the board's clock" % age if age is not None
-               else "at no time the record shows")}
+        if joined:
+            return {"state": BEHIND, "text": "behind by %d: the database lacks %s, made "
+                    "within %d s, which the floor may not have taken yet"
+                    % (len(wanted), missing, grace)}
+        return unconfirmed("the database lacks %s; the board keeps them only from record %d "
+                           "on, made within %d s" % (missing, wanted[0]["seq"], grace))
+    held = ", which the board holds, the first" if joined else \
+        " (the board keeps them from record %d on), record %d" % ((wanted[0]["seq"],) * 2)
+    return {"state": FAILED, "text": "the database lacks %s%s made %s: a deleted tail, or a "
+            "floor that stopped taking records" % (missing, held, "%d s ago by the board's "
+                                                   "clock" % age if age is not None
+                                                   else "at no time the record shows")}

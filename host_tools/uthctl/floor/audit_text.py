@@ -31,5 +31,6 @@ def text(report):
     lines.append("Side wagers across the tables: hold against par")
     lines += ["  " + line for line in hold.hold_lines(report["summary"]["holds"])]
     for name, result in report["tables"].items():
-        lines += ["", "=== Table %s ===" % name, audit_report.text(result)]
+        if not result.get("absent"):
+            lines += ["", "=== Table %s ===" % name, audit_report.text(result)]
     return "\n".join(lines)
