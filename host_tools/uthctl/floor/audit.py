@@ -134,7 +134,8 @@ def _summary(results):
     for name, result in results.items():
         hits = [r for r in result["hits"] if r.get("log_seq") is not None]
         config = (result["meters"] or {}).get("config")
-        per_config[config] += len(hits)
+        if not result.get("absent"):  # no records, no configuration to count under
+            per_config[config] += len(hits)
         rows.append({"table": name, "ok": result["ok"], "verdict": result["verdict"],
                      "config": config, "records": result["log"]["records"], "hits": len(hits),
                      "failures": result["failures"], "signatures": result["signatures"]["state"],
