@@ -12,7 +12,7 @@ import pytest
 from chains import CASINO, message, records, topic
 from paho.mqtt.enums import CallbackAPIVersion
 
-from uthctl.floor.accounts import FLOOR_USER
+from uthctl.floor.accounts import AUDIT_USER, FLOOR_USER
 from uthctl.floor.intake import ACCEPTED, REFUSED, Intake
 from uthctl.floor.mqtt import BrokerDown, Client, read_credentials
 
@@ -140,3 +140,34 @@ def test_a_forged_record_with_valid_credentials_is_refused_by_the_chain(broker, 
         ACCEPTED, ACCEPTED, REFUSED]
     assert store.records("3") == chain[:2]
     assert json.loads(store.refusals()[0]["payload"])["record"]["value"] == 999_999
+
+
+def test_the_audit_may_ask_the_tables_and_read_their_events_only(broker, floor_dir):
+    # Its own account: it cannot speak as a table, nor read what the tables
+    # send on meters and status (the floor's), only their events and answers.
+    heard = []
+    audit = connected(broker, account(floor_dir, AUDIT_USER),
+                      on_message=lambda name, payload: heard.append((name, payload)),
+                      subscriptions=(topic("+"), "uth/#"))  # what it may, and all
+    listener = Listener(broker, floor_dir)
+    three = connected(broker, account(floor_dir, "table-3"))
+    try:
+        audit.publish(topic("3"), message("3", records(1)[0]))  # a record as table 3
+        audit.publish(topic("3", "command"), b'{"cmd": "head", "nonce": "00"}')
+        assert listener.wait_for(topic("3", "command"))
+        assert [name for name, _ in listener.got if name == topic("3")] == []
+        deadline = time.monotonic() + WAIT_S
+        while not any(b"probe" in payload for _, payload in heard):  # its subscription holds
+            assert time.monotonic() < deadline, "the audit heard no table event"
+            three.publish(topic("3"), b'{"table": "3", "event": {"ev": "probe"}}')
+            time.sleep(0.1)
+        for kind in ("meters", "status"):
+            three.publish(topic("3", kind), b'{"table": "3"}')
+        three.publish(topic("3"), b'{"table": "3", "event": {"ev": "last"}}')
+        while not any(b"last" in payload for _, payload in heard):
+            assert time.monotonic() < deadline, "the audit heard no table event"
+            time.sleep(0.05)
+        assert {name for name, _ in heard} == {topic("3")}
+    finally:
+        for client in (audit, listener.client, three):
+            client.stop()

@@ -21,7 +21,7 @@ POISON = b"[" * 100_000
 
 def connected(broker, floor_dir, table):
     user = "table-%s" % table
-    client = Client(broker.url, read_credentials(floor_dir.credentials(user)), user).start()
+    client = Client(broker.url, read_credentials(floor_dir.credentials(user))).start()
     assert client.connected.wait(10.0)
     return client
 

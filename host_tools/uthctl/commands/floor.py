@@ -7,11 +7,12 @@ from pathlib import Path
 
 from ..analysis import audit_report
 from ..errors import UthctlError, expecting
-from ..floor import audit, store, users
-from ..floor.accounts import FLOOR_USER, Accounts
+from ..floor import audit, audit_board, audit_live, audit_text, store, users
+from ..floor.accounts import AUDIT_USER, FLOOR_USER, Accounts
 from ..floor.mqtt import read_credentials
 from ..floor.reload import reload_broker
 from ..floor.service import Floor
+from .meters import seconds
 
 
 def add_parser(sub):
@@ -25,11 +26,15 @@ def add_parser(sub):
                         "using --broker: for one host with no Mosquitto")
     parser.add_argument("--cafile", metavar="FILE", help="with mqtts://: the CA that signed "
                         "the broker's certificate")
-    parser.add_argument("--db", metavar="URL", help="sqlite:///FILE (default DIR/floor.db) or "
-                        "postgresql+psycopg://USER@HOST/NAME")
+    parser.add_argument("--db", metavar="URL", help="sqlite:///FILE or postgresql+psycopg://"
+                        "USER@HOST/NAME (default: the one `init --db` recorded in "
+                        "DIR/floor.json, else DIR/floor.db)")
     actions = parser.add_subparsers(dest="action")
-    init = actions.add_parser("init", help="a new floor folder with the floor's own account")
+    init = actions.add_parser("init", help="a new floor folder with the floor's own account "
+                              "and the audit's (with --db: the database it records)")
     init.add_argument("--casino", required=True, metavar="NAME")
+    actions.add_parser("add-audit-account", help="the audit's broker account, for a floor "
+                       "folder made without one")
     add = actions.add_parser("add-table", help="a table's broker account, ACL entries and "
                              "record key file")
     add.add_argument("table", metavar="ID")
@@ -42,6 +47,15 @@ def add_parser(sub):
     check.add_argument("--since", metavar="YYYY-MM-DD", help="the records from this date (UTC)")
     check.add_argument("--plot", metavar="FILE.png", help="chart each table's meter, "
                        "FILE-<table>.png")
+    # Here too, as a user puts them after `audit` (floor's own --broker is before it).
+    check.add_argument("--broker", dest="audit_broker", metavar="mqtt://HOST:PORT",
+                       help="ask each table's board for its head through its bridge (with "
+                       "the audit's account, DIR/accounts/audit.json)")
+    check.add_argument("--cafile", dest="audit_cafile", metavar="FILE")
+    check.add_argument("--wait", type=seconds, default=10.0, metavar="S", help="with --broker: "
+                       "seconds to wait for the boards' heads (default 10)")
+    check.add_argument("--port", metavar="PORT", help="with --table: compare the database "
+                       "with this board's own export, record by record")
     user = actions.add_parser("add-user", help="a floor page user (password from a prompt "
                               "or UTH_FLOOR_PASSWORD)")
     user.add_argument("name")
@@ -73,8 +87,11 @@ def add_parser(sub):
 def run(args):
     accounts = Accounts(args.dir)
     if args.action == "init":
-        return _said(args, {"floor": str(accounts.init(args.casino))},
+        return _said(args, {"floor": str(accounts.init(args.casino, args.db))},
                      "floor account's credentials: %s")
+    if args.action == "add-audit-account":
+        return _said(args, {"audit": str(accounts.add_audit())},
+                     "audit account's credentials: %s (reload the broker)")
     if args.action == "add-table":
         return add_table(args, accounts)
     if args.action == "rekey":
@@ -114,7 +131,12 @@ def add_table(args, accounts):
 
 
 def database(args):
-    return args.db or store.sqlite_url(Path(args.dir).resolve() / "floor.db")
+    # --db, else the URL `init --db` recorded, else the folder's SQLite file.
+    if args.db:
+        return args.db
+    accounts = Accounts(args.dir)
+    recorded = accounts.settings().get("db") if accounts.settings_path.exists() else None
+    return recorded or store.sqlite_url(Path(args.dir).resolve() / "floor.db")
 
 
 def run_users(args):
@@ -165,18 +187,46 @@ def run_page(args):
 
 
 def run_audit(args):
+    # Exit 0: every table verified; 1: anything failed; 3: nothing failed but
+    # something rests on the database's word alone (unsigned, head unconfirmed).
     if args.plot:
         audit_report.check_plot_path(args.plot)
+    if args.port and not args.table:
+        raise UthctlError("--port needs --table: the board's table")
+    if args.port and (args.audit_broker or args.broker):
+        raise UthctlError("give --port (the board's export) or --broker (its head, live), "
+                          "not both")
     since = audit.since_timestamp(args.since) if args.since else None
-    opened = store.Store(database(args))
+    accounts = Accounts(args.dir)
+    settings = accounts.settings()  # the audit never runs on a folder that is no floor's
+    opened = store.Store(database(args), create=False)
     try:
-        report = audit.audit_tables(opened, args.table, since)
+        heads = _heads(args, accounts, settings["casino"])
+        report = audit.audit_tables(opened, args.table, since, Path(args.dir) / "keys", heads,
+                                    accounts=settings.get("tables", ()))
     finally:
         opened.close()
     if args.plot:
         report["plots"] = audit.plots(report, args.plot)
-    print(json.dumps(report) if args.json else audit.text(report))
-    return 0 if report["ok"] else 1
+    print(json.dumps(report) if args.json else audit_text.text(report))
+    return audit.EXIT[report["verdict"]]
+
+
+def _heads(args, accounts, casino):
+    # How each table's head is held against its board's: its export over
+    # --port, or live through the broker; None: not at all.
+    if args.port:
+        return audit_board.board_heads(args.port, args.table)
+    broker = args.audit_broker or args.broker
+    if not broker:
+        return None
+    path = accounts.credentials(AUDIT_USER)
+    if not path.exists():
+        raise UthctlError("no audit account in %s: `uthctl floor --dir %s add-audit-account` "
+                          "makes one" % (args.dir, args.dir))
+    ask = audit_live.asker(broker, read_credentials(path), casino, Path(args.dir) / "keys",
+                           args.wait, args.audit_cafile or args.cafile)
+    return audit.check_heads(ask)
 
 
 def _tls(args):

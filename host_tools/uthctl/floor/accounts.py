@@ -3,9 +3,11 @@
 # by mosquitto_passwd (fed on its standard input, never its command line)
 # and handed to its bridge in a credentials file only its owner reads.
 # The ACL lets a table publish only under its own topics and read only its
-# own command topic; the floor reads everything and writes only commands.
-# Each table has a record key file in keys/ (owner-only folder), the keys
-# the floor checks its board's records with (analysis/record_auth.py).
+# own command topic; the floor reads everything and writes only commands;
+# the audit (its own account, for the floor's client id is the running
+# service's) asks the tables and reads only their events. Each table has a
+# record key file in keys/ (owner-only folder), the keys the floor checks its
+# board's records with (analysis/record_auth.py).
 import json
 import os
 import secrets
@@ -18,10 +20,28 @@ from . import table_keys, topics
 from .mqtt import write_credentials
 
 FLOOR_USER = "floor"
+AUDIT_USER = "audit"
 PASSWORD_BYTES = 24
 # A listener's option in Mosquitto 2.0 (after each `listener` line, or it is
 # ignored): the client id is the user name, so no account takes another's.
 BIND_IDS = "use_username_as_clientid true"
+
+
+def recordable_url(url):
+    # floor.json is no secret: a database password goes in PostgreSQL's own
+    # ~/.pgpass or PGPASSWORD, never into it.
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise ValueError("--db %s: not a database URL (sqlite:///FILE or "
+                         "postgresql+psycopg://USER@HOST/NAME)" % url) from None
+    if parsed.password is not None:
+        raise ValueError("--db: no password in the URL floor.json keeps; give it in "
+                         "~/.pgpass or PGPASSWORD")
+    return url
 
 
 class Accounts:
@@ -63,18 +83,35 @@ class Accounts:
 
     # ---- making them ----
 
-    def init(self, casino):
+    def init(self, casino, database=None):
+        # database: the URL `uthctl floor`, `page` and `audit` use unless --db says otherwise.
         topics.check_name(casino, "casino")
+        if database is not None:
+            recordable_url(database)
         if self.settings_path.exists():
             raise ValueError("%s already holds a floor (casino %r)"
                              % (self.folder, self.settings()["casino"]))
         (self.folder / "accounts").mkdir(parents=True, exist_ok=True)
         os.chmod(self.folder / "accounts", 0o700)
-        self.settings_path.write_text(json.dumps({"casino": casino, "tables": []}))
+        settings = {"casino": casino, "tables": []}
+        if database is not None:
+            settings["db"] = database
+        self.settings_path.write_text(json.dumps(settings))
         self.password_file.touch(mode=0o600)
         self._add_user(FLOOR_USER)
+        self._add_user(AUDIT_USER)
         self.write_acl()
         return self.credentials(FLOOR_USER)
+
+    def add_audit(self):
+        # The audit's account, for a floor folder made before it had one.
+        self.settings()
+        if self.credentials(AUDIT_USER).exists():
+            raise ValueError("the audit already has an account: %s"
+                             % self.credentials(AUDIT_USER))
+        self._add_user(AUDIT_USER)
+        self.write_acl()
+        return self.credentials(AUDIT_USER)
 
     def add_table(self, table):
         settings = self.settings()
@@ -137,6 +174,9 @@ class Accounts:
         casino = settings["casino"]
         publish = {FLOOR_USER: ["%s/%s/+/%s" % (topics.ROOT, casino, topics.COMMAND)]}
         subscribe = {FLOOR_USER: ["%s/#" % topics.ROOT]}
+        if self.credentials(AUDIT_USER).exists():
+            publish[AUDIT_USER] = [publish[FLOOR_USER][0]]
+            subscribe[AUDIT_USER] = ["%s/%s/+/%s" % (topics.ROOT, casino, topics.EVENT)]
         for table in settings["tables"]:
             user = topics.user_of(table)
             publish[user] = [topics.topic(casino, table, kind) for kind in topics.PUBLISHED]

@@ -96,6 +96,8 @@ class Intake:
     # ---- events and records ----
 
     def _event(self, table, message):
+        if "head" in message:
+            return KEPT, None  # a board's answer to the audit's `head`, for the audit
         if "record" in message:
             return self._record(table, message["record"], message.get("first_kept") is True)
         event = message.get("event")

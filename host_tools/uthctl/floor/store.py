@@ -2,8 +2,11 @@
 # mode), PostgreSQL with a postgresql+psycopg:// URL, through one code path.
 import json
 import time
+from pathlib import Path
 
-from sqlalchemy import create_engine, event, insert, select, update
+from sqlalchemy import create_engine, event, insert, inspect, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 from . import schema
 from .limits import storable
@@ -30,11 +33,38 @@ def sqlite_url(path):
     return "sqlite:///%s" % path
 
 
+def check_existing(url):
+    # The floor's database as it stands, for a reader that must not make one
+    # (the audit): ValueError naming what is missing. SQLite would make a
+    # missing file on connecting, so its file is looked for first.
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if not parsed.database or parsed.database == ":memory:":
+            raise ValueError("%s names no database file" % url)
+        if not Path(parsed.database).is_file():
+            raise ValueError("no floor database at %s (no such file)" % parsed.database)
+    engine = engine_for(url)
+    try:
+        missing = set(schema.metadata.tables) - set(inspect(engine).get_table_names())
+    except SQLAlchemyError as error:
+        reason = (str(getattr(error, "orig", None) or error).strip().splitlines() or ["?"])[0]
+        raise ValueError("cannot read the database %s: %s" % (url, reason)) from None
+    finally:
+        engine.dispose()
+    if missing:
+        raise ValueError("%s is not the floor's database (it has no %s table)"
+                         % (url, ", ".join(sorted(missing))))
+
+
 class Store:
-    def __init__(self, url):
+    def __init__(self, url, create=True):
+        # create=False: a database that must already be the floor's (check_existing).
+        if not create:
+            check_existing(url)
         self.engine = engine_for(url)
-        schema.metadata.create_all(self.engine)
-        schema.upgrade(self.engine)
+        if create:
+            schema.metadata.create_all(self.engine)
+            schema.upgrade(self.engine)
 
     def close(self):
         self.engine.dispose()
