@@ -173,7 +173,8 @@ def test_add_table_says_what_to_run_when_no_broker_of_its_own_runs(floor_dir, ca
     assert uthctl(["floor", "--dir", str(floor_dir.folder), "add-table", "5"]) == 0
     lines = capsys.readouterr().out.splitlines()
     pid_file = floor_dir.folder / "mosquitto.pid"
-    assert len(lines) == 2 and "kill -HUP $(cat %s)" % pid_file in lines[1]
+    assert len(lines) == 3 and "kill -HUP $(cat %s)" % pid_file in lines[2]
+    assert lines[1].startswith("table's record key file: %s" % floor_dir.folder)
 
 
 def test_a_bridge_refused_by_the_broker_says_why_once(broker, floor_dir, tmp_path):
