@@ -13,13 +13,15 @@ import sys
 
 from slow_logic import SLOW_MODULES
 
-from uthctl import heaps
+from uthctl import firmware_sources, heaps
 
 LOGIC_DIR = os.path.join("tests", "logic")
 # Every logic module claims both boards that run the controller, so each runs at
 # the smaller of their heaps as the board files state them (uthctl/heaps.py): the
 # Pico's. UTH_HEAPSIZE passes it on to the proofs that start a process of their own.
 HEAP_BOARD, HEAP_BYTES = heaps.smallest()
+# micropython-lib's modules the firmware imports (hmac), as a board's build carries them.
+LIBRARIES = [str(path) for path in firmware_sources.library_folders()]
 SUMMARY = re.compile(r"^micropython: (\d+) passed, (\d+) failed$", re.M)
 
 
@@ -32,7 +34,8 @@ def run_one(interpreter, file_name):
     """(passed, failed) of one module; a crash or a missing summary fails it."""
     # .frozen: the interpreter's frozen modules (asyncio), as a board has them.
     heapsize = heaps.heapsize(HEAP_BYTES)
-    env = dict(os.environ, MICROPYPATH=".frozen:firmware:" + LOGIC_DIR, UTH_HEAPSIZE=heapsize)
+    env = dict(os.environ, MICROPYPATH=":".join([".frozen", "firmware", LOGIC_DIR] + LIBRARIES),
+               UTH_HEAPSIZE=heapsize)
     interpreter = interpreter[:1] + ["-X", "heapsize=" + heapsize] + interpreter[1:]
     done = subprocess.run(interpreter + ["tests/mp_run.py", file_name], env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

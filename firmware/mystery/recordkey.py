@@ -7,7 +7,6 @@
 # (docs/host-link.md, "Record keys").
 import binascii
 import hashlib
-import hmac
 
 from micropython import const
 
@@ -34,6 +33,10 @@ def key_id(key):
 
 
 def _mac(key, text):
+    # hmac (micropython-lib's on a board) is loaded at the first record a
+    # key signs: a table never given a key keeps that heap.
+    import hmac
+
     return _hex(hmac.new(key, text.encode(), hashlib.sha256).digest())
 
 

@@ -18,6 +18,10 @@ ARCHIVES = {
     "micropython": "micropython-1.28.0-src.tar.xz",
     "picotool": "picotool-2.2.0-src.tar.xz",
 }
+# micropython-lib's modules the firmware imports (python-stdlib, from the pinned
+# MicroPython tree), which no official image has: every build of the firmware
+# carries them (build_mpy.py, the boards' manifests, the unix port's logic tests).
+FIRMWARE_LIBRARIES = ("hmac",)
 COMPLETE = ".unpacked"
 
 
@@ -88,6 +92,12 @@ def unpacked(name, build=None, folder=None):
     shutil.rmtree(target, ignore_errors=True)
     partial.rename(target)
     return target / stem
+
+
+def library_folders(build=None, folder=None):
+    """The folders of FIRMWARE_LIBRARIES in the pinned MicroPython tree, each holding NAME.py."""
+    stdlib = unpacked("micropython", build, folder) / "lib" / "micropython-lib" / "python-stdlib"
+    return [stdlib / name for name in FIRMWARE_LIBRARIES]
 
 
 def main(argv=None):
