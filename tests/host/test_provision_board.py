@@ -68,3 +68,22 @@ def test_provision_refuses_a_key_file_others_can_read(cli_table, tmp_path, capsy
     error = cli_table.run(capsys, "provision", "--key-file", str(key_file), code=2)
     assert "can be read by others: chmod 600 it" in error, error
     assert cli_table.run(capsys, "status", "--json")["status"]["key_id"] is None
+
+
+def _program_digest(table):
+    with table.target.link(table.port, timeout=60.0) as link:
+        reply = link.command("authenticate", seed="0123456789abcdef")
+    assert reply["ok"], reply
+    return reply
+
+
+def test_the_program_digest_is_the_same_with_a_key_on_the_flash(cli_table, tmp_path, capsys):
+    # `authenticate` hashes the program, never the store where the key lies:
+    # its answer is the same before and after the key is given.
+    before = _program_digest(cli_table)
+    cli_table.key(True)
+    cli_table.run(capsys, "provision", "--key-file", str(_key_file(tmp_path)))
+    cli_table.key(False)
+    after = _program_digest(cli_table)
+    assert {k: v for k, v in after.items() if k != "id"} == {
+        k: v for k, v in before.items() if k != "id"}
