@@ -2,7 +2,6 @@
 # on the meter is committed to the store as one atomic step before its events
 # are released. A store that cannot be read or written puts the bonus in a
 # fault that refuses play until a technician clears the cause and reboots.
-from . import recordkey
 from .meter import Refused
 from .record import public_meters
 
@@ -74,6 +73,8 @@ class MysteryBonus:
         # logged operation, the `key` record, signed with the key it
         # replaces. The key itself is in no record and no message.
         self._writable()
+        from . import recordkey  # loaded once a key is given, as the store loads it then
+
         try:
             key = recordkey.parse_key(key_text)
         except ValueError as error:
@@ -90,9 +91,10 @@ class MysteryBonus:
         store = self.store
         answer = {"seq": store.head_seq, "hash": store.head_hash, "nonce": nonce}
         if store.key is not None:
+            from .recordkey import head_auth
+
             answer["key_id"] = store.key_id
-            answer["auth"] = recordkey.head_auth(store.key, store.head_seq, store.head_hash,
-                                                 nonce)
+            answer["auth"] = head_auth(store.key, store.head_seq, store.head_hash, nonce)
         return answer
 
     def settle_round(self, data):

@@ -12,8 +12,12 @@ import os
 from .copies import decode, encode, exists
 from .recordkey import key_id
 
-NAME = "keys"
+NAME = "keys"  # in the store's folder
 _MAGIC = "UTHKEYS1"
+
+
+def path(root):
+    return root + "/" + NAME
 
 
 def read(path):

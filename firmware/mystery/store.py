@@ -12,7 +12,7 @@ import os
 
 from micropython import const
 
-from . import chain, keys, oldstores, recordkey
+from . import chain, oldstores
 from .copies import COPY_INDEX, COPY_PAYLOAD, COPY_SEQ, TMP_NAME, Pair, exists
 from .eventlog import RESERVE_BLOCKS, Log
 from .meter import Meter
@@ -64,9 +64,9 @@ class Store:
         self._wager_copies = Pair(root, ("wagers.a", "wagers.b"), ("UTHWAGERS1",),
                                   "wager meters")
         self.log = Log(root)
-        self._keys = root + "/" + keys.NAME
         # The record key in force (bytes) and its id; None: none given yet,
-        # and records go unsigned.
+        # and records go unsigned. keys.py and recordkey.py load only once a
+        # key is named: a table never given one keeps that heap.
         self.key = None
         self.key_id = None
         self.commit_seq = 0
@@ -241,7 +241,7 @@ class Store:
         meter_copy_unreadable = bool(self.warnings)
         if newest is None:
             if (meter_copy_unreadable or self.log.segments() or self._hits.any_exists()
-                    or exists(self._keys)):
+                    or exists(self.root + "/keys")):  # keys.NAME, its module not loaded
                 raise StoreFault("no readable meter record (%s)" % (
                     "; ".join(self.warnings) or "log or recent hits without a meter"))
             # A new store: its first meter record lands before any log record
@@ -327,8 +327,10 @@ class Store:
         # told from forgeries.
         if kid is None:
             return
+        from . import keys
+
         try:
-            key = keys.read(self._keys).get(kid)
+            key = keys.read(keys.path(self.root)).get(kid)
         except (ValueError, TypeError, OSError) as error:
             raise StoreFault("record key %s: %s" % (kid, error)) from None
         if key is None:
@@ -345,8 +347,10 @@ class Store:
 
     def _install_key(self, new_key):
         # Beside the key in force until the meter record naming it lands.
+        from . import keys
+
         kept = [] if self.key is None else [(self.key_id, self.key)]
-        keys.write(self._keys, self._tmp, kept + [(new_key[1], new_key[0])])
+        keys.write(keys.path(self.root), self._tmp, kept + [(new_key[1], new_key[0])])
 
     # ---- commit ----
 
@@ -359,13 +363,15 @@ class Store:
         self.log.count_commit()
         seq, prev = self.head_seq, self.head_hash
         signer = self._signer(new_key)
+        if signer is not None:
+            from .recordkey import record_auth
         records = []
         for event in events:
             seq += 1
             record = chain.link(event, seq, prev)
             prev = record["hash"]
             if signer is not None:
-                record["auth"] = recordkey.record_auth(signer[0], signer[1], prev)
+                record["auth"] = record_auth(signer[0], signer[1], prev)
             records.append(record)
         if new_key is not None:
             self._install_key(new_key)
@@ -387,5 +393,11 @@ class Store:
         self._rare_written = (meter.hits, meter.retained, dict(meter.settings))
         if new_key is not None:
             self.key, self.key_id = new_key
-            keys.write(self._keys, self._tmp, [(new_key[1], new_key[0])])  # the old key goes
+            self._prune_keys()
         return records
+
+    def _prune_keys(self):
+        # Once the meter record names the new key, the old one goes.
+        from . import keys
+
+        keys.write(keys.path(self.root), self._tmp, [(self.key_id, self.key)])
