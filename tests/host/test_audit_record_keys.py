@@ -128,3 +128,25 @@ def test_audit_refuses_a_key_file_others_can_read_before_asking_the_board(
     out, _ = capsys.readouterr()
     assert code == 2
     assert "can be read by others: chmod 600 it" in json.loads(out)["error"]
+
+
+def _verify(capsys, path, key_file):
+    capsys.readouterr()
+    code = uthctl(["mystery", "verify", str(path), "--key-file", str(key_file)])
+    return code, capsys.readouterr().out
+
+
+def test_mystery_verify_checks_each_authenticator_with_the_key_file(tmp_path, key_file, capsys):
+    records, meters = _played(tmp_path, key_file)
+    honest, forged = tmp_path / "honest.jsonl", tmp_path / "forged.jsonl"
+    honest.write_text("".join(json.dumps(r) + "\n" for r in records))
+    rewritten, _ = _rewritten(records, meters, "E999")
+    forged.write_text("".join(json.dumps(r) + "\n" for r in rewritten))
+    code, out = _verify(capsys, honest, key_file)
+    assert code == 0 and "authenticators: %d signed records verify with the key file, 2 " \
+        "unsigned" % (len(records) - 2) in out, out
+    code, out = _verify(capsys, forged, key_file)
+    validated = [r for r in rewritten if r["ev"] == "validated"][0]
+    assert code == 2, out
+    assert "log check FAILED: record %d's authenticator does not match its key" % (
+        validated["seq"]) in out, out
