@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 
-from uthctl import firmware_sources, heaps
+from uthctl import heaps
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
@@ -208,14 +208,13 @@ def time_rounds(addresses, rounds, key=None):
 def time_commit(tmp, rounds, key=None):
     script = COMMIT_SCRIPT % {"seats": SEATS, "rounds": rounds, "blocks": RAM_BLOCKS,
                               "image": os.path.join(tmp, "commit.img"), "key": key}
-    libraries = [str(folder) for folder in firmware_sources.library_folders()]  # hmac
     found = {}
     for device, heap, path in (
             ("file", BOARD_HEAP, [os.path.join(ROOT, "firmware"),
                                   os.path.join(ROOT, "boards", "sim")]),
             ("ram", heaps.heapsize(PICO_HEAP + RAM_BLOCKS * 4096), [os.path.join(ROOT, "firmware"),
                                                      os.path.join(ROOT, "tests", "logic")])):
-        env = dict(os.environ, MICROPYPATH=os.pathsep.join(path + libraries))
+        env = dict(os.environ, MICROPYPATH=os.pathsep.join(path))
         done = subprocess.run([MICROPYTHON, "-X", "heapsize=" + heap, "-c", script, device],
                               cwd=tmp, env=env, capture_output=True, text=True, timeout=120)
         if done.returncode != 0:

@@ -20,7 +20,7 @@ LOGIC_DIR = os.path.join("tests", "logic")
 # the smaller of their heaps as the board files state them (uthctl/heaps.py): the
 # Pico's. UTH_HEAPSIZE passes it on to the proofs that start a process of their own.
 HEAP_BOARD, HEAP_BYTES = heaps.smallest()
-# micropython-lib's modules the firmware imports (hmac), as a board's build carries them.
+# micropython-lib's modules the logic tests check the firmware against (hmac).
 LIBRARIES = [str(path) for path in firmware_sources.library_folders()]
 SUMMARY = re.compile(r"^micropython: (\d+) passed, (\d+) failed$", re.M)
 

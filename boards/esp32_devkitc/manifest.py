@@ -3,10 +3,8 @@
 # Relative paths are taken from this file's folder. A frozen main.py runs in
 # preference to a /main.py on the filesystem, so the frozen image always
 # starts the controller; Ctrl-C on the serial link still reaches the REPL.
-# ruff: noqa: F821 -- include(), require(), package(), module(): the manifest tool's
+# ruff: noqa: F821 -- include(), package() and module() come from the build's manifest tool
 include("$(PORT_DIR)/boards/manifest.py")
-# micropython-lib's hmac, which signs the log's records (mystery/recordkey.py).
-require("hmac")
 package("uth", base_path="../../firmware")
 package("mystery", base_path="../../firmware")
 package("table", base_path="../../firmware")

@@ -2,8 +2,6 @@
 #   python tools/build_mpy.py --out build rp2040_pico:armv6m esp32_devkitc:xtensawin
 # (`make build`); the virtual board builds its own x86 build with it too
 # (boards/sim_build.py).
-# micropython-lib's modules the firmware imports (firmware_sources.py) are
-# compiled into each build beside it, as lib/NAME.mpy.
 # Each board's build also gets table/build_info: the project's version and the
 # build's hash (build_hash below), which the board reports in `status`.
 # A board folder with a main.py of its own (boards/rig_pico, the test rig) is
@@ -18,7 +16,6 @@ import sys
 import tempfile
 import tomllib
 
-from . import firmware_sources
 from .boards import REPO as ROOT
 
 FIRMWARE = ROOT / "firmware"
@@ -98,21 +95,7 @@ def build(out, board, arch, root=ROOT):
         code, message = compile_module(source, target, arch, firmware)
         if code:
             failures.append("%s (%s): %s" % (source.relative_to(firmware), arch, message))
-    return (failures + _libraries(out, board, arch) + _board_files(out, board, arch, root)
-            + _build_info(out, board, arch, root))
-
-
-def _libraries(out, board, arch):
-    # micropython-lib's modules the firmware imports (hmac), from the pinned
-    # MicroPython tree, beside the firmware's as lib/NAME.mpy.
-    failures = []
-    for folder in firmware_sources.library_folders():
-        source = folder / (folder.name + ".py")
-        code, message = compile_module(source, out / board / "lib" / (folder.name + ".mpy"),
-                                       arch, folder)
-        if code:
-            failures.append("%s (%s): %s" % (source.name, arch, message))
-    return failures
+    return failures + _board_files(out, board, arch, root) + _build_info(out, board, arch, root)
 
 
 def _board_files(out, board, arch, root):

@@ -18,10 +18,11 @@ ARCHIVES = {
     "micropython": "micropython-1.28.0-src.tar.xz",
     "picotool": "picotool-2.2.0-src.tar.xz",
 }
-# micropython-lib's modules the firmware imports (python-stdlib, from the pinned
-# MicroPython tree), which no official image has: every build of the firmware
-# carries them (build_mpy.py, the boards' manifests, the unix port's logic tests).
-FIRMWARE_LIBRARIES = ("hmac",)
+# micropython-lib's modules (python-stdlib, from the pinned MicroPython tree)
+# that the logic tests on the unix port check the firmware against: hmac, for
+# the record key's MAC (tests/logic/test_recordkey_mac.py, put on the path by
+# tests/mp_each.py). The firmware itself imports none of them.
+REFERENCE_LIBRARIES = ("hmac",)
 COMPLETE = ".unpacked"
 
 
@@ -95,9 +96,9 @@ def unpacked(name, build=None, folder=None):
 
 
 def library_folders(build=None, folder=None):
-    """The folders of FIRMWARE_LIBRARIES in the pinned MicroPython tree, each holding NAME.py."""
+    """The folders of REFERENCE_LIBRARIES in the pinned MicroPython tree, each holding NAME.py."""
     stdlib = unpacked("micropython", build, folder) / "lib" / "micropython-lib" / "python-stdlib"
-    return [stdlib / name for name in FIRMWARE_LIBRARIES]
+    return [stdlib / name for name in REFERENCE_LIBRARIES]
 
 
 def main(argv=None):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from uthctl import firmware_sources, heaps
+from uthctl import heaps
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAP = heaps.heapsize(heaps.smallest()[1])  # the smaller controller board's, as make test's
@@ -19,9 +19,7 @@ HEAP = heaps.heapsize(heaps.smallest()[1])  # the smaller controller board's, as
 @pytest.mark.long_run
 @pytest.mark.parametrize("board", ["pico", "esp32"])
 def test_power_cut_at_every_operation_of_the_day_with_settled_rounds(micropython, board):
-    # With micropython-lib's hmac, as a board's build has it: the day signs its records.
-    path = ["firmware", "tests/logic"] + [str(p) for p in firmware_sources.library_folders()]
-    env = dict(os.environ, MICROPYPATH=":".join(path))
+    env = dict(os.environ, MICROPYPATH="firmware:tests/logic")
     done = subprocess.run([micropython, "-X", "heapsize=" + HEAP,
                            "tests/logic/power_cut_script.py", board, "settled-full",
                            HEAP], cwd=ROOT, env=env, stdout=subprocess.PIPE,
