@@ -32,6 +32,7 @@ $(STAMP): pyproject.toml requirements-dev.txt
 	python3 -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt -e .
 	touch $(STAMP)
+	@echo "make setup: uthctl is $(BIN)/uthctl; '. $(BIN)/activate' puts it on your shell's path"
 
 # Without node 18 or later the emulated Pico is left out, saying so; the rest
 # of the setup goes on and its tests skip with that reason.
@@ -154,7 +155,8 @@ soak-heap: setup
 
 # The virtual table in this terminal (SIM_ARGS="--flash FILE" for another flash
 # image); BOARD=rp2040_pico for the emulated Pico (BOARD=sim: the virtual board).
-sim: setup
+# The emulated Pico runs the project's image: built first (once; cached by its key).
+sim: setup $(if $(filter rp2040_pico,$(BOARD)),image)
 	$(BIN)/uthctl sim $(if $(filter command line environment,$(origin BOARD)),--board $(BOARD)) $(SIM_ARGS)
 
 clean:

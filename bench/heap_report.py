@@ -1,6 +1,6 @@
 # The controller's heap in `make bench`: bench/heap_census.py run on the 32-bit
 # unix port from the virtual board's build (the sim build, x86 .mpy files) at
-# each board's heap as its board file states it (uthctl/heaps.py), and on the
+# each board's heap as its board file states it (uthctl/boards/heaps.py), and on the
 # emulated Pico by pico_bench.py from the deployed build. Reported, never judged.
 import json
 import os
@@ -16,7 +16,7 @@ STAGES = (("start", "before the firmware"), ("controller", "controller built"),
 
 def board_heaps():
     # (title, GC heap bytes): each controller board's budget, from its board file.
-    from uthctl import heaps
+    from uthctl.boards import heaps
 
     return (("RP2040 Pico", heaps.budget("rp2040_pico")),
             ("ESP32-WROOM-32", heaps.budget("esp32_devkitc", "WROOM_HEAP_BYTES")),
@@ -26,8 +26,7 @@ def board_heaps():
 def unix(boards=None):
     # {title: census, or {"failed": the last line it printed}}, with its budget.
     sys.path.insert(0, os.path.join(ROOT, "host_tools"))
-    from uthctl import heaps
-    from uthctl.boards import REPO, sim_build
+    from uthctl.boards import REPO, heaps, sim_build
 
     firmware, _ = sim_build.compiled(REPO)
     env = dict(os.environ, MICROPYPATH=os.pathsep.join(

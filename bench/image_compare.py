@@ -36,7 +36,8 @@ def bench_boot(board, tmp, seed):
     boot.write_text((pico_bench.BENCH / "pico_boot.py").read_text()
                     .replace("SEED = 0\n", "SEED = %d\n" % seed))
     boots = board.state()["boots"]
-    pico_bench.mpremote(board.serial_path, "cp", str(boot), ":boot.py", "+", "reset")
+    pico_bench.mpremote(board.serial_path, "cp", str(boot), ":boot.py", "+", "cp",
+                        str(pico_bench.SEEDED_BYTES), ":seeded_bytes.py", "+", "reset")
     pico_bench.restarted(board, boots, "the bench's /boot.py")
 
 

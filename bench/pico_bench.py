@@ -39,6 +39,7 @@ import heap_report
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "bench"
+SEEDED_BYTES = ROOT / "boards" / "sim" / "seeded_bytes.py"  # the bench boot's seeded source
 MPREMOTE = ROOT / ".venv" / "bin" / "mpremote"
 BUILD = ROOT / "build" / "rp2040_pico"
 BOOT_WAIT = 60.0
@@ -89,7 +90,8 @@ def deploy(board, tmp, seed):
     source = (BENCH / "pico_boot.py").read_text()
     boot = Path(tmp) / "boot.py"
     boot.write_text(source.replace("SEED = 0\n", "SEED = %d\n" % seed))
-    mpremote(board.serial_path, "cp", str(boot), ":boot.py")
+    mpremote(board.serial_path, "cp", str(boot), ":boot.py", "+", "cp", str(SEEDED_BYTES),
+             ":seeded_bytes.py")
     boots = board.state()["boots"]
     done = subprocess.run(["make", "-C", str(ROOT), "deploy", "BOARD=rp2040_pico",
                            "PORT=" + board.serial_path], capture_output=True, text=True,
@@ -516,11 +518,11 @@ def parse_args():
 
 
 def main():
-    import run
+    import workload
 
     args = parse_args()
-    hands = run.make_hands(args.hands, args.seed)
-    result = bench(hands, run.SETTLE_ROUND, wear_rounds=args.wear_rounds)
+    hands = workload.make_hands(args.hands, args.seed)
+    result = bench(hands, workload.SETTLE_ROUND, wear_rounds=args.wear_rounds)
     print_report(result)
     if args.json:
         with open(args.json, "w") as f:

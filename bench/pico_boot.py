@@ -12,29 +12,13 @@
 #   with the controller running, C the same after a gc.collect() made after
 #   the stamp. The controller's own behaviour is unchanged.
 import gc
-import hashlib
 import time
 
 import board
+from seeded_bytes import SeededBytes  # boards/sim/seeded_bytes.py, copied beside it
 
 SEED = 0
 _LOCKED = '"ev": "locked"'  # json.dumps keeps no key order on MicroPython
-
-
-class SeededBytes:
-    def __init__(self, seed):
-        self.seed = seed
-        self.counter = 0
-        self.pool = b""
-
-    def __call__(self, n):
-        while len(self.pool) < n:
-            text = "%d:%d" % (self.seed, self.counter)
-            self.pool += hashlib.sha256(text.encode()).digest()
-            self.counter += 1
-        out, self.pool = self.pool[:n], self.pool[n:]
-        return out
-
 
 _build = board.build
 

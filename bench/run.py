@@ -22,8 +22,9 @@ import heap_report
 import image_compare
 import pico_bench  # bench/, beside this script
 import vboard_lock
+from workload import SETTLE_ROUND, make_hands
 
-from uthctl import heaps
+from uthctl.boards import heaps
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
@@ -31,28 +32,13 @@ MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 
 # The evaluator run holds N prepared hands (about 50 bytes each on the heap, more with
 # the list's growth), more than a board keeps, so its heap grows with N; settling runs
-# at the Pico's heap (its board file's HEAP_BYTES, uthctl/heaps.py) so that its
+# at the Pico's heap (its board file's HEAP_BYTES, uthctl/boards/heaps.py) so that its
 # garbage collections are the board's.
 EVAL_HEAP_BASE_K = 4096
 EVAL_HEAP_PER_HAND = 256
 SETTLE_HEAP = heaps.heapsize(heaps.budget("rp2040_pico"))
 BUDGET_HANDS_PER_S = 1_000_000
 BUDGET_SETTLE_US = 500
-
-SETTLE_ROUND = {
-    "paytables": {"trips": "E", "bad_beat": "C", "play_the_board": "A", "ultimate_pairs": "F"},
-    "dealer": ["Ah", "Ad"],
-    "board": ["2c", "7d", "9h", "Js", "Kc"],
-    "seats": [
-        {"seat": number, "cards": cards, "folded": False,
-         "wagers": {"trips": 500, "bad_beat": 500, "play_the_board": 500,
-                    "ultimate_pairs": 500}}
-        for number, cards in enumerate(
-            (["As", "Ac"], ["Kd", "Kh"], ["Qc", "Jd"], ["Th", "8h"], ["3s", "4s"],
-             ["Qh", "Qs"]), start=1)
-    ],
-}
-
 
 def parse_args():
     parser = argparse.ArgumentParser(description="uth evaluator and settle benchmark")
@@ -73,13 +59,6 @@ def parse_args():
 
 
 # -- hands ---------------------------------------------------------------------------------
-
-def make_hands(count, seed):
-    # Seven distinct cards per hand; the first two are the hole cards, the last five
-    # the board (that split only matters to treys' call shape).
-    rng = random.Random(seed)
-    return [bytes(rng.sample(range(52), 7)) for _ in range(count)]
-
 
 def write_hands(hands, path):
     # MicroPython reads this very file, so every contender scores the same hands.

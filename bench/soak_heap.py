@@ -1,6 +1,6 @@
 # `make soak-heap`: the controller driven in-process (bench/soak_heap_board.py)
 # on the 32-bit unix port at each board's heap as its board file states it
-# (uthctl/heaps.py), from the virtual board's build (.mpy files, as a board
+# (uthctl/boards/heaps.py), from the virtual board's build (.mpy files, as a board
 # loads them), on littlefs as that board mounts it. Prints, per board, the free
 # heap after a collection and the largest free block (micropython.mem_info(1)'s
 # "max free sz", in 16-byte blocks) every 1,000 rounds, and draws them in
@@ -16,8 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-from uthctl import heaps
-from uthctl.boards import REPO, sim_build
+from uthctl.boards import REPO, heaps, sim_build
 
 BOARD_SCRIPT = REPO / "bench" / "soak_heap_board.py"
 MICROPYTHON = REPO / ".venv" / "bin" / "micropython"

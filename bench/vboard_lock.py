@@ -33,12 +33,12 @@ import sys
 import tempfile
 import time
 
-from uthctl import heaps
+from uthctl.boards import heaps
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 SEATS = 6
-PICO_HEAP = heaps.budget("rp2040_pico")  # its board file's (uthctl/heaps.py)
+PICO_HEAP = heaps.budget("rp2040_pico")  # its board file's (uthctl/boards/heaps.py)
 BOARD_HEAP = heaps.heapsize(PICO_HEAP)
 RAM_BLOCKS = 32  # x 4 KB: the RAM flash's size, outside the board's heap
 START_TIMEOUT = 15.0

@@ -13,11 +13,12 @@ import sys
 
 from slow_logic import SLOW_MODULES
 
-from uthctl import firmware_sources, heaps
+from uthctl import firmware_sources
+from uthctl.boards import heaps
 
 LOGIC_DIR = os.path.join("tests", "logic")
 # Every logic module claims both boards that run the controller, so each runs at
-# the smaller of their heaps as the board files state them (uthctl/heaps.py): the
+# the smaller of their heaps as the board files state them (uthctl/boards/heaps.py): the
 # Pico's. UTH_HEAPSIZE passes it on to the proofs that start a process of their own.
 HEAP_BOARD, HEAP_BYTES = heaps.smallest()
 # micropython-lib's modules the logic tests check the firmware against (hmac).

@@ -62,13 +62,19 @@ class RigPins:
             line = line.decode()
         if not line.strip():
             return None
+        request = None
         try:
             request = json.loads(line)
             if not isinstance(request, dict):
                 raise ValueError("a request is a JSON object")
-            return self._request(request)
+            reply = self._request(request)
         except (ValueError, TypeError, KeyError, OSError) as error:
-            return {"ok": False, "error": "%s: %s" % (type(error).__name__, error)}
+            reply = {"ok": False, "error": "%s: %s" % (type(error).__name__, error)}
+        # The serial line is one channel for every client in turn: the id
+        # lets a client pass over an answer left for one killed mid-request.
+        if isinstance(request, dict) and "id" in request:
+            reply["id"] = request["id"]
+        return reply
 
     def _request(self, request):
         op = request.get("op")

@@ -266,29 +266,11 @@ def _wire_address():
 # ---- serial and random source ----
 
 
-class SeededBytes:
-    # TEST ONLY, never for play: SHA-256 of "SEED:COUNTER" as a byte stream,
-    # so a test can predict the hit value (tests/host/test_vboard.py holds
-    # the same generator). Used only when UTH_SIM_SEED is set.
-    def __init__(self, seed):
-        self.seed = seed
-        self.counter = 0
-        self.pool = b""
-
-    def __call__(self, n):
-        import hashlib
-
-        while len(self.pool) < n:
-            text = "%d:%d" % (self.seed, self.counter)
-            self.pool += hashlib.sha256(text.encode()).digest()
-            self.counter += 1
-        out, self.pool = self.pool[:n], self.pool[n:]
-        return out
-
-
 def _random_source():
     seed = os.getenv(SEED_ENV)
     if seed:
+        from seeded_bytes import SeededBytes  # TEST ONLY: loaded only when seeded
+
         return SeededBytes(int(seed))
     return os.urandom
 

@@ -74,14 +74,6 @@ class FileFlash:
         return 0  # init, deinit, sync (writes are unbuffered) and erase
 
 
-def exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
-
-
 def new_image(path):
     # Blank and format under a temporary name, then rename: a power cut
     # while the image is made never leaves a half-made one under `path`.
@@ -123,8 +115,10 @@ class DeadFlash:
 def _open_flash(path):
     # The mounted filesystem and its device, or a DeadFlash and None.
     try:
-        if not exists(path):
-            new_image(path)
+        try:
+            os.stat(path)
+        except OSError:
+            new_image(path)  # no image yet: this board's first power-on
         device = FileFlash(path)  # opened while the host's filesystem is still at /
         return os.VfsLfs2(device), device
     except OSError as error:

@@ -17,7 +17,9 @@ class MysteryBonus:
     def boot(self):
         try:
             self.meter = self.store.boot()
-        except Exception as error:  # StoreFault, OSError, MemoryError: never play on
+        # Whatever the store raises (a StoreFault, an OSError, a MemoryError,
+        # or a bug of its own on a damaged flash): never play on.
+        except Exception as error:  # noqa: BLE001
             self.fault = "store: %s" % (str(error) or type(error).__name__)
             return [{"ev": "fault", "reason": self.fault}]
         return [{"ev": "store_warning", "reason": w} for w in self.store.warnings]

@@ -9,10 +9,9 @@ import hashlib
 import json
 from collections import OrderedDict
 
+from .chain_text import UNHASHED, no_escapes
+
 GENESIS = "0" * 64
-# Fields outside the hashed text: the record's own hash, and its
-# authenticator, which is made over that hash (recordkey.py).
-UNHASHED = ("hash", "auth")
 _COMPACT = (",", ":")
 _SCALARS = (int, str, bool, float, type(None))
 
@@ -39,15 +38,6 @@ def canonical(record):
         return _by_fields(record)
     text = json.dumps(ordered, separators=_COMPACT)
     return text if no_escapes(text) else _by_fields(record)
-
-
-def no_escapes(text):
-    # Whether json.dumps wrote no escape and no character outside printable
-    # ASCII: then both runtimes wrote the canonical text. Any string it
-    # escaped (a quote, a backslash, a control character, and on CPython
-    # anything past ASCII) or wrote raw past ASCII (MicroPython) takes the
-    # field by field way, whose strings this module writes.
-    return "\\" not in text and "\x7f" not in text and len(text) == len(text.encode())
 
 
 def _plain(lists):

@@ -6,7 +6,7 @@
 # when such a record comes, so most boards never load it.
 import json
 
-from .chain import UNHASHED, no_escapes
+from .chain_text import UNHASHED, no_escapes
 
 
 def by_fields(record, earlier=False, left_out=UNHASHED):

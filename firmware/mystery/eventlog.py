@@ -157,10 +157,11 @@ class Log:
         later = [other for other in self.segments() if other > name]
         return later[0] if later else None
 
-    def reads(self, since, store):
+    def reads(self, since, head):
         # One item per record read: the record if it is committed and not
-        # before `since`, else None. Committed: up to store.head_seq, read
-        # anew at each record, so records committed meanwhile are read too.
+        # before `since`, else None. Committed: up to head(), the store's log
+        # head, asked anew at each record, so records committed meanwhile
+        # are read too.
         # The segments before the one holding `since` are skipped by name.
         # Of a segment removed meanwhile not another byte is read (littlefs
         # may have reused its blocks): the reading goes on at the oldest
@@ -170,7 +171,7 @@ class Log:
             start = _first_seq(name)
             for record in self._records(name):
                 seq = record.get("seq", 0)
-                if seq > store.head_seq:
+                if seq > head():
                     return
                 yield record if seq >= since else None
                 if start < self._trimmed_below:

@@ -10,7 +10,7 @@ from uth.paytables import SETTLED_WAGERS
 from uth.round import limits, parse_round
 from uth.settle import settle_parsed
 
-from .chain import no_escapes
+from .chain_text import no_escapes
 from .refusal import Refused
 
 _LABEL_MAX = 40  # the caller's round id, kept in the log record: characters or digits

@@ -171,7 +171,11 @@ class Store:
         # Nothing before a meter record has been read.
         if not self.loaded:
             return
-        yield from self.log.reads(since, self)
+        yield from self.log.reads(since, self.committed_head)
+
+    def committed_head(self):
+        # The last committed record's number: a log read stops there.
+        return self.head_seq
 
     def read_log(self, since=0):
         # Committed records only: never one past the meter's log head (an

@@ -59,8 +59,11 @@ OPEN_HOLD_MS = const(2000)  # LOCK held this long reopens betting by hand
 # so that the next LOCK cannot charge the same chips again.
 _CLEAR_MS = const(250)
 _BLINK_MS = const(250)  # a chip from before the restart: its bet light blinks at 2 Hz
-_KEY_LOST_TO_LOCK = ("key turn ignored: LOCK was pressed in the same instant and locked the "
-                     "round; turn the key again")
+_KEY_LOST_TO_LOCK = ("key turn waits: LOCK was pressed in the same instant and locked the "
+                     "round; service mode begins when the round ends, if the key is still "
+                     "held, or turn the key again then")
+# A host's change refused while a round is locked and the key already held.
+_WAITS_FOR_ROUND = ": the key is held, and service mode begins when the round in play ends"
 
 
 class Table:
@@ -206,7 +209,10 @@ class Table:
         held = self.lock.state and self.lock.held_ms(now) >= OPEN_HOLD_MS
         if chips_gone or held:
             self.locked_in = []
-            self.mode = BETTING
+            # A key turned during the round waits for its end: still held
+            # then, it takes the table to service mode, as the person
+            # holding it meant.
+            self.mode = SERVICE if self.key.state else BETTING
 
     def _hit_pending(self, now, lock_edge, key_edge):
         employee, slip = self.validation or (None, None)
@@ -286,12 +292,15 @@ class Table:
 
     # ---- what the host may ask ----
 
-    def in_service(self, refusal):
+    def in_service(self, refusal, how=""):
         # Service mode (the key held) is the table's to check, for every
         # command that changes how the table plays: refused with `refusal`
-        # in any other state.
+        # in any other state, and `how` to get there; a key already held
+        # through a round waits for its end, which the refusal says instead.
         if self.state != SERVICE:
-            raise Refused(refusal)
+            if self.state == LOCKED and self.key.state:
+                how = _WAITS_FOR_ROUND
+            raise Refused(refusal + how)
 
     def configure(self, name):
         self.in_service("configuration changes only in service mode")

@@ -112,7 +112,7 @@ def _fast_pass():
             else:
                 from .jsonscan_plain import scan
             _fast = (scan, classes())
-        except Exception:  # MemoryError among them: the walk serves
+        except Exception:  # noqa: BLE001 -- MemoryError among them: the walk serves
             pass
     return _fast
 

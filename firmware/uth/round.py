@@ -20,6 +20,9 @@ _ROUND_KEYS = ("round", "paytables", "settings", "max_payout_cents", "max_stake_
 # table's setting max_stake_cents) says otherwise; and the most that may say.
 MAX_STAKE_CENTS = const(100_000)
 STAKE_CEILING_CENTS = const(100_000_000)
+# The most a payout limit may say ($10,000,000): a guard against a mistyped
+# figure, as the stake's ceiling is, and still a small int on a board.
+PAYOUT_CEILING_CENTS = const(1_000_000_000)
 _SEAT_KEYS = ("seat", "cards", "folded", "wagers")
 
 
@@ -49,6 +52,12 @@ def _fault(message, *args):
     # every check's message up front would be most of a good round's settlement
     # time (docs/benchmarks.md, "The round's time").
     return ValueError(message % args if args else message)
+
+
+def _short(value):
+    # A value as a refusal quotes it: a mistyped 10**200 is cut, not echoed whole.
+    text = repr(value)
+    return text if len(text) <= 24 else text[:21] + "..."
 
 
 def _place(where):
@@ -120,9 +129,9 @@ def limits(data):
         cents = data[wager]
         if cents is None:
             continue
-        if type(cents) is not int or cents < 1:
-            raise _fault("max_payout_cents for %s must be whole cents, 1 or more, or null for "
-                         "no limit, not %r", wager, cents)
+        if type(cents) is not int or not 1 <= cents <= PAYOUT_CEILING_CENTS:
+            raise _fault("max_payout_cents for %s must be whole cents from 1 to %d, or null "
+                         "for no limit, not %s", wager, PAYOUT_CEILING_CENTS, _short(cents))
         limited[wager] = cents
     return limited
 

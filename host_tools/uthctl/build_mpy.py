@@ -16,7 +16,7 @@ import sys
 import tempfile
 import tomllib
 
-from .boards import REPO as ROOT
+from .checkout import REPO as ROOT
 
 FIRMWARE = ROOT / "firmware"
 BOARDS = ROOT / "boards"

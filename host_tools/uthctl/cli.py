@@ -153,7 +153,7 @@ def main(argv=None):
         return 0
     except UthctlError as error:
         return _fail(args.json, str(error))
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 -- a bug in uthctl, said to be one
         if args.debug:
             traceback.print_exc()
             return 1

@@ -16,9 +16,11 @@ this checkout's git state.
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from . import firmware_sources
@@ -33,6 +35,8 @@ TOOLS = ("arm-none-eabi-gcc", "cmake", "g++", "make")
 DEBIAN_PACKAGES = ("cmake gcc-arm-none-eabi libnewlib-arm-none-eabi"
                    " libstdc++-arm-none-eabi-newlib g++")
 JOBS = os.environ.get("UTH_IMAGE_JOBS", "2")
+PROGRESS_EVERY_S = 15.0
+_PERCENT = re.compile(rb"^\[\s*(\d+)%\]")
 
 
 class ImageError(Exception):
@@ -133,18 +137,32 @@ def build_env(epoch, folders):
     return env
 
 
-def run(command, env, log):
+def run(command, env, log, say=None, step=None):
+    # The command's output into the log; with say, a line every
+    # PROGRESS_EVERY_S naming the step, the build's last percentage (cmake's
+    # "[ 42%]") and the time so far, so a build of minutes shows it is working.
     with open(log, "ab") as out:
         out.write(b"$ " + " ".join(map(str, command)).encode() + b"\n")
         out.flush()
-        done = subprocess.run([str(part) for part in command], env=env, stdout=out,
-                              stderr=subprocess.STDOUT)
-    if done.returncode:
+        process = subprocess.Popen([str(part) for part in command], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        started = said = time.monotonic()
+        percent = None
+        for line in process.stdout:
+            out.write(line)
+            found = _PERCENT.match(line)
+            percent = int(found.group(1)) if found else percent
+            if say is not None and time.monotonic() - said >= PROGRESS_EVERY_S:
+                said = time.monotonic()
+                say("  %s: %s, %d s so far" % (step, "working" if percent is None else
+                                               "%d%%" % percent, said - started))
+        returncode = process.wait()
+    if returncode:
         raise ImageError("make image: %s failed (exit %d); its log: %s"
-                         % (Path(str(command[0])).name, done.returncode, log))
+                         % (Path(str(command[0])).name, returncode, log))
 
 
-def picotool(micropython, build, env, log):
+def picotool(micropython, build, env, log, say=None):
     # picotool without USB (the build only turns the ELF into a UF2), once per content.
     source = firmware_sources.unpacked("picotool", build)
     prefix = build / "tools" / source.parent.name
@@ -153,18 +171,20 @@ def picotool(micropython, build, env, log):
         shutil.rmtree(work, ignore_errors=True)
         run(["cmake", "-S", source, "-B", work, "-DPICOTOOL_NO_LIBUSB=1",
              "-DCMAKE_INSTALL_PREFIX=%s" % prefix, "-DPICOTOOL_FLAT_INSTALL=1",
-             "-DPICO_SDK_PATH=%s" % (micropython / "lib" / "pico-sdk")], env, log)
-        run(["make", "-C", work, "-j" + JOBS, "install"], env, log)
+             "-DPICO_SDK_PATH=%s" % (micropython / "lib" / "pico-sdk")], env, log, say,
+            "picotool (once)")
+        run(["make", "-C", work, "-j" + JOBS, "install"], env, log, say, "picotool (once)")
         shutil.rmtree(work, ignore_errors=True)
     return prefix / "picotool"
 
 
-def mpy_cross(micropython, build, env, log):
+def mpy_cross(micropython, build, env, log, say=None):
     # MicroPython's own compiler for the frozen modules, built outside its tree.
     out = build / "tools" / ("mpy-cross-" + micropython.parent.name)
     program = out / "mpy-cross"
     if not program.is_file():
-        run(["make", "-C", micropython / "mpy-cross", "-j" + JOBS, "BUILD=%s" % out], env, log)
+        run(["make", "-C", micropython / "mpy-cross", "-j" + JOBS, "BUILD=%s" % out], env, log,
+            say, "mpy-cross (once)")
     return program
 
 
@@ -184,8 +204,9 @@ def up_to_date(out, key):
 
 
 def build_image(board="rp2040_pico", root=ROOT, build=None, micropython=None, tools=None,
-                say=print):
+                say=None):
     """Builds (or finds cached) the board's image; returns its folder under build/images."""
+    say = say or _say
     root = Path(root).resolve()
     build = Path(build).resolve() if build else root / "build"
     tools_build = Path(tools).resolve() if tools else build
@@ -208,13 +229,15 @@ def build_image(board="rp2040_pico", root=ROOT, build=None, micropython=None, to
     folders = [(micropython, "micropython"), (work, "build"), (out / "stage", "stage"),
                (tools_build / "tools", "tools")]
     env = build_env(epoch, folders)
-    say("%s: building the image (log %s)" % (board, log))
-    env["MICROPY_MPYCROSS"] = str(mpy_cross(micropython, tools_build, env, log))
-    tool = picotool(micropython, tools_build, env, log)
+    say("%s: building the image, 1-4 minutes on an idle 2-core machine and more on a busy "
+        "one; a line every %d s says how far (log %s)" % (board, PROGRESS_EVERY_S, log))
+    env["MICROPY_MPYCROSS"] = str(mpy_cross(micropython, tools_build, env, log, say))
+    tool = picotool(micropython, tools_build, env, log, say)
     # The port's Makefile adds to CMAKE_ARGS itself: picotool's folder goes by the environment.
     env["picotool_DIR"] = str(tool)
     run(["make", "-C", micropython / "ports" / "rp2", "BOARD=" + PORT_BOARD[board],
-         "-j" + JOBS, "BUILD=%s" % work, "FROZEN_MANIFEST=%s" % manifest], env, log)
+         "-j" + JOBS, "BUILD=%s" % work, "FROZEN_MANIFEST=%s" % manifest], env, log, say,
+        "the image")
     shutil.copy(work / "firmware.uf2", uf2)
     digest = hashlib.sha256(uf2.read_bytes()).hexdigest()
     (out / "firmware.uf2.sha256").write_text("%s  firmware.uf2\n" % digest)
@@ -224,6 +247,10 @@ def build_image(board="rp2040_pico", root=ROOT, build=None, micropython=None, to
     say("%s: %s  sha256 %s" % (board, uf2.relative_to(root) if uf2.is_relative_to(root)
                                else uf2, digest))
     return out
+
+
+def _say(text):
+    print(text, flush=True)  # under make the output is a pipe: each line as it comes
 
 
 def main(argv=None):

@@ -47,3 +47,25 @@ def simulated(name="B1", rounds=400, seed=7):
 
 def meters_message(table, meters):
     return json.dumps({"table": table, "meters": meters, "time": 0}).encode()
+
+
+def signed(made, key_file, table):
+    # The records as a board with the table's newest key (record_auth's key
+    # file) makes them: each carries "auth", the HMAC over its hash
+    # (mystery.recordkey, the firmware's own computation).
+    from mystery import recordkey
+    from uthctl.analysis import record_auth
+
+    kid, key = record_auth.newest_key(key_file, table)
+    key = recordkey.parse_key(key)
+    return [dict(record, auth=recordkey.record_auth(key, kid, record["hash"]))
+            for record in made]
+
+
+def forged_next(head, **fields):
+    # What a second client with the table's account can make: a record with
+    # seq one past the head, the head's hash as prev, and its own hash right.
+    event = {"ev": "validated", "seat": 9, "award": 5_000_000_000, "employee": "E1",
+             "slip": "S1"}
+    event.update(fields)
+    return chain.link(event, head["seq"] + 1, head["hash"])

@@ -1,13 +1,17 @@
 # The bridge's small parts: its state file, its account file, the broker URL
 # and the floor's topic names; each bad input refused with what to do.
+import io
 import json
 import os
 
 import pytest
+from board_standin import StandInBoard
 
 from uthctl.cli import main as uthctl
 from uthctl.floor import bridge_state, topics
+from uthctl.floor.bridge import Bridge
 from uthctl.floor.mqtt import parse_broker, read_credentials, write_credentials
+from uthctl.links.hostlink import Link
 
 HASH = "ab" * 32
 
@@ -93,3 +97,20 @@ def test_topics_name_casino_table_and_kind():
     assert topics.parse("uth/riverside/3/meters") == ("riverside", "3", "meters")
     assert topics.parse("uth/riverside/3/other") is None
     assert topics.user_of("3") == "table-3"
+
+
+@pytest.mark.parametrize("nonce", [None, 7, "", "00", "zz" * 8, "ab" * 33, "AB" * 8])
+def test_a_head_request_without_a_nonce_of_hex_digits_never_reaches_the_board(tmp_path, nonce):
+    said = io.StringIO()
+    bridge = Bridge("unused", "mqtt://127.0.0.1:1883", ("table-3", "p"), "riverside", "3",
+                    tmp_path / "bridge-3.json", err=said)
+    board = StandInBoard([], {"log_seq": 0})
+    bridge.link = Link(board.path, timeout=2.0)
+    try:
+        bridge.answer(json.dumps({"cmd": "head", "nonce": nonce}))
+        bridge.link.command("ping")  # the board has read all the bridge sent it
+    finally:
+        bridge.link.close()
+        board.close()
+    assert "refused a head request without a nonce of 16-64 hex digits" in said.getvalue()
+    assert [request["cmd"] for request in board.asked] == ["ping"]

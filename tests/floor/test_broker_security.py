@@ -12,7 +12,7 @@ import pytest
 from chains import CASINO, message, records, topic
 from paho.mqtt.enums import CallbackAPIVersion
 
-from uthctl.floor.accounts import FLOOR_USER
+from uthctl.floor.accounts import AUDIT_USER, FLOOR_USER
 from uthctl.floor.intake import ACCEPTED, REFUSED, Intake
 from uthctl.floor.mqtt import BrokerDown, Client, read_credentials
 
@@ -23,8 +23,8 @@ def account(floor_dir, user):
     return read_credentials(floor_dir.credentials(user))
 
 
-def connected(broker, who, client_id, **options):
-    client = Client(broker.url, who, client_id, **options).start()
+def connected(broker, who, **options):
+    client = Client(broker.url, who, **options).start()
     assert client.connected.wait(WAIT_S), "no connection as %s" % who[0]
     return client
 
@@ -34,8 +34,8 @@ class Listener:
     def __init__(self, broker, floor_dir):
         self.got = []
         self.arrived = threading.Condition()
-        self.client = connected(broker, account(floor_dir, FLOOR_USER), "listener",
-                                on_message=self._take, subscriptions=("uth/#",))
+        self.client = connected(broker, account(floor_dir, FLOOR_USER), on_message=self._take,
+                                subscriptions=("uth/#",))
         time.sleep(0.3)  # the subscription granted before anything is published
 
     def _take(self, name, payload):
@@ -65,7 +65,7 @@ def test_an_anonymous_client_is_refused(broker):
 
 def test_a_wrong_password_is_refused(broker, floor_dir):
     user, _ = account(floor_dir, "table-3")
-    client = Client(broker.url, (user, "not-the-password"), "guess").start()
+    client = Client(broker.url, (user, "not-the-password")).start()
     try:
         time.sleep(1.0)
         assert not client.connected.is_set() and client.refused is not None
@@ -77,7 +77,7 @@ def test_a_wrong_password_is_refused(broker, floor_dir):
 
 def test_table_3_publishing_as_table_4_is_refused(broker, floor_dir):
     listener = Listener(broker, floor_dir)
-    three = connected(broker, account(floor_dir, "table-3"), "table-3")
+    three = connected(broker, account(floor_dir, "table-3"))
     try:
         record = records(1)[0]
         for kind in ("event", "meters", "status"):
@@ -92,10 +92,10 @@ def test_table_3_publishing_as_table_4_is_refused(broker, floor_dir):
 
 def test_a_table_reads_only_its_own_command_topic(broker, floor_dir):
     heard = []
-    three = connected(broker, account(floor_dir, "table-3"), "table-3",
+    three = connected(broker, account(floor_dir, "table-3"),
                       on_message=lambda name, payload: heard.append(name),
                       subscriptions=(topic("3", "command"), topic("4", "command"), "uth/#"))
-    floor = connected(broker, account(floor_dir, FLOOR_USER), "floor")
+    floor = connected(broker, account(floor_dir, FLOOR_USER))
     try:
         time.sleep(0.3)
         floor.publish(topic("4", "command"), b'{"cmd": "meters"}')
@@ -122,7 +122,7 @@ def test_passwords_are_hashed_in_the_broker_file(floor_dir, need_mosquitto):
 def test_a_forged_record_with_valid_credentials_is_refused_by_the_chain(broker, floor_dir,
                                                                         store):
     listener = Listener(broker, floor_dir)
-    three = connected(broker, account(floor_dir, "table-3"), "table-3")
+    three = connected(broker, account(floor_dir, "table-3"))
     try:
         chain = records(3)
         forged = dict(chain[2], value=999_999)  # seq, prev and hash as the real one's
@@ -140,3 +140,34 @@ def test_a_forged_record_with_valid_credentials_is_refused_by_the_chain(broker, 
         ACCEPTED, ACCEPTED, REFUSED]
     assert store.records("3") == chain[:2]
     assert json.loads(store.refusals()[0]["payload"])["record"]["value"] == 999_999
+
+
+def test_the_audit_may_ask_the_tables_and_read_their_events_only(broker, floor_dir):
+    # Its own account: it cannot speak as a table, nor read what the tables
+    # send on meters and status (the floor's), only their events and answers.
+    heard = []
+    audit = connected(broker, account(floor_dir, AUDIT_USER),
+                      on_message=lambda name, payload: heard.append((name, payload)),
+                      subscriptions=(topic("+"), "uth/#"))  # what it may, and all
+    listener = Listener(broker, floor_dir)
+    three = connected(broker, account(floor_dir, "table-3"))
+    try:
+        audit.publish(topic("3"), message("3", records(1)[0]))  # a record as table 3
+        audit.publish(topic("3", "command"), b'{"cmd": "head", "nonce": "00"}')
+        assert listener.wait_for(topic("3", "command"))
+        assert [name for name, _ in listener.got if name == topic("3")] == []
+        deadline = time.monotonic() + WAIT_S
+        while not any(b"probe" in payload for _, payload in heard):  # its subscription holds
+            assert time.monotonic() < deadline, "the audit heard no table event"
+            three.publish(topic("3"), b'{"table": "3", "event": {"ev": "probe"}}')
+            time.sleep(0.1)
+        for kind in ("meters", "status"):
+            three.publish(topic("3", kind), b'{"table": "3"}')
+        three.publish(topic("3"), b'{"table": "3", "event": {"ev": "last"}}')
+        while not any(b"last" in payload for _, payload in heard):
+            assert time.monotonic() < deadline, "the audit heard no table event"
+            time.sleep(0.05)
+        assert {name for name, _ in heard} == {topic("3")}
+    finally:
+        for client in (audit, listener.client, three):
+            client.stop()

@@ -50,7 +50,7 @@ def tls_broker(floor_dir, certificates, tmp_path, need_mosquitto):
 def test_a_client_that_trusts_the_ca_publishes_over_tls(tls_broker, floor_dir, certificates):
     broker, tls_url, _ = tls_broker
     listener = Listener(broker, floor_dir)  # on the loopback listener
-    three = Client(tls_url, account(floor_dir, "table-3"), "table-3",
+    three = Client(tls_url, account(floor_dir, "table-3"),
                    cafile=str(certificates / "ca.crt")).start()
     try:
         assert three.connected.wait(10.0)
@@ -65,7 +65,7 @@ def test_a_client_that_trusts_the_ca_publishes_over_tls(tls_broker, floor_dir, c
 def test_a_client_without_tls_or_the_ca_is_refused(tls_broker, floor_dir, how):
     _, tls_url, plain_url = tls_broker
     url = tls_url if how == "untrusted certificate" else plain_url
-    client = Client(url, account(floor_dir, "table-3"), "table-3").start()  # system CAs only
+    client = Client(url, account(floor_dir, "table-3")).start()  # system CAs only
     try:
         time.sleep(2.0)
         assert not client.connected.is_set()

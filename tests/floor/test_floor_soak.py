@@ -66,7 +66,7 @@ def play(table, rounds, counts, abort, recorded):
                     with contextlib.suppress(RigError, OSError):
                         table.rig.chip(seat, False)
                 time.sleep(1.0)
-    except Exception:
+    except Exception:  # noqa: BLE001 -- the player's error fails the soak
         counts["error"] = traceback.format_exc()
         abort.set()
 
@@ -97,7 +97,7 @@ def chaos(rng, broker, tables, stop, log, abort, failed):
                 victim.start_bridge()
             else:
                 victim.power_cut()
-    except Exception:
+    except Exception:  # noqa: BLE001 -- the blows' error fails the soak
         failed.append(traceback.format_exc())
         abort.set()
 

@@ -264,3 +264,19 @@ def test_the_running_sums_keep_no_chart_while_the_audits_ledger_does(intake, sto
         record["ev"] == "hit" for record in log)
     assert (running.contributed, running.paid, running.meter) == (
         audited.contributed, audited.paid, audited.meter)
+
+
+def test_an_altered_record_past_a_gap_is_refused_not_asked_about(intake, store):
+    # Its hash is not its own, so no resend can make it join: no gap, no request.
+    chain = records(5)
+    intake.take(topic("3"), message("3", chain[0]))
+    altered = dict(chain[3], value=1)
+    assert intake.take(topic("3"), message("3", altered)) == REFUSED
+    assert "altered" in store.refusals()[0]["reason"]
+    assert intake.requests == [] and [a["kind"] for a in store.alerts("3")] == ["refused"]
+
+
+def test_a_boards_head_answer_for_the_audit_is_kept_not_refused(intake, store):
+    answer = {"table": "3", "head": {"ok": True, "reply": "head", "seq": 0, "nonce": "00"}}
+    assert intake.take(topic("3"), json.dumps(answer).encode()) == KEPT
+    assert store.refusals() == [] and store.count("records") == 0

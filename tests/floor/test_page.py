@@ -103,3 +103,45 @@ def test_user_passwords_are_stored_hashed(tmp_path):
     assert users.check("sam", "wrong") is None
     with pytest.raises(ValueError, match="viewer or supervisor"):
         users.add("x", "admin", "long-enough")
+
+
+def strict_json(text):
+    # JSON as a browser's JSON.parse reads it: no NaN, no Infinity.
+    def refuse(name):
+        raise ValueError("%s is no JSON" % name)
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("sections", [5, True, "653b", {"653b.1": 1}, [None, [1, 2]]])
+def test_a_status_of_any_shape_blanks_no_tile(floor, sections):
+    # A retained status with {"rules": {"sections": 5}} made /tiles.json and
+    # /events answer 500 for every table.
+    app, store = floor
+    Intake(store, CASINO).take(topic("3", "status"), json.dumps(
+        {"table": "3", "status": "online", "board": {"rules": {"sections": sections},
+                                                     "state": {"odd": [1]}}}).encode())
+    client = logged_in(app, "vera")
+    reply = client.get("/tiles.json")
+    assert reply.status_code == 200
+    tiles = {t["table"]: t for t in strict_json(reply.get_data(as_text=True))["tiles"]}
+    assert tiles["3"]["rules"] == [] and tiles["3"]["records"] == 2
+    assert tiles["4"]["link"] == "offline"
+    first = client.get("/events").get_data(as_text=True).split("\n\n")[0]
+    assert [t["table"] for t in strict_json(first[len("data: "):])] == ["3", "4"]
+
+
+@pytest.mark.parametrize("stored", ["{not json", '{"state": NaN}', "[1, 2]"])
+def test_a_tile_that_cannot_be_built_shows_that_table_alone_as_unreadable(floor, stored):
+    # A status the floor holds that no page can show (written by an earlier
+    # floor, or by hand): table 3's tile says so; table 4's is as ever.
+    app, store = floor
+    store.set_table(CASINO, "3", board_status=stored)
+    client = logged_in(app, "vera")
+    reply = client.get("/tiles.json")
+    assert reply.status_code == 200
+    tiles = {t["table"]: t for t in strict_json(reply.get_data(as_text=True))["tiles"]}
+    if stored == "[1, 2]":  # JSON, not an object: read as no status
+        assert "unreadable" not in tiles["3"] and tiles["3"]["state"] is None
+    else:
+        assert set(tiles["3"]) == {"table", "unreadable"}
+    assert tiles["4"]["link"] == "offline" and "unreadable" not in tiles["4"]

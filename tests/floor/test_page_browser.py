@@ -81,3 +81,19 @@ def test_a_viewer_has_no_acknowledge_button(browser, page_url, floor):
     page = log_in(browser, page_url, "vera")
     assert "offline" in page.inner_text("#table-4 .alert")
     assert page.query_selector_all("button.ack") == []
+
+
+def test_an_unreadable_tile_is_drawn_as_such_and_the_others_as_ever(browser, page_url, floor):
+    _, store = floor
+    store.set_table(CASINO, "3", board_status="{not json")
+    page = log_in(browser, page_url, "vera")
+    assert "Table 3 \u00b7 unreadable" in page.inner_text("#table-3")
+    assert "JSONDecodeError" in page.inner_text("#table-3")
+    assert "offline since" in page.inner_text("#table-4")
+
+
+def test_an_unsigned_table_says_so(browser, page_url, floor):
+    # The fixture's table 3 has records and no signed one among them.
+    page = log_in(browser, page_url, "vera")
+    assert "UNSIGNED" in page.inner_text("#table-3")
+    assert "UNSIGNED" not in page.inner_text("#table-4")  # no records: nothing to sign

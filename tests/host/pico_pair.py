@@ -62,7 +62,7 @@ class PinBridge(threading.Thread):
             with Rig(self.rig_address, TIMEOUT) as rig_pins, \
                     Rig(self.controller_address, TIMEOUT) as controller:
                 self._bridge(rig_pins, controller)
-        except Exception as error:  # the test raises it when it ends
+        except Exception as error:  # noqa: BLE001 -- the test raises it when it ends
             self.error = error
 
     def _bridge(self, rig_pins, controller):

@@ -4,28 +4,12 @@
 # the seeded stream the virtual board's tests use (boards/sim/board.py,
 # UTH_SIM_SEED; tests/host/independent_draws.py), so a test foresees the hit
 # value on the real image. boot.py runs before main.py in one interpreter, so
-# main.py's `import board` finds the module as changed here.
-import hashlib
-
+# main.py's `import board` finds the module as changed here. The seeded source
+# is boards/sim/seeded_bytes.py, copied beside it (pico_target.py).
 import board
+from seeded_bytes import SeededBytes
 
 SEED = 0
-
-
-class SeededBytes:
-    def __init__(self, seed):
-        self.seed = seed
-        self.counter = 0
-        self.pool = b""
-
-    def __call__(self, n):
-        while len(self.pool) < n:
-            text = "%d:%d" % (self.seed, self.counter)
-            self.pool += hashlib.sha256(text.encode()).digest()
-            self.counter += 1
-        out, self.pool = self.pool[:n], self.pool[n:]
-        return out
-
 
 _build = board.build
 

@@ -15,6 +15,7 @@ from uthctl.links.rig import Rig
 REPO = Path(__file__).resolve().parents[2]
 MPREMOTE = Path(sys.executable).parent / "mpremote"
 SEEDED_BOOT = Path(__file__).parent / "pico_seeded_boot.py"
+SEEDED_BYTES = REPO / "boards" / "sim" / "seeded_bytes.py"  # the boot's seeded source
 BOOT_WAIT = 60.0
 
 
@@ -45,7 +46,8 @@ def fresh_controller(board, folder, seed=None):
     boot = Path(folder) / "boot.py"
     boot.write_text(seeded_boot(seed))
     boots = board.state()["boots"]
-    mpremote(board.serial_path, "cp", str(boot), ":boot.py", "+", "reset")
+    mpremote(board.serial_path, "cp", str(boot), ":boot.py", "+", "cp", str(SEEDED_BYTES),
+             ":seeded_bytes.py", "+", "reset")
     return _restarted(board, boots)
 
 
@@ -63,7 +65,8 @@ def deploy(board, folder, seed=None):
     if seed is not None:
         boot = Path(folder) / "boot.py"
         boot.write_text(seeded_boot(seed))
-        mpremote(board.serial_path, "cp", str(boot), ":boot.py")
+        mpremote(board.serial_path, "cp", str(boot), ":boot.py", "+", "cp", str(SEEDED_BYTES),
+                 ":seeded_bytes.py")
     done = subprocess.run(["make", "-C", str(REPO), "deploy", "BOARD=rp2040_pico",
                            "PORT=" + board.serial_path], capture_output=True, text=True,
                           timeout=600)

@@ -237,6 +237,21 @@ def test_plot_writes_a_png(tmp_path):
     assert result["hit_marks"] and len(result["series"]) == len(records)
 
 
+def test_the_plots_record_axis_has_whole_record_numbers_only():
+    # A short log (four records, as the README's first session makes) once
+    # drew ticks at 1.5, 2.5 ...: a record has no half.
+    from matplotlib import pyplot
+
+    records, meters = simulated(rounds=3)
+    figure = audit_report.meter_figure(audit_of(records, meters))
+    try:
+        figure.canvas.draw()
+        ticks = figure.axes[0].get_xticks()
+    finally:
+        pyplot.close(figure)
+    assert len(ticks) >= 2 and all(tick == int(tick) for tick in ticks), ticks
+
+
 def _linked(events):
     records, prev = [], chain.GENESIS
     for seq, event in enumerate(events, 1):

@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from uthctl.links.rig import lit
+
 pytestmark = [pytest.mark.usefixtures("micropython"), pytest.mark.pico_quick]
 
 
@@ -33,6 +35,32 @@ def test_clock_is_read_set_in_service_mode_and_shown_by_status(cli_table, capsys
     assert done["was"][:3] == before["datetime"][:3]
     status = cli_table.run(capsys, "status")
     assert "clock          set (%s)" % done["date"] in status
+
+
+def test_a_key_held_mid_round_is_told_the_round_must_end_then_sets_the_clock(cli_table,
+                                                                             capsys):
+    # The rig holds the key while a round is locked: the table says it waits
+    # for the round's end (not "hold the key switch" to the person holding
+    # it), and goes to service mode when the chips are taken.
+    from cli_board import configured
+
+    from uthctl.boards.max7219_model import reading
+
+    configured(cli_table, capsys)
+    rig = cli_table.rig
+    rig.chip(2, True)
+    rig.wait_for(lambda s: 2 in lit(s["bet_lights"]), what="the bet light")
+    rig.press_lock()
+    rig.key(True)
+    assert "locked" in cli_table.run(capsys, "status")
+    refused = cli_table.run(capsys, "clock", "--set", code=2)
+    assert "a round is in play: the key held when it ends begins service mode" in refused
+    assert "hold the key switch" not in refused
+    rig.chip(2, False)
+    service = reading("SErvICE")
+    rig.wait_for(lambda s: reading(s["display"]) == service, what="service mode")
+    assert cli_table.run(capsys, "clock", "--set", "--json")["clock"] == "set"
+    cli_table.key(False)
 
 
 def test_clock_set_with_the_controller_stopped_goes_through_mpremote(cli_table, capsys):

@@ -109,7 +109,7 @@ def test_settle_with_a_payout_limit(capsys):
     text = capsys.readouterr().out
     assert "+$1,000.00  (limited: the odds pay +$2,500.00)" in text, text
     assert main(["settle", str(EXAMPLE), "--max-payout", "0", "--json"]) == 2
-    assert "1 or more" in json.loads(capsys.readouterr().out)["error"]
+    assert "from 1 to" in json.loads(capsys.readouterr().out)["error"]
 
 
 def test_paytables_json(capsys):

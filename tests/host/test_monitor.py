@@ -192,6 +192,43 @@ def test_monitor_reopens_a_port_that_vanished(table):
     assert table.cable.sent == b""
 
 
+def test_monitor_ends_when_its_board_does_not_come_back(table):
+    # A port gone for good (a board unplugged, a pty whose board ended) ends
+    # the monitor, saying so, instead of waiting for whatever comes next there.
+    monitor = table.monitor("--reopen-for", "1.5")
+    table.cable.pull()
+    assert monitor.process.wait(30) == 2
+    monitor.err.thread.join(5)
+    said = "\n".join(monitor.err.lines)
+    assert "reopening every 0.5 s for 1.5 s" in said
+    assert "did not come back within 1.5 s: the monitor ends" in said
+
+
+def test_monitor_takes_no_other_boards_io_behind_its_path(monkeypatch):
+    # A USB port that comes back with another board's serial number is not
+    # the board given: the monitor ends rather than listen to it.
+    from uthctl.commands import monitor as monitor_command
+    from uthctl.links import ports
+
+    listed = [_Port("/dev/ttyACM0", 0x2E8A, 0x0005, "E6614C311B1A2F35")]
+    monkeypatch.setattr(ports, "comports", lambda: listed)
+    watch = monitor_command.Monitor("/dev/ttyACM0", False, None, 5.0)
+    watch.device = "/dev/ttyACM0"
+    watch.board = ports.usb_serial("/dev/ttyACM0")
+    assert watch.board == (0x2E8A, 0x0005, "E6614C311B1A2F35")
+    watch.check_same_board()  # the same board: nothing said
+    listed[0] = _Port("/dev/ttyACM0", 0x2E8A, 0x0005, "E66038B7133C7A2E")
+    with pytest.raises(OSError, match="another board is at /dev/ttyACM0 now .USB 2e8a:0005 "
+                       "serial E66038B7133C7A2E, was 2e8a:0005 serial E6614C311B1A2F35."):
+        watch.check_same_board()
+    assert ports.usb_serial("/dev/pts/7") is None  # a pty has no identity to hold
+
+
+class _Port:
+    def __init__(self, device, vid, pid, serial_number):
+        self.device, self.vid, self.pid, self.serial_number = device, vid, pid, serial_number
+
+
 def test_monitor_polls_the_table_only_when_asked(table, capsys):
     table.rig.chip(4, True)
     table.rig.wait_for(lambda s: lit(s["bet_lights"]) == [4], what="bet light 4")

@@ -13,7 +13,8 @@ import pytest
 from build_identity import VERSION, sources_hash
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-from uthctl import build_mpy, heaps  # noqa: E402
+from uthctl import build_mpy  # noqa: E402
+from uthctl.boards import heaps  # noqa: E402
 
 ROUND_SCRIPT = """
 import uth.eval_viper

@@ -350,7 +350,10 @@ def test_pico_interactive_table_shows_the_max7219_and_quits_clean(tmp_path, depl
         term.wait_for(lambda t: "auto     off (a)" in term.row("auto "), LINK_TIMEOUT,
                       what="auto-play's hands off the pins (LOCK released)")
         term.keys("k")
+        term.wait_text("the floorperson's employee number", LINK_TIMEOUT)
+        term.keys("4417\r\r")  # no jackpot slip: paid from the table's inventory
         term.wait_text("validated seat", LINK_TIMEOUT)
+        term.wait_text("by employee 4417, slip none", LINK_TIMEOUT)
         term.keys("q")
         assert term.proc.wait(20) == 0
         assert not any(_alive(pid) for pid in emulators)

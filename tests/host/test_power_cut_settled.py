@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from uthctl import heaps
+from uthctl.boards import heaps
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAP = heaps.heapsize(heaps.smallest()[1])  # the smaller controller board's, as make test's

@@ -121,6 +121,29 @@ def test_a_client_killed_mid_press_leaves_the_rig_picos_pin_released(board):
         time.sleep(0.05)
 
 
+def test_the_next_client_passes_over_an_answer_left_for_a_killed_one(board):
+    # The next client asks while the killed one's press is still held: the
+    # rig answers in order, the press (to a client no longer there) before
+    # the ping, and the next client, whose request names its id, passes over
+    # the answer naming another.
+    pico = board(sleep_ms=lambda ms: time.sleep(ms / 1000))
+    code = ("import sys; from uthctl.links.rig import Rig; "
+            "Rig(port=sys.argv[1], timeout=30.0).press_lock(2000)")
+    client = subprocess.Popen([sys.executable, "-c", code, pico.port])
+    try:
+        deadline = time.monotonic() + 30.0
+        while not pico.drives["lock"].level:
+            assert time.monotonic() < deadline and client.poll() is None, "never pressed"
+            time.sleep(0.01)
+    finally:
+        client.send_signal(signal.SIGKILL)
+        client.wait()
+    with Rig(port=pico.port, timeout=5.0) as rig:
+        assert pico.drives["lock"].level  # still pressed: its answer is still to come
+        assert rig.request(op="ping") == {"ok": True, "reply": "pong", "rig": "rig_pico"}
+        assert rig.state()["inputs"]["lock"] == 0
+
+
 def test_what_the_board_prints_besides_a_reply_is_skipped(board):
     pico = board(before=b"MicroPython v1.28.0 on 2026-01-01; Raspberry Pi Pico\r\n\r\n")
     with Rig(port=pico.port, timeout=5.0) as rig:

@@ -361,8 +361,15 @@ def test_tui_bet_lock_autoplay_hit_validate_quit(tmp_path):
         # The key validates: light off, paid, the meter reset with the carry.
         children_before = children(term.proc.pid)
         assert children_before, "no board interpreter under uthctl sim"
-        term.keys("k")
-        term.wait_text("validated seat %d $%s" % (hit_seat, money(award_cents)))
+        term.keys("k")  # asks who validates, and the slip, before the key turns
+        term.wait_text("the floorperson's employee number")
+        term.keys("\r")
+        term.wait_text("the employee number is needed")
+        term.keys("4417\r")
+        term.wait_text("the jackpot slip's number")
+        term.keys("JS-00912\r")
+        term.wait_text("validated seat %d $%s by employee 4417, slip JS-00912"
+                       % (hit_seat, money(award_cents)))
         term.wait_text("paid seat %d $%s by table inventory" % (hit_seat, money(award_cents)))
         new_meter = A1_MINIMUM_CENTS + carried_cents
         term.wait_text("reset: cycle 2, A1, meter %s" % dollars(new_meter * MICROS_PER_CENT))
@@ -579,3 +586,49 @@ def test_tui_reset_key_brings_back_a_controller_stopped_at_the_repl(tmp_path):
         term.wait_text('display "no CFG"')
     finally:
         term.close()
+
+
+def test_a_refusal_is_shown_whole_at_80_columns():
+    # A refusal the board sends is read whole, wrapped under the hint, not cut
+    # at the screen's edge (the events pane keeps one line an event).
+    pins = {"display": "100.00", "inputs": {}, "bet_lights": [0] * 7,
+            "jackpot_lights": [0] * 7, "board": True, "powered": True, "boots": 1}
+    meters = {"meter": 100_000_000, "contributed": 0, "seeded": 100_000_000, "paid": 0,
+              "hits": 0, "phase": "running", "config": "A1", "cycle": 1, "round": 0,
+              "pending": None, "last_hits": []}
+    view = _view({"state": "betting"}, meters, pins)
+    reason = ("key turn waits: LOCK was pressed in the same instant and locked the round; "
+              "service mode begins when the round ends, if the key is still held, or turn "
+              "the key again then")
+    view.host.inbox.append(("event", {"ev": "refused", "reason": reason}))
+    view.update()
+    canvas = Canvas(80, 24)
+    view.draw(canvas)
+    shown = " ".join(line.strip() for line in canvas.text().split("\n"))
+    assert reason in shown, canvas.text()
+    assert max(len(line) for line in canvas.text().split("\n")) <= 80
+
+
+def test_an_unset_clock_is_offered_to_be_set_in_service_mode():
+    # A board whose clock reads before any 653b section (an RP2040 at power-on)
+    # cannot say which sections are in force: service mode offers T, which sends
+    # this computer's time; outside service mode T says what is needed first.
+    pins = {"display": "SErvICE", "inputs": {}, "bet_lights": [0] * 7,
+            "jackpot_lights": [0] * 7, "board": True, "powered": True, "boots": 1}
+    meters = {"meter": 100_000_000, "contributed": 0, "seeded": 100_000_000, "paid": 0,
+              "hits": 0, "phase": "running", "config": "A1", "cycle": 1, "round": 0,
+              "pending": None, "last_hits": []}
+    status = {"state": "service", "rules": {"clock": "unset", "date": "2021-01-01"}}
+    view = _view(status, meters, pins)
+    jobs = []
+    view.hands.do = lambda job, *args: jobs.append(job.__name__)
+    view.hands.set_clock = lambda: None
+    view.update()
+    assert view.hint() == ("service mode: the board's clock is unset (it reads 2021-01-01): "
+                           "T sets it from this computer's clock", "warn")
+    view.key(ord("T"))
+    assert jobs == ["<lambda>"]
+    view.host.status = {"state": "betting", "rules": {"clock": "unset"}}
+    view.key(ord("T"))
+    view.update()
+    assert jobs == ["<lambda>"] and "only in service mode" in view.message[0]

@@ -204,7 +204,7 @@ def test_tui_attached_to_the_emulated_pico_shows_its_state(pico_images, tmp_path
 
 
 class _Port:
-    # A Link's face to HostLink: a port that fails after `lasts` reads, or never.
+    # A Link's face to BoardFeed: a port that fails after `lasts` reads, or never.
     def __init__(self, name, lasts=None):
         self.port = name
         self.lasts = lasts
@@ -234,11 +234,11 @@ class _Port:
 
 
 def test_tui_host_link_reopens_a_port_that_vanished():
-    from uthctl.tui.hostlink import HostLink
+    from uthctl.tui.board_feed import BoardFeed
 
     first, second = _Port("/dev/ttyACM0", lasts=3), _Port("/dev/ttyACM0")
     opened = []
-    host = HostLink(first, poll_s=0.05, reopen=lambda: opened.append(second) or second)
+    host = BoardFeed(first, poll_s=0.05, reopen=lambda: opened.append(second) or second)
     host.start()
     try:
         deadline = time.monotonic() + 5

@@ -53,8 +53,8 @@ def test_the_settings_screen_sets_the_paytables_then_a_typed_round_settles(tmp_p
         term.keys("t")
         term.wait_text("table settings (service mode)")
         term.keys(DOWN * NAMES.index("paytables") + "\r")  # the screen lists NAMES in order
-        term.wait_text("= {}_")
-        term.keys("\x7f\x7f" + '{"trips": "X"}\r')  # no such paytable: refused here
+        term.wait_text("= [{}]  (typing replaces it)")  # the value in force, selected
+        term.keys('{"trips": "X"}\r')  # typed over it, as the README says; no such paytable
         term.wait_text("paytables: ")
         term.keys("\x7f" * 3 + 'E"}\r')
         term.wait_text('paytables is {"trips": "E"} (was {}), logged')

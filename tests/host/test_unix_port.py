@@ -1,6 +1,6 @@
 # The firmware's host runtime (uthctl/unix_port.py): MicroPython's unix port built
 # from the pinned sources as a 32-bit program with asyncio frozen in, once per
-# content; and each board's heap as its board file states it (uthctl/heaps.py).
+# content; and each board's heap as its board file states it (uthctl/boards/heaps.py).
 import json
 import os
 import subprocess
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from uthctl import heaps, unix_port
-from uthctl.boards import REPO, sim_build
+from uthctl import unix_port
+from uthctl.boards import REPO, heaps, sim_build
 
 MICROPYTHON = Path(sys.executable).parent / "micropython"
 

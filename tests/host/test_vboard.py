@@ -459,7 +459,9 @@ def test_vboard_headless_cli_and_rig_cli(tmp_path, capsys):
         assert state["inputs"]["bet2"] == 1 and state["display"] in ("no CFG", None)
         assert uthctl(["rig", "--sim", addresses["rig"], "state"]) == 0
         assert "chips          2" in capsys.readouterr().out
-        for level, said in (("on", "key held turned (service mode)"), ("off", "key released")):
+        held = ("key held turned: service mode, at the round's end if one is in play (uthctl "
+                "status says which)")
+        for level, said in (("on", held), ("off", "key released")):
             assert uthctl(["rig", "--sim", addresses["rig"], "key", level]) == 0
             assert capsys.readouterr().out == said + "\n"
         assert uthctl(["rig", "--sim", addresses["rig"], "chip", "7", "on"]) == 0

@@ -129,7 +129,8 @@ def wait_pid(flash, not_pid=None, timeout=5.0):
 INSPECT = r"""
 import json, os, sys
 sys.path.append(%(board)r)
-from simboot import FileFlash, exists
+from simboot import FileFlash
+from mystery.copies import exists
 os.mount(os.VfsLfs2(FileFlash(%(image)r)), "/img", readonly=True)
 root = "/img/meter"
 best = None

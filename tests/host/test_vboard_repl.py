@@ -14,8 +14,8 @@ import pytest
 
 from uthctl.cli import main as uthctl
 from uthctl.links.hostlink import Link, LinkError
+from uthctl.tui.board_feed import BoardFeed
 from uthctl.tui.hands import Hands
-from uthctl.tui.hostlink import HostLink
 
 MPREMOTE = Path(sys.executable).parent / "mpremote"
 ECHO = '{"cmd": '  # how every host command line starts, echoed by the REPL
@@ -90,7 +90,7 @@ def _echoes(host, seen):
 def test_the_tables_link_stops_polling_at_the_repl_until_reset(board):
     stop_at_the_repl(board)
     link = Link(board.serial_path, timeout=3.0)
-    host = HostLink(link)
+    host = BoardFeed(link)
     said = []
     hands = Hands(None, host, lambda text, style: said.append(text))
     host.start()

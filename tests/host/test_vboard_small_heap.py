@@ -5,7 +5,7 @@
 # than meeting a MemoryError in the middle of play.
 import pytest
 
-from uthctl import heaps
+from uthctl.boards import heaps
 from uthctl.boards.virtual import VirtualBoard
 from uthctl.links.hostlink import Link
 

@@ -1,6 +1,6 @@
 # The heap a proof that starts a process of its own gives that process: the one
 # tests/mp_each.py runs this module at, the smallest board's it claims
-# (uthctl/heaps.py), passed down in UTH_HEAPSIZE as a -X heapsize value.
+# (uthctl/boards/heaps.py), passed down in UTH_HEAPSIZE as a -X heapsize value.
 import os
 
 

@@ -674,7 +674,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
                 ops = _cut_and_recover(chip, ref, step, cut_at, mode, tally, recovery_cut)
                 if ops > recoveries.get(step, (0,))[0]:
                     recoveries[step] = (ops, cut_at, mode)
-            except Exception as error:  # every cut point is tried and reported
+            except Exception as error:  # noqa: BLE001 -- every cut point is tried and reported
                 failed[counted] += 1
                 if len(failures) < 8:
                     failures.append("step %s, flash op %d, %s%s: %s: %s" % (
@@ -1037,7 +1037,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
             try:
                 check()
                 passed += 1
-            except Exception as error:
+            except Exception as error:  # noqa: BLE001 -- each check counted, the rest still run
                 failed += 1
                 print("FAIL test_power_cut.%s: %s %s" % (check.__name__, type(error).__name__,
                                                          error))

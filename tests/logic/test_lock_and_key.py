@@ -64,3 +64,43 @@ def test_a_key_turned_with_a_refused_lock_takes_the_table_to_service(root):
     assert rig.table.state == "service"
     assert [e["reason"] for e in rig.events("refused")] == ["flash full: a test's"]
     assert rig.events("locked") == []
+
+
+@tmpdir.within
+def test_a_key_held_through_a_round_takes_the_table_to_service_at_its_end(root):
+    # The key turned mid-round is not lost: the table says it waits for the
+    # round's end, and goes to service mode then, the key still held.
+    rig = Rig(root)
+    rig.configure("A1")
+    rig.chip(3)
+    rig.press_lock()
+    assert rig.table.state == "locked"
+    rig.key.level = 1
+    rig.run(100)
+    assert rig.table.state == "locked"
+    reply = rig.command(cmd="set", name="reset", value="minimum")[-1]
+    assert reply == {"ok": False, "error": "settings change only in service mode: the key is "
+                     "held, and service mode begins when the round in play ends"}, reply
+    reply = rig.command(cmd="config", mystery="B1")[-1]
+    assert reply["error"].endswith("service mode begins when the round in play ends"), reply
+    rig.chip(3, False)
+    rig.run(300)
+    assert rig.table.state == "service"
+    rig.key.level = 0
+    rig.run(100)
+    assert rig.table.state == "betting"
+
+
+@tmpdir.within
+def test_a_key_released_before_the_rounds_end_leaves_the_table_betting(root):
+    rig = Rig(root)
+    rig.configure("A1")
+    rig.chip(3)
+    rig.press_lock()
+    rig.turn_key()  # turned and released while the round is locked
+    assert rig.table.state == "locked"
+    reply = rig.command(cmd="set", name="reset", value="minimum")[-1]
+    assert reply == {"ok": False, "error": "settings change only in service mode"}, reply
+    rig.chip(3, False)
+    rig.run(300)
+    assert rig.table.state == "betting"

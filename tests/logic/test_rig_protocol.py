@@ -138,6 +138,20 @@ def test_a_bad_request_is_one_error_line_and_changes_nothing():
     assert rig.pins.handle("  \r\n") is None  # a blank line is no request
 
 
+def test_every_answer_names_its_requests_id_refusals_too():
+    # The serial line is every client's in turn: the id lets the next client
+    # pass over an answer left for one killed mid-request.
+    rig = Rig()
+    assert rig.ask(op="ping", id=7) == {"ok": True, "reply": "pong", "rig": "rig_pico", "id": 7}
+    assert rig.ask(op="set", pin="bet1", level=1, id="x-1")["id"] == "x-1"
+    assert rig.ask(op="fly", id=9)["id"] == 9
+    refused = rig.ask(op="set", pin="bet1", id=10)  # no level: KeyError, quoted by runtime
+    assert refused["ok"] is False and refused["error"].startswith("KeyError") and \
+        refused["id"] == 10
+    assert "id" not in rig.ask(op="ping")  # no id asked, none given
+    assert "id" not in rig.pins.handle("[1, 2]")
+
+
 def test_power_switches_the_load_switch_and_says_whether_it_changed():
     rig = Rig()
     assert rig.ask(op="power", on=False) == {"ok": True, "changed": True}

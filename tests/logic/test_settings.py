@@ -85,6 +85,11 @@ def test_a_bad_name_or_value_is_refused_with_the_reason_and_changes_nothing(root
         ({"name": "wager_cents", "value": True}, "wager_cents must be whole cents"),
         ({"name": "wager_cents", "value": 0}, "wager_cents must be whole cents"),
         ({"name": "wager_cents", "value": 100_001}, "wager_cents must be whole cents"),
+        ({"name": "max_payout_cents", "value": {"trips": 10 ** 100}},
+         "max_payout_cents for trips must be whole cents from 1 to 1000000000, or null for no "
+         "limit, not 100000000000000000000..."),
+        ({"name": "max_payout_cents", "value": {"bad_beat": 1_000_000_001}},
+         "max_payout_cents for bad_beat must be whole cents from 1 to 1000000000"),
         ({"name": "reset", "value": "sometimes"}, "reset must be one of carry, minimum"),
         ({"name": "reset", "value": None}, "reset must be one of carry, minimum"),
         ({"name": "reset"}, "set needs \"name\", a setting's name, and \"value\""),

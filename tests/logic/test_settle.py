@@ -274,9 +274,10 @@ def test_a_limit_per_wager_leaves_the_others_alone():
 
 def test_a_bad_payout_limit_refuses_the_round():
     data = _round("Ah Ad", "2c 7d 9h Js Kc", [("As Ac", False, {"trips": 500})])
-    for bad, says in ((0, "1 or more"), (-5, "1 or more"), (12.5, "whole cents"),
+    for bad, says in ((0, "from 1 to"), (-5, "from 1 to"), (12.5, "whole cents"),
                       ("100", "whole cents"), ({"blind": 100}, "unknown wager"),
-                      ({"trips": 0}, "1 or more")):
+                      ({"trips": 0}, "from 1 to"), (10 ** 9 + 1, "from 1 to 1000000000"),
+                      (10 ** 200, "not 100000000000000000000...")):
         data["max_payout_cents"] = bad
         try:
             settle(data)

@@ -2,19 +2,13 @@
 import binascii
 import os
 
-
-def _exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
+from mystery.copies import exists
 
 
 def make():
     while True:
         path = "/tmp/uth-test-" + binascii.hexlify(os.urandom(6)).decode()
-        if not _exists(path):
+        if not exists(path):
             os.mkdir(path)
             return path
 

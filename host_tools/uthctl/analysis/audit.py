@@ -6,7 +6,6 @@
 # the table's record keys, every record's authenticator (record_auth.py).
 import datetime
 
-from ..links import logexport
 from . import audit_report, expiry, hold, ledger, log_verify, record_auth
 
 
@@ -19,7 +18,7 @@ def audit(status, meters, records, failures, source, from_seq=None, keys=None):
     failures = list(failures)
     signatures = authenticators(records, meters, keys)
     failures += signatures.get("problems", [])
-    head = logexport.head_of(meters)
+    head = log_verify.head_of(meters)
     dropped = meters.get("log_dropped")
     log = log_verify.verify_log(records, head=head, dropped=dropped, from_seq=from_seq) \
         if not failures else None

@@ -252,13 +252,30 @@ def check_plot_path(path):
 
 
 def plot(r, path):
+    # The meter's chart (meter_figure) written to path as a PNG.
+    from matplotlib import pyplot
+
+    figure = meter_figure(r)
+    try:
+        figure.savefig(path, format="png")
+    except OSError as error:
+        raise ValueError("--plot %s: cannot write it (%s)" % (path, error.strerror or error)) \
+            from None
+    finally:
+        pyplot.close(figure)
+
+
+def meter_figure(r):
     # The meter in dollars over the log's records; each hit marked at its record.
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import pyplot
+    from matplotlib.ticker import MaxNLocator
 
     figure, axes = pyplot.subplots(figsize=(9, 4.8), dpi=100)
+    # Record numbers are whole: no tick between two records.
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     if r["series"]:
         axes.step([seq for seq, _ in r["series"]],
                   [m / MICROS_PER_DOLLAR for _, m in r["series"]],
@@ -274,10 +291,4 @@ def plot(r, path):
         r["log"]["first_seq"], r["log"]["last_seq"], "verified" if r["ok"] else "FAILED"))
     axes.legend(loc="upper left")
     figure.tight_layout()
-    try:
-        figure.savefig(path, format="png")
-    except OSError as error:
-        raise ValueError("--plot %s: cannot write it (%s)" % (path, error.strerror or error)) \
-            from None
-    finally:
-        pyplot.close(figure)
+    return figure

@@ -205,3 +205,8 @@ def format_verify(result):
         text += (" (%d whose reset record is no longer in the log: checked against the "
                  "commitment copied in the hit record)" % result["unanchored"])
     return text
+
+
+def head_of(meters):
+    # The meter's log head as (seq, hash); (0, genesis) on a board with no log.
+    return meters.get("log_seq", 0), meters.get("log_hash") or chain.GENESIS

@@ -67,7 +67,8 @@ def shape_problem(record):
     if not isinstance(record, dict):
         return "not a record (a JSON object)"
     fields = dict(RECORD_FIELDS)
-    fields.update(KIND_FIELDS.get(record.get("ev"), {}))
+    kind = record.get("ev")  # any JSON: a list or an object is no dict key
+    fields.update(KIND_FIELDS.get(kind, {}) if isinstance(kind, str) else {})
     for name, (test, meaning) in fields.items():
         if name not in record:
             return "no %r (%s)" % (name, meaning)

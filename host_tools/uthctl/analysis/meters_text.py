@@ -96,3 +96,12 @@ def meaning(name):
         return settings.description(name)
     except Refused:
         return ""
+
+
+def parse_value(text):
+    # A setting's value as a person types it: JSON where the text is JSON
+    # (500, null, "carry"), else the word itself.
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text

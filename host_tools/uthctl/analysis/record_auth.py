@@ -58,14 +58,11 @@ def read_key_file(path, table=None):
     # The file's contents, checked: KeyFileError saying what is wrong.
     path = Path(path)
     try:
-        mode = os.stat(path).st_mode
-    except OSError as error:
-        raise KeyFileError("key file %s: %s" % (path, error.strerror or error)) from None
-    # Outside the try below, whose ValueError (a KeyFileError is one) means "not JSON".
-    if mode & 0o077:
-        raise KeyFileError("key file %s can be read by others: chmod 600 it" % path)
-    try:
+        if os.stat(path).st_mode & 0o077:
+            raise KeyFileError("key file %s can be read by others: chmod 600 it" % path)
         content = json.loads(path.read_text())
+    except KeyFileError:  # a ValueError, which the JSON's check below would rename
+        raise
     except OSError as error:
         raise KeyFileError("key file %s: %s" % (path, error.strerror or error)) from None
     except ValueError:

@@ -23,7 +23,7 @@
 # now. The supervisor keeps the pin state: inputs as rigs set them, re-sent
 # when a board (re)connects; outputs as the board reports them (all off at
 # power off).
-import hashlib
+import importlib.util
 import os
 import pty
 import re
@@ -35,8 +35,7 @@ import time
 import tty
 from pathlib import Path
 
-from .. import heaps
-from . import REPO, sim_build
+from . import REPO, heaps, sim_build
 from .board_source import constant
 from .flash import prepare_folder, state_folder
 from .seats import sim_expanders, sim_seats
@@ -72,19 +71,13 @@ _BARE_LF = re.compile(rb"(?<!\r)\n")
 
 
 def seeded_bytes(seed):
-    # The host's twin of the sim board's TEST-ONLY random source (--test-seed):
-    # SHA-256 of "SEED:COUNTER", so a test can foresee the hit values drawn.
-    state = {"counter": 0, "pool": b""}
-
-    def take(n):
-        while len(state["pool"]) < n:
-            text = "%d:%d" % (seed, state["counter"])
-            state["pool"] += hashlib.sha256(text.encode()).digest()
-            state["counter"] += 1
-        out, state["pool"] = state["pool"][:n], state["pool"][n:]
-        return out
-
-    return take
+    # The sim board's own TEST-ONLY random source (boards/sim/seeded_bytes.py,
+    # --test-seed), read from its file, so a test foresees the values drawn.
+    spec = importlib.util.spec_from_file_location(
+        "seeded_bytes", REPO / "boards" / "sim" / "seeded_bytes.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.SeededBytes(seed)
 
 
 def default_flash():

@@ -2,6 +2,7 @@
 # port given (or found with --port auto), a command whose refusal is an
 # error, and the figures of a Mystery configuration as the firmware has them.
 from mystery import configs
+from table.controller import HIT_PENDING, LOCKED
 from uth import sections
 
 from ..analysis import expiry, mystery_report
@@ -83,3 +84,14 @@ def labelled(label, lines):
     # A label in a 15-column margin, its continuation lines indented under it.
     return ["%-15s%s" % ("" if n else label, line) for n, line in enumerate(lines)]
 
+
+
+def to_service(state):
+    # What takes the table from `state` to service mode, for a refusal: a
+    # round in play must end first, a pending hit be validated first.
+    if state == LOCKED:
+        return ("a round is in play: the key held when it ends begins service mode (a key "
+                "already held needs nothing more)")
+    if state == HIT_PENDING:
+        return "a hit is pending: validate it (turn the key), then hold the key switch"
+    return "hold the key switch"

@@ -15,7 +15,7 @@ from table.controller import SERVICE
 
 from ..errors import Refusal, UthctlError, expecting
 from ..links.hostlink import AtReplError, way_back
-from .boardquery import add_board_arguments, ask, open_link
+from .boardquery import add_board_arguments, ask, open_link, to_service
 
 STATES = {"set": "set", "unset": "UNSET (never set since power-on)", "none": "none"}
 
@@ -50,8 +50,9 @@ def _over_link(link, setting):
         return ask(link, "clock")
     status = ask(link, "status")
     if status["state"] != SERVICE:
-        raise Refusal("not set: the clock is set in service mode (hold the key switch), or "
-                      "with the controller stopped (the table is %s)" % status["state"])
+        raise Refusal("not set: the clock is set in service mode, or with the controller "
+                      "stopped (the table is %s): %s" % (status["state"],
+                                                        to_service(status["state"])))
     return dict(ask(link, "clock", set=host_time()), by="the host link", set=True)
 
 

@@ -21,6 +21,7 @@ from .boardquery import (
     labelled,
     open_link,
     read_table,
+    to_service,
 )
 
 
@@ -79,8 +80,8 @@ def _show(args, status, meters):
 def _why_not(status, meters):
     # Why the board would refuse a change now, or None.
     if status["state"] != "service":
-        return ("not in service mode (the table is %s): hold the key switch, then change it"
-                % status["state"])
+        return ("not in service mode (the table is %s): %s, then change it"
+                % (status["state"], to_service(status["state"])))
     if not at_reset(meters):
         return ("the meter is not at a reset (%s): a configuration changes only before a "
                 "cycle's first round, or once its hit is validated" % _cycle_words(meters))

@@ -7,10 +7,12 @@ from pathlib import Path
 
 from ..analysis import audit_report
 from ..errors import UthctlError, expecting
-from ..floor import audit, store, users
-from ..floor.accounts import FLOOR_USER, Accounts
+from ..floor import audit, audit_board, audit_live, audit_text, store, users
+from ..floor.accounts import AUDIT_USER, FLOOR_USER, Accounts
 from ..floor.mqtt import read_credentials
+from ..floor.reload import reload_broker
 from ..floor.service import Floor
+from .meters import seconds
 
 
 def add_parser(sub):
@@ -24,27 +26,52 @@ def add_parser(sub):
                         "using --broker: for one host with no Mosquitto")
     parser.add_argument("--cafile", metavar="FILE", help="with mqtts://: the CA that signed "
                         "the broker's certificate")
-    parser.add_argument("--db", metavar="URL", help="sqlite:///FILE (default DIR/floor.db) or "
-                        "postgresql+psycopg://USER@HOST/NAME")
+    parser.add_argument("--db", metavar="URL", help="sqlite:///FILE or postgresql+psycopg://"
+                        "USER@HOST/NAME (default: the one `init --db` recorded in "
+                        "DIR/floor.json, else DIR/floor.db)")
     actions = parser.add_subparsers(dest="action")
-    init = actions.add_parser("init", help="a new floor folder with the floor's own account")
+    init = actions.add_parser("init", help="a new floor folder with the floor's own account "
+                              "and the audit's (with --db: the database it records)")
     init.add_argument("--casino", required=True, metavar="NAME")
-    add = actions.add_parser("add-table", help="a table's broker account and ACL entries")
+    actions.add_parser("add-audit-account", help="the audit's broker account, for a floor "
+                       "folder made without one")
+    add = actions.add_parser("add-table", help="a table's broker account, ACL entries and "
+                             "record key file")
     add.add_argument("table", metavar="ID")
+    rekey = actions.add_parser("rekey", help="a new record key for a table, appended to its "
+                               "key file: the one `uthctl provision` gives its board next")
+    rekey.add_argument("table", metavar="ID")
     check = actions.add_parser("audit", help="uthctl audit's checks over the database, "
                                "table by table, and a summary across tables")
     check.add_argument("--table", metavar="ID", help="this table only")
     check.add_argument("--since", metavar="YYYY-MM-DD", help="the records from this date (UTC)")
     check.add_argument("--plot", metavar="FILE.png", help="chart each table's meter, "
                        "FILE-<table>.png")
+    # Here too, as a user puts them after `audit` (floor's own --broker is before it).
+    check.add_argument("--broker", dest="audit_broker", metavar="mqtt://HOST:PORT",
+                       help="ask each table's board for its head through its bridge (with "
+                       "the audit's account, DIR/accounts/audit.json)")
+    check.add_argument("--cafile", dest="audit_cafile", metavar="FILE")
+    check.add_argument("--wait", type=seconds, default=10.0, metavar="S", help="with --broker: "
+                       "seconds to wait for the boards' heads (default 10)")
+    check.add_argument("--port", metavar="PORT", help="with --table: compare the database "
+                       "with this board's own export, record by record")
     user = actions.add_parser("add-user", help="a floor page user (password from a prompt "
                               "or UTH_FLOOR_PASSWORD)")
     user.add_argument("name")
     user.add_argument("--role", choices=users.ROLES, required=True)
+    people = actions.add_parser("users", help="the floor page's users: list, remove NAME, "
+                                "passwd NAME (each change ends that user's sessions)")
+    people.add_argument("change", choices=("list", "remove", "passwd"))
+    people.add_argument("name", nargs="?")
     page = actions.add_parser("page", help="serve the floor page")
     page.add_argument("--listen", type=int, default=8080, metavar="PORT")
     page.add_argument("--host", default="127.0.0.1",
-                      help="the address to serve on (default loopback only)")
+                      help="the address to serve on (default loopback only; any other needs "
+                      "--certfile and --keyfile)")
+    page.add_argument("--certfile", metavar="FILE", help="the page's own HTTPS: its "
+                      "certificate (PEM)")
+    page.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
     config = actions.add_parser("broker-config", help="write DIR/mosquitto.conf")
     config.add_argument("--listen", type=int, default=1883, metavar="PORT",
                         help="the loopback port Mosquitto listens on (plain MQTT)")
@@ -60,38 +87,98 @@ def add_parser(sub):
 def run(args):
     accounts = Accounts(args.dir)
     if args.action == "init":
-        return _said(args, {"floor": str(accounts.init(args.casino))},
+        return _said(args, {"floor": str(accounts.init(args.casino, args.db))},
                      "floor account's credentials: %s")
+    if args.action == "add-audit-account":
+        return _said(args, {"audit": str(accounts.add_audit())},
+                     "audit account's credentials: %s (reload the broker)")
     if args.action == "add-table":
-        return _said(args, {"table": args.table, "credentials": str(
-            accounts.add_table(args.table))}, "table account's credentials: %s")
+        return add_table(args, accounts)
+    if args.action == "rekey":
+        key_id = accounts.rekey(args.table)
+        return _said(args, {"table": args.table, "key_id": key_id,
+                            "keys": str(accounts.key_file(args.table))},
+                     "new record key %s in %s (give it to the board with uthctl provision)")
     if args.action == "broker-config":
         path = accounts.broker_config(args.listen, tls=_tls(args))
         return _said(args, {"config": str(path)},
-                     "Mosquitto configuration: %s (mosquitto -c it; reload it after add-table)")
+                     "Mosquitto configuration: %s (mosquitto -c it; add-table reloads it)")
     if args.action == "audit":
         return run_audit(args)
     if args.action == "add-user":
         users.Users(Path(args.dir) / "users.json").add(args.name, args.role,
                                                        users.password_from_user())
-        return _said(args, {"user": args.name, "role": args.role}, "user added, role %s")
+        return _said(args, {"user": args.name, "role": args.role},
+                     "user %s added, role %s (any session of theirs ended)")
+    if args.action == "users":
+        return run_users(args)
     if args.action == "page":
         return run_page(args)
     return serve(args, accounts)
 
 
+def add_table(args, accounts):
+    credentials = str(accounts.add_table(args.table))
+    keys = str(accounts.key_file(args.table))
+    broker = reload_broker(accounts)
+    if args.json:
+        print(json.dumps({"table": args.table, "credentials": credentials, "keys": keys,
+                          "broker": broker}))
+    else:
+        print("table account's credentials: %s\ntable's record key file: %s (give it to the "
+              "board with uthctl provision)\n%s" % (credentials, keys, broker))
+    return 0
+
+
 def database(args):
-    return args.db or store.sqlite_url(Path(args.dir).resolve() / "floor.db")
+    # --db, else the URL `init --db` recorded, else the folder's SQLite file.
+    if args.db:
+        return args.db
+    accounts = Accounts(args.dir)
+    recorded = accounts.settings().get("db") if accounts.settings_path.exists() else None
+    return recorded or store.sqlite_url(Path(args.dir).resolve() / "floor.db")
+
+
+def run_users(args):
+    people = users.Users(Path(args.dir) / "users.json")
+    if args.change == "list":
+        listing = people.listing()
+        print(json.dumps(listing) if args.json else "\n".join(
+            "%s (%s)" % (user["name"], user["role"]) for user in listing) or "no users")
+        return 0
+    if not args.name:
+        raise UthctlError("uthctl floor users %s NAME" % args.change)
+    if args.change == "remove":
+        people.remove(args.name)
+        return _said(args, {"removed": args.name}, "user %s removed (sessions ended)")
+    people.passwd(args.name, users.password_from_user())
+    return _said(args, {"password": args.name}, "user %s has a new password (sessions ended)")
+
+
+def page_tls(args):
+    # (certfile, keyfile) for the page's own HTTPS, or None; off loopback
+    # it is required, since the session cookie is then Secure.
+    from ..floor.page import loopback
+
+    if bool(args.certfile) != bool(args.keyfile):
+        raise UthctlError("uthctl floor page: give --certfile and --keyfile together")
+    if not args.certfile and not loopback(args.host):
+        raise UthctlError("uthctl floor page --host %s: off loopback the page serves HTTPS "
+                          "only; give --certfile FILE --keyfile FILE" % args.host)
+    return (args.certfile, args.keyfile) if args.certfile else None
 
 
 def run_page(args):
     from ..floor import page
 
+    tls = page_tls(args)
     opened = store.Store(database(args))
-    app = page.create_app(opened, users.Users(Path(args.dir) / "users.json"))
-    print("the floor page: http://%s:%d/" % (args.host, args.listen), flush=True)
+    app = page.create_app(opened, users.Users(Path(args.dir) / "users.json"),
+                          secure_cookie=tls is not None)
+    print("the floor page: %s://%s:%d/" % ("https" if tls else "http", args.host, args.listen),
+          flush=True)
     try:
-        page.serve(app, args.host, args.listen)
+        page.serve(app, args.host, args.listen, tls)
     except KeyboardInterrupt:
         pass
     finally:
@@ -100,18 +187,46 @@ def run_page(args):
 
 
 def run_audit(args):
+    # Exit 0: every table verified; 1: anything failed; 3: nothing failed but
+    # something rests on the database's word alone (unsigned, head unconfirmed).
     if args.plot:
         audit_report.check_plot_path(args.plot)
+    if args.port and not args.table:
+        raise UthctlError("--port needs --table: the board's table")
+    if args.port and (args.audit_broker or args.broker):
+        raise UthctlError("give --port (the board's export) or --broker (its head, live), "
+                          "not both")
     since = audit.since_timestamp(args.since) if args.since else None
-    opened = store.Store(database(args))
+    accounts = Accounts(args.dir)
+    settings = accounts.settings()  # the audit never runs on a folder that is no floor's
+    opened = store.Store(database(args), create=False)
     try:
-        report = audit.audit_tables(opened, args.table, since)
+        heads = _heads(args, accounts, settings["casino"])
+        report = audit.audit_tables(opened, args.table, since, Path(args.dir) / "keys", heads,
+                                    accounts=settings.get("tables", ()))
     finally:
         opened.close()
     if args.plot:
         report["plots"] = audit.plots(report, args.plot)
-    print(json.dumps(report) if args.json else audit.text(report))
-    return 0 if report["ok"] else 1
+    print(json.dumps(report) if args.json else audit_text.text(report))
+    return audit.EXIT[report["verdict"]]
+
+
+def _heads(args, accounts, casino):
+    # How each table's head is held against its board's: its export over
+    # --port, or live through the broker; None: not at all.
+    if args.port:
+        return audit_board.board_heads(args.port, args.table)
+    broker = args.audit_broker or args.broker
+    if not broker:
+        return None
+    path = accounts.credentials(AUDIT_USER)
+    if not path.exists():
+        raise UthctlError("no audit account in %s: `uthctl floor --dir %s add-audit-account` "
+                          "makes one" % (args.dir, args.dir))
+    ask = audit_live.asker(broker, read_credentials(path), casino, Path(args.dir) / "keys",
+                           args.wait, args.audit_cafile or args.cafile)
+    return audit.check_heads(ask)
 
 
 def _tls(args):
@@ -125,7 +240,9 @@ def _tls(args):
 
 
 def _said(args, result, words):
-    print(json.dumps(result) if args.json else words % list(result.values())[-1])
+    # words takes the result's last value, or as many values as it has %s.
+    values = list(result.values())[-words.count("%s"):]
+    print(json.dumps(result) if args.json else words % tuple(values))
     return 0
 
 
@@ -142,7 +259,7 @@ def serve(args, accounts):
 
         embedded = EmbeddedBroker(accounts, args.embedded_broker).start()
     floor = Floor(args.broker or embedded.url, account, settings["casino"], store.Store(url),
-                  cafile=args.cafile)
+                  cafile=args.cafile, keys=accounts.keys_folder)
     try:
         floor.run()
     except KeyboardInterrupt:

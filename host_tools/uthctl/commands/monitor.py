@@ -3,10 +3,12 @@
 # It only listens: it sends no byte (not even Ctrl-C, which would stop the
 # controller) unless --poll asks it to read `status` and `meters` every S
 # seconds. When the port vanishes or fails (a board's USB re-enumerating at
-# a reset, a cable pulled) it reopens it every half second and says so; a
-# board that restarts behind a port that stays open (a USB-UART bridge, the
-# virtual boards) shows itself by its controller's `started` event. Ctrl-C
-# ends it, exit 0.
+# a reset, a cable pulled) it reopens it every half second, for --reopen-for
+# seconds at most, and says so; a board that restarts behind a port that
+# stays open (a USB-UART bridge, the virtual boards) shows itself by its
+# controller's `started` event. A board that does not come back, or another
+# board's USB identity behind the same path, ends it (exit 2): it never
+# listens to a board it was not given. Ctrl-C ends it, exit 0.
 import datetime
 import json
 import sys
@@ -19,6 +21,7 @@ from .meters import seconds
 from .monitor_text import event_line, table_line
 
 RETRY_S = 0.5
+REOPEN_FOR_S = 60.0
 SOFT_REBOOT = b"MPY: soft reboot"
 
 
@@ -30,12 +33,15 @@ def add_parser(sub):
                         help="also read status and meters every S seconds (sends commands)")
     parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S",
                         help="seconds to wait for a polled reply (more than 0)")
+    parser.add_argument("--reopen-for", type=seconds, default=REOPEN_FOR_S, metavar="S",
+                        help="how long to try a vanished port again before ending (default "
+                        "%g s: a Pico's USB is back within a few)" % REOPEN_FOR_S)
     return parser
 
 
 @expecting(OSError)
 def run(args):
-    monitor = Monitor(args.port, args.json, args.poll, args.timeout)
+    monitor = Monitor(args.port, args.json, args.poll, args.timeout, args.reopen_for)
     try:
         monitor.run()
     except KeyboardInterrupt:
@@ -43,6 +49,13 @@ def run(args):
     finally:
         monitor.close()
     return 0
+
+
+def _usb_words(identity):
+    if identity is None:
+        return "none"
+    vid, pid, serial_number = identity
+    return "%04x:%04x serial %s" % (vid, pid, serial_number or "none")
 
 
 def _now():
@@ -54,8 +67,11 @@ def _stamp(when):
 
 
 class Monitor:
-    def __init__(self, port, as_json, poll, timeout, out=None, err=None):
+    def __init__(self, port, as_json, poll, timeout, reopen_for=REOPEN_FOR_S, out=None,
+                 err=None):
         self.port = port
+        self.reopen_for = reopen_for
+        self.board = None  # the USB identity first opened, or None (a pty)
         self.as_json = as_json
         self.poll = poll
         self.timeout = timeout
@@ -72,6 +88,8 @@ class Monitor:
         # The port as given (or found again, with auto); OSError if it cannot be.
         self.device = ports.resolve(self.port)
         self.link = Link(self.device, timeout=self.timeout, end_line=False, exclusive=True)
+        if self.board is None:
+            self.board = ports.usb_serial(self.device)
 
     def close(self):
         if self.link is not None:
@@ -81,16 +99,29 @@ class Monitor:
     def reopen(self, error):
         self.close()
         lost = time.monotonic()
-        self.note("link lost: %s (%s); reopening every %.1f s" % (self.device, error, RETRY_S))
-        while True:
+        self.note("link lost: %s (%s); reopening every %.1f s for %g s"
+                  % (self.device, error, RETRY_S, self.reopen_for))
+        while time.monotonic() - lost < self.reopen_for:
             time.sleep(RETRY_S)
             try:
                 self.open()
             except OSError:
                 continue
+            self.check_same_board()
             self.note("link back: %s reopened after %.1f s; events sent meanwhile are lost"
                       % (self.device, time.monotonic() - lost))
             return
+        raise OSError("the board at %s did not come back within %g s: the monitor ends"
+                      % (self.device, self.reopen_for))
+
+    def check_same_board(self):
+        # Another board behind the path (another USB serial number) is not
+        # the one given: its I/O is not ours to take.
+        found = ports.usb_serial(self.device)
+        if self.board is not None and found != self.board:
+            self.close()
+            raise OSError("another board is at %s now (USB %s, was %s): the monitor ends"
+                          % (self.device, _usb_words(found), _usb_words(self.board)))
 
     # ---- the loop ----
 

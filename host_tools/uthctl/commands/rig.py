@@ -76,7 +76,9 @@ def did(args):
     if args.action == "key" and level is None:
         return "key turned and released (held %d ms)" % args.hold
     if args.action == "key":
-        return "key held turned (service mode)" if level == "on" else "key released"
+        # The rig moves the key; the table decides: a round in play ends first.
+        return ("key held turned: service mode, at the round's end if one is in play "
+                "(uthctl status says which)" if level == "on" else "key released")
     if args.action == "power":
         return "power %s" % level
     return "reset: power off, then on"

@@ -9,9 +9,9 @@ import json
 from mystery import configs, settings
 from mystery.refusal import Refused
 
-from ..analysis.meters_text import meaning, setting_lines
+from ..analysis.meters_text import meaning, parse_value, setting_lines
 from ..errors import Refusal, expecting
-from .boardquery import add_board_arguments, ask, open_link, read_table
+from .boardquery import add_board_arguments, ask, open_link, read_table, to_service
 from .config import confirmed
 
 
@@ -26,14 +26,6 @@ def add_parser(sub):
                         help="change without asking (for scripts)")
     add_board_arguments(parser)
     return parser
-
-
-def parse_value(text):
-    # JSON where the text is JSON (500, null, "carry"), else the word itself.
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
 
 
 @expecting(OSError)
@@ -75,8 +67,8 @@ def _change(args, link, status, meters, name, value):
               else "%s is already %s: nothing to change" % (name, json.dumps(value)))
         return 0
     if status["state"] != "service":
-        raise Refusal("not changed: not in service mode (the table is %s): hold the key "
-                      "switch, then change it" % status["state"])
+        raise Refusal("not changed: not in service mode (the table is %s): %s, then change it"
+                      % (status["state"], to_service(status["state"])))
     text = "change the setting %s: %s -> %s\n  (%s)" % (
         name, json.dumps(was), json.dumps(value), meaning(name))
     if not confirmed(args, text):

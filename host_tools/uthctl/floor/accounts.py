@@ -3,7 +3,11 @@
 # by mosquitto_passwd (fed on its standard input, never its command line)
 # and handed to its bridge in a credentials file only its owner reads.
 # The ACL lets a table publish only under its own topics and read only its
-# own command topic; the floor reads everything and writes only commands.
+# own command topic; the floor reads everything and writes only commands;
+# the audit (its own account, for the floor's client id is the running
+# service's) asks the tables and reads only their events. Each table has a
+# record key file in keys/ (owner-only folder), the keys the floor checks its
+# board's records with (analysis/record_auth.py).
 import json
 import os
 import secrets
@@ -11,11 +15,33 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from . import topics
+from ..analysis import record_auth
+from . import table_keys, topics
 from .mqtt import write_credentials
 
 FLOOR_USER = "floor"
+AUDIT_USER = "audit"
 PASSWORD_BYTES = 24
+# A listener's option in Mosquitto 2.0 (after each `listener` line, or it is
+# ignored): the client id is the user name, so no account takes another's.
+BIND_IDS = "use_username_as_clientid true"
+
+
+def recordable_url(url):
+    # floor.json is no secret: a database password goes in PostgreSQL's own
+    # ~/.pgpass or PGPASSWORD, never into it.
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise ValueError("--db %s: not a database URL (sqlite:///FILE or "
+                         "postgresql+psycopg://USER@HOST/NAME)" % url) from None
+    if parsed.password is not None:
+        raise ValueError("--db: no password in the URL floor.json keeps; give it in "
+                         "~/.pgpass or PGPASSWORD")
+    return url
 
 
 class Accounts:
@@ -34,8 +60,19 @@ class Accounts:
     def acl_file(self):
         return self.folder / "acl"
 
+    @property
+    def pid_file(self):
+        return self.folder / "mosquitto.pid"
+
     def credentials(self, user):
         return self.folder / "accounts" / ("%s.json" % user)
+
+    @property
+    def keys_folder(self):
+        return self.folder / "keys"
+
+    def key_file(self, table):
+        return table_keys.key_file(self.keys_folder, topics.check_name(table))
 
     def settings(self):
         try:
@@ -46,18 +83,35 @@ class Accounts:
 
     # ---- making them ----
 
-    def init(self, casino):
+    def init(self, casino, database=None):
+        # database: the URL `uthctl floor`, `page` and `audit` use unless --db says otherwise.
         topics.check_name(casino, "casino")
+        if database is not None:
+            recordable_url(database)
         if self.settings_path.exists():
             raise ValueError("%s already holds a floor (casino %r)"
                              % (self.folder, self.settings()["casino"]))
         (self.folder / "accounts").mkdir(parents=True, exist_ok=True)
         os.chmod(self.folder / "accounts", 0o700)
-        self.settings_path.write_text(json.dumps({"casino": casino, "tables": []}))
+        settings = {"casino": casino, "tables": []}
+        if database is not None:
+            settings["db"] = database
+        self.settings_path.write_text(json.dumps(settings))
         self.password_file.touch(mode=0o600)
         self._add_user(FLOOR_USER)
+        self._add_user(AUDIT_USER)
         self.write_acl()
         return self.credentials(FLOOR_USER)
+
+    def add_audit(self):
+        # The audit's account, for a floor folder made before it had one.
+        self.settings()
+        if self.credentials(AUDIT_USER).exists():
+            raise ValueError("the audit already has an account: %s"
+                             % self.credentials(AUDIT_USER))
+        self._add_user(AUDIT_USER)
+        self.write_acl()
+        return self.credentials(AUDIT_USER)
 
     def add_table(self, table):
         settings = self.settings()
@@ -69,7 +123,18 @@ class Accounts:
         settings["tables"].append(table)
         self.settings_path.write_text(json.dumps(settings))
         self.write_acl()
+        if not self.key_file(table).exists():  # an earlier add-table's keys stay
+            self.rekey(table)
         return self.credentials(topics.user_of(table))
+
+    def rekey(self, table):
+        # A new record key appended to the table's key file; its key id.
+        if table not in self.settings()["tables"]:
+            raise ValueError("table %s has no account: `uthctl floor add-table %s` first"
+                             % (table, table))
+        self.keys_folder.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(self.keys_folder, 0o700)
+        return record_auth.add_key(self.key_file(table), table)
 
     def _add_user(self, user):
         password = secrets.token_urlsafe(PASSWORD_BYTES)
@@ -109,6 +174,9 @@ class Accounts:
         casino = settings["casino"]
         publish = {FLOOR_USER: ["%s/%s/+/%s" % (topics.ROOT, casino, topics.COMMAND)]}
         subscribe = {FLOOR_USER: ["%s/#" % topics.ROOT]}
+        if self.credentials(AUDIT_USER).exists():
+            publish[AUDIT_USER] = [publish[FLOOR_USER][0]]
+            subscribe[AUDIT_USER] = ["%s/%s/+/%s" % (topics.ROOT, casino, topics.EVENT)]
         for table in settings["tables"]:
             user = topics.user_of(table)
             publish[user] = [topics.topic(casino, table, kind) for kind in topics.PUBLISHED]
@@ -131,16 +199,19 @@ class Accounts:
                           "mosquitto and make the floor folder again, or run "
                           "`uthctl floor --embedded-broker PORT`")
         # A Mosquitto configuration for this floor: no anonymous client, the
-        # password file and the ACL above, plain MQTT on loopback only, and
-        # with tls={"bind", "port", "cafile", "certfile", "keyfile"} a TLS
+        # password file and the ACL above, each client's id its user name
+        # (so no account takes another's id and knocks it off), a pid file
+        # add-table reloads it by, plain MQTT on loopback only, and with
+        # tls={"bind", "port", "cafile", "certfile", "keyfile"} a TLS
         # listener, the only one that may face the network.
         lines = ["per_listener_settings false", "allow_anonymous false",
                  "password_file %s" % self.password_file.resolve(),
-                 "acl_file %s" % self.acl_file.resolve(), "persistence false",
+                 "acl_file %s" % self.acl_file.resolve(),
+                 "pid_file %s" % self.pid_file.resolve(), "persistence false",
                  "log_dest stderr", "log_type error", "log_type warning", "log_type notice",
-                 "listener %d 127.0.0.1" % port]
+                 "listener %d 127.0.0.1" % port, BIND_IDS]
         if tls is not None:
-            lines += ["listener %d %s" % (tls["port"], tls["bind"]),
+            lines += ["listener %d %s" % (tls["port"], tls["bind"]), BIND_IDS,
                       "cafile %s" % Path(tls["cafile"]).resolve(),
                       "certfile %s" % Path(tls["certfile"]).resolve(),
                       "keyfile %s" % Path(tls["keyfile"]).resolve(), "tls_version tlsv1.2"]

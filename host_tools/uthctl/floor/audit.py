@@ -1,13 +1,23 @@
 # uthctl floor audit: `uthctl audit`'s checks (analysis/audit.py) run on each
 # table's records as the floor's database holds them, with the table's last
-# meters snapshot and status, and a summary across the tables: each table's
-# verdict, its records and hits, and the hits per configuration.
+# meters snapshot and status; every record's authenticator against the
+# table's key file (audit_keys); the database's head against the board's
+# own (audit_head); and a summary across the tables: each table's verdict,
+# its records and hits, and the hits per configuration. A table is verified
+# only when nothing fails and neither its records nor its head rest on the
+# database's word alone; otherwise it failed, or it is unconfirmed.
 import datetime
 import json
+import time
 from collections import Counter
 
 from ..analysis import audit_report, hold
 from ..analysis.audit import audit
+from . import audit_head, audit_keys
+
+VERIFIED, FAILED, UNCONFIRMED = "verified", "FAILED", "unconfirmed"
+EXIT = {VERIFIED: 0, FAILED: 1, UNCONFIRMED: 3}
+NOT_ASKED = "not asked: no --broker given, so the board's own head was not compared"
 
 
 def since_timestamp(text):
@@ -20,27 +30,102 @@ def since_timestamp(text):
                              tzinfo=datetime.timezone.utc).timestamp()
 
 
-def audit_tables(store, table=None, since=None):
-    # {"ok", "tables": {id: uthctl audit's result}, "summary": {...}}.
-    names = [table] if table is not None else store.table_ids()
-    results = {}
+def audit_tables(store, table=None, since=None, keys_dir=None, heads=None, accounts=()):
+    # {"ok", "verdict", "tables": {id: uthctl audit's result and ours},
+    # "summary": {...}}. heads(records by table) gives each table's head
+    # compared with its board's (audit_head); None: not asked. accounts:
+    # the tables the floor folder made accounts for, each audited even when
+    # the database holds nothing of it (a table deleted whole).
+    held = set(store.table_ids())
+    names = [table] if table is not None else sorted(held | set(accounts))
+    every = {}
     for name in names:
-        state = store.table(name)
-        if state is None:
+        if name not in held and name not in accounts:
             raise ValueError("the floor holds no table %s" % name)
-        results[name] = _audit_one(store, name, state, since)
-    return {"ok": all(r["ok"] for r in results.values()), "tables": results,
+        every[name] = _read_records(store, name) if name in held else ([], None)
+    compared = heads(every) if heads is not None and every else {}
+    results = {}
+    for name, (records, unread) in every.items():
+        head = compared.get(name) or audit_head.unconfirmed(NOT_ASKED)
+        results[name] = _audit_one(store, name, records, unread, since, keys_dir, head) \
+            if name in held else _absent(name, head)
+    verdict = _floor_verdict(results)
+    return {"ok": verdict == VERIFIED, "verdict": verdict, "tables": results,
             "summary": _summary(results)}
 
 
-def _audit_one(store, name, state, since):
-    records = store.records(name)
+def _read_records(store, name):
+    # (records, problem): a record that is not JSON fails its table's audit.
+    try:
+        return store.records(name), None
+    except ValueError as error:
+        return [], "records: the database's records cannot be read (%s)" % error
+
+
+def _audit_one(store, name, records, unread, since, keys_dir, head):
+    state = store.table(name)
+    signed = audit_keys.signatures(records, keys_dir, name)
     if since is not None:
         records = [r for r in records if type(r.get("time")) is int and r["time"] >= since]
     meters = json.loads(state["meters"]) if state["meters"] else {}
     status = json.loads(state["board_status"]) if state["board_status"] else {}
-    failures = [] if meters else ["meters: no meters snapshot from the table yet"]
-    return audit(status, meters, records, failures, "the floor's database, table %s" % name)
+    failures = [unread] if unread else []
+    failures += [] if meters else ["meters: no meters snapshot from the table yet"]
+    result = audit(status, meters, records, failures, "the floor's database, table %s" % name)
+    result["failures"] += signed["problems"]
+    if head["state"] == audit_head.FAILED:
+        result["failures"].append("head: " + head["text"])
+    result.update(signatures=signed, head=head, verdict=_table_verdict(result, signed, head))
+    result["ok"] = result["verdict"] == VERIFIED
+    return result
+
+
+def _absent(name, head):
+    # A table with an account of which the database holds nothing: right
+    # only when its board's head is record 0 too.
+    failures = ["head: " + head["text"]] if head["state"] == audit_head.FAILED else []
+    signed = {"state": audit_keys.CHECKED, "text": "no records", "problems": []}
+    if head["state"] == audit_head.UNCONFIRMED:
+        head = dict(head, text="the database holds nothing of table %s, which has an "
+                    "account; %s" % (name, head["text"]))
+    result = {"absent": True, "failures": failures, "hits": [], "meters": None,
+              "log": {"records": 0}, "signatures": signed, "head": head}
+    result["verdict"] = _table_verdict(result, signed, head)
+    result["ok"] = result["verdict"] == VERIFIED
+    return result
+
+
+def _table_verdict(result, signed, head):
+    if result["failures"]:
+        return FAILED
+    if signed["state"] != audit_keys.CHECKED or head["state"] == audit_head.UNCONFIRMED:
+        return UNCONFIRMED
+    return VERIFIED
+
+
+def _floor_verdict(results):
+    # No table audited proves nothing: a failure, never a pass.
+    verdicts = [r["verdict"] for r in results.values()]
+    if not verdicts or FAILED in verdicts:
+        return FAILED
+    return UNCONFIRMED if UNCONFIRMED in verdicts else VERIFIED
+
+
+def check_heads(ask):
+    # heads() for audit_tables from ask(records by table) -> {table: audit_live.Asking}.
+    def heads(every):
+        askings = ask({name: records for name, (records, _) in every.items()})
+        now = time.time()
+        return {name: _compared(every[name][0], asking, now)
+                for name, asking in askings.items()}
+    return heads
+
+
+def _compared(records, asking, now):
+    if asking.head is None:
+        return audit_head.unconfirmed(asking.why)
+    after = [asking.after[seq] for seq in sorted(asking.after)]
+    return audit_head.compare(records, asking.head, after, now)
 
 
 def _summary(results):
@@ -49,10 +134,12 @@ def _summary(results):
     for name, result in results.items():
         hits = [r for r in result["hits"] if r.get("log_seq") is not None]
         config = (result["meters"] or {}).get("config")
-        per_config[config] += len(hits)
-        rows.append({"table": name, "ok": result["ok"], "config": config,
-                     "records": result["log"]["records"], "hits": len(hits),
-                     "failures": result["failures"]})
+        if not result.get("absent"):  # no records, no configuration to count under
+            per_config[config] += len(hits)
+        rows.append({"table": name, "ok": result["ok"], "verdict": result["verdict"],
+                     "config": config, "records": result["log"]["records"], "hits": len(hits),
+                     "failures": result["failures"], "signatures": result["signatures"]["state"],
+                     "head": result["head"]["state"]})
     return {"tables": rows, "hits_per_config": dict(per_config),
             "holds": floor_holds([result["meters"] or {} for result in results.values()])}
 
@@ -76,28 +163,13 @@ def floor_holds(all_meters):
     return found
 
 
-def text(report):
-    lines = ["Floor audit, %d tables: %s" % (
-        len(report["tables"]), "every table verifies" if report["ok"] else "FAILED")]
-    for row in report["summary"]["tables"]:
-        lines.append("  table %s: %s, configuration %s, %d records, %d hits in the log" % (
-            row["table"], "ok" if row["ok"] else "FAILED: " + "; ".join(row["failures"]),
-            row["config"], row["records"], row["hits"]))
-    lines.append("Hits per configuration: %s" % (", ".join(
-        "%s %d" % item for item in sorted(report["summary"]["hits_per_config"].items(),
-                                          key=lambda item: str(item[0]))) or "none"))
-    lines.append("Side wagers across the tables: hold against par")
-    lines += ["  " + line for line in hold.hold_lines(report["summary"]["holds"])]
-    for name, result in report["tables"].items():
-        lines += ["", "=== Table %s ===" % name, audit_report.text(result)]
-    return "\n".join(lines)
-
-
 def plots(report, path):
     # One chart a table: FILE-<table>.png beside the given FILE.png.
     written = []
     stem = path[:-4] if path.lower().endswith(".png") else path
     for name, result in report["tables"].items():
+        if result.get("absent"):
+            continue  # no records, no chart
         target = "%s-%s.png" % (stem, name)
         audit_report.plot(result, target)
         written.append(target)

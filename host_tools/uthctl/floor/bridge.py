@@ -4,9 +4,13 @@
 # restarted bridge or a restarted board loses nothing: each only delays the
 # next export. Live events that are no record (started, fault, refused, ...)
 # are published as they come, and lost while the broker is away. From the
-# floor it takes only `status`, `meters` and `log`.
+# floor it takes only `status`, `meters`, `log` and `head` (the audit's: the
+# board's own log head, authenticated by its record key over the asker's
+# nonce, published on the event topic as {"table", "head": the board's reply,
+# "asked": the nonce}).
 import json
 import queue
+import re
 import sys
 import time
 
@@ -15,8 +19,11 @@ from ..links.hostlink import Link, LinkError
 from . import bridge_state, topics
 from .mqtt import BrokerDown, Client
 
-READ_ONLY = ("status", "meters", "log")
+READ_ONLY = ("status", "meters", "log", "head")
 RETRY_S = 0.5
+NOT_AUTHORISED = ("not authorised: table %s's account is not in the broker's password file "
+                  "(reload the broker after add-table)")
+NONCE = re.compile(r"^[0-9a-f]{16,64}$")  # what the bridge passes on to its board
 
 
 class Bridge:
@@ -35,11 +42,13 @@ class Bridge:
         self.said_down = False  # whether this outage of the broker was noted
         self.next_meters = 0.0
         offline = json.dumps({"table": table, "status": "offline"})
-        self.client = Client(broker, account, "uth-%s-%s" % (casino, table),
+        self.client = Client(broker, account,
                              will=(self.topic(topics.STATUS), offline),
                              on_message=self._command,
                              subscriptions=(self.topic(topics.COMMAND),), cafile=cafile)
         self.client.on_up = self._broker_up
+        self.client.on_refused = self._account_refused
+        self.said_refused = False  # whether this refusal of the account was noted
 
     def topic(self, kind):
         return topics.topic(self.casino, self.table, kind)
@@ -110,6 +119,13 @@ class Bridge:
         self.sync_due = True  # what was published while it was away may be lost
         self.status_due = True
         self.said_down = False
+        self.said_refused = False
+
+    def _account_refused(self):
+        # paho tries again every 2 s; the broker's answer is said once.
+        if not self.said_refused:
+            self.said_refused = True
+            self.note(NOT_AUTHORISED % self.table)
 
     # ---- what it publishes ----
 
@@ -198,8 +214,21 @@ class Bridge:
             self.publish_status()
         elif cmd == "meters":
             self.publish_meters()
+        elif cmd == "head":
+            self.answer_head(request.get("nonce"))
         else:
             self.resend(request.get("since"))
+
+    def answer_head(self, nonce):
+        # The board's answer as it gave it: the asker checks it with the key,
+        # which the bridge does not hold.
+        if not isinstance(nonce, str) or not NONCE.match(nonce):
+            self.note("refused a head request without a nonce of 16-64 hex digits")
+            return
+        reply = self.link.command("head", nonce=nonce)
+        reply.pop("id", None)
+        # "asked": which request a refusal (which carries no nonce) answers.
+        self.send(topics.EVENT, {"head": reply, "asked": nonce})
 
     def resend(self, since):
         # The records from `since` to the meter's head, as the floor asked.

@@ -1,7 +1,9 @@
 # The embedded broker for one host with nothing installed: amqtt (pure
 # Python, MIT), run in a thread of `uthctl floor --embedded-broker PORT` on
 # 127.0.0.1, with the floor folder's accounts (passwd.amqtt, Argon2 hashes)
-# and the same topic rules as Mosquitto's ACL; anonymous clients refused.
+# and the same topic rules as Mosquitto's ACL; anonymous clients refused;
+# each client's id its account's name, and amqtt's churn bug guarded
+# (amqtt_guard.py).
 import asyncio
 import threading
 import warnings
@@ -51,12 +53,14 @@ class EmbeddedBroker:
     def _run(self, ready):
         from amqtt.broker import Broker
 
+        from . import amqtt_guard
+
         self.loop = asyncio.new_event_loop()
         asyncio.set_event_loop(self.loop)
         try:
-            self.broker = Broker(self.config, loop=self.loop)
+            self.broker = amqtt_guard.apply(Broker(self.config, loop=self.loop))
             self.loop.run_until_complete(self.broker.start())
-        except Exception as error:  # reported by start(), in the caller's thread
+        except Exception as error:  # noqa: BLE001 -- reported by start(), in the caller's thread
             self.failed = "%s: %s" % (type(error).__name__, error)
             ready.set()
             return

@@ -5,6 +5,10 @@
 # asked for. Nothing refused reaches `records`. A meters snapshot at the
 # floor's head is checked against the records: the accounting identity on
 # its meters, and the meters against the records added up (analysis/ledger).
+# A record of a table with a key file must carry its board's authenticator
+# once a key is in force (table_keys.py). Each message is handled on its own:
+# whatever goes wrong in one (a bug, the database) refuses that message,
+# counted as `internal` on its table, and never stops the next.
 import json
 import time
 
@@ -12,36 +16,64 @@ from mystery import chain
 
 from ..analysis import ledger, log_verify, logread
 from ..analysis.audit import identity_failures, ledger_failures
-from . import topics
+from . import limits, topics
+from .table_keys import KeyFileError
 
 ACCEPTED, DUPLICATE, REFUSED, KEPT = "accepted", "duplicate", "refused", "kept"
 EARLY = "early"  # a record past a gap: not stored, the missing ones asked for
+INTERNAL = "internal"  # refused because the floor failed on it, not for what it said
 ASK_AGAIN_S = 2.0  # the least time between two requests for the same records
 REVEALING = ("hit", "redraw")  # records that open a cycle's commitment
 
 
 class Intake:
-    def __init__(self, store, casino, log=None):
+    def __init__(self, store, casino, log=None, keys=None):
+        # keys: the floor's TableKeys (the service always has them); None: no
+        # key is checked and no table called unsigned, as before record keys.
         self.store = store
         self.casino = casino
+        self.keys = keys
         self.log = log or (lambda words: None)
         self.requests = []  # (table, command) for the floor to publish
         self.asked = {}  # table -> (since, when) of the last log request
-        self.counts = {ACCEPTED: 0, DUPLICATE: 0, REFUSED: 0, KEPT: 0, EARLY: 0}
+        self.counts = {ACCEPTED: 0, DUPLICATE: 0, REFUSED: 0, KEPT: 0, EARLY: 0, INTERNAL: 0}
+        self.told_unsigned = set()  # tables whose `unsigned` alert this run has raised
         # table -> its records' accounts walked so far, extended record by
         # record, so a snapshot's check does not read the table's whole log.
         self.ledgers = {}
 
     def take(self, topic, payload):
-        # One message: its outcome, ACCEPTED, DUPLICATE, KEPT or REFUSED.
-        outcome, reason = self._take(topic, payload)
+        # One message: its outcome, ACCEPTED, DUPLICATE, KEPT, EARLY or REFUSED.
+        try:
+            outcome, reason = self._take(topic, payload)
+        except Exception as error:  # noqa: BLE001 -- this message's alone: the next is taken
+            outcome, reason = REFUSED, "internal error: %s: %s" % (type(error).__name__, error)
+            self._count_internal(topic)
         self.counts[outcome] += 1
         if outcome == REFUSED:
-            self.log("refused %s: %s" % (topic, reason))
-            self.store.refuse(topic, reason, payload)
+            self.log("refused %s: %s" % (limits.storable(topic), reason))
+            self._refuse(topic, reason, payload)
         elif outcome == EARLY:
             self.log("held back %s: %s" % (topic, reason))
         return outcome
+
+    def _refuse(self, topic, reason, payload):
+        try:
+            self.store.refuse(topic, reason, payload)
+        except Exception as error:  # noqa: BLE001 -- the database down: said, and on
+            self.log("the refusal of %s was not stored: %s: %s"
+                     % (limits.storable(topic), type(error).__name__, error))
+
+    def _count_internal(self, topic):
+        self.counts[INTERNAL] += 1
+        where = topics.parse(topic) if isinstance(topic, str) else None
+        if where is None or where[0] != self.casino:
+            return
+        self.ledgers.pop(where[1], None)  # its running sums may be half walked
+        try:
+            self.store.count_internal(self.casino, where[1])
+        except Exception as error:  # noqa: BLE001 -- a count lost, never the floor
+            self.log("table %s's internal count not stored: %s" % (where[1], error))
 
     def _take(self, topic, payload):
         where = topics.parse(topic)
@@ -52,9 +84,10 @@ class Intake:
             return REFUSED, "another casino's topic (this floor is %r)" % self.casino
         if kind == topics.COMMAND:
             return KEPT, None  # the floor's own requests, seen on uth/#
-        message = _json_object(payload)
-        if message is None:
-            return REFUSED, "not a JSON object"
+        try:
+            message = limits.read_message(payload)
+        except limits.Unreadable as why:
+            return REFUSED, "not a JSON object: %s" % why
         if message.get("table") != table:
             return REFUSED, "says table %r on table %r's topic" % (message.get("table"), table)
         return {topics.EVENT: self._event, topics.METERS: self._meters,
@@ -63,11 +96,16 @@ class Intake:
     # ---- events and records ----
 
     def _event(self, table, message):
+        if "head" in message:
+            return KEPT, None  # a board's answer to the audit's `head`, for the audit
         if "record" in message:
             return self._record(table, message["record"], message.get("first_kept") is True)
         event = message.get("event")
         if not isinstance(event, dict) or not isinstance(event.get("ev"), str):
             return REFUSED, "an event message holds neither a record nor an event"
+        problem = limits.text_problem(event["ev"], limits.EV_WIDTH, "the event's 'ev'")
+        if problem:
+            return REFUSED, "a live event the floor cannot hold: %s" % problem
         if "seq" in event:
             return REFUSED, "a live event with a seq: records come as records"
         self.store.notice(table, event)
@@ -78,28 +116,58 @@ class Intake:
     def _record(self, table, record, first_kept=False):
         # first_kept: the bridge says this is the first record its board
         # still keeps (its bounded log dropped those before).
-        problem = logread.shape_problem(record)
+        problem = logread.shape_problem(record) or limits.record_problem(record)
         if problem:
             return REFUSED, "not a log record: %s" % problem
         state = self.store.table(table) or {}
-        last_seq, last_hash = state.get("last_seq"), state.get("last_hash")
-        seq = record["seq"]
-        if last_seq is not None and seq <= last_seq:
-            return self._again(table, record)
-        if last_seq is None and seq > 1 and not first_kept:
+        last_seq = state.get("last_seq")
+        if last_seq is not None and record["seq"] <= last_seq:
+            return self._again(table, record, state.get("key_id"))
+        if record["seq"] > (last_seq + 1 if last_seq is not None else 1) and not (
+                last_seq is None and first_kept):
+            return self._past_head(table, record, state)
+        return self._join(table, record, state)
+
+    def _past_head(self, table, record, state):
+        # A record past a gap (or a new table's past record 1): refused when
+        # no board made it (its hash not its own, or no key of the table's
+        # signed it), rather than a gap alert and the table asked for its log
+        # on a forger's word; else held back and the missing ones asked for.
+        seq, last_seq = record["seq"], state.get("last_seq")
+        ok, why = chain.verify([record])
+        if not ok:
+            self.store.raise_alert(table, "refused", "record %d refused: %s" % (seq, why))
+            return REFUSED, "record %d breaks the chain: %s" % (seq, why)
+        if self.keys is not None:
+            refused, _ = self._refused_unless(table, seq, self.keys.check_early, record,
+                                              state.get("key_id"))
+            if refused:
+                return refused
+        if last_seq is None:
             self.ask_log(table, 1)  # the floor missed the table's first records
             return EARLY, "record %d of a table whose earlier records the floor lacks" % seq
-        if last_seq is not None and seq > last_seq + 1:
-            self.ask_log(table, last_seq + 1)
-            self.store.raise_alert(table, "gap", "records %d-%d missing: asked the table again"
-                                   % (last_seq + 1, seq - 1))
-            return EARLY, "record %d after record %d: a gap" % (seq, last_seq)
-        first_prev = last_hash if last_seq is not None else (chain.GENESIS if seq == 1 else None)
+        self.ask_log(table, last_seq + 1)
+        self.store.raise_alert(table, "gap", "records %d-%d missing: asked the table again"
+                               % (last_seq + 1, seq - 1))
+        return EARLY, "record %d after record %d: a gap" % (seq, last_seq)
+
+    def _join(self, table, record, state):
+        # The table's next record (or the first it still keeps): stored when
+        # it follows the head and its board's key (if any) signed it.
+        seq, last_seq = record["seq"], state.get("last_seq")
+        first_prev = state["last_hash"] if last_seq is not None else (
+            chain.GENESIS if seq == 1 else None)
         ok, message = chain.verify([record], first_prev=first_prev)
         if not ok:
             self.store.raise_alert(table, "refused", "record %d refused: %s" % (seq, message))
             return REFUSED, "record %d breaks the chain: %s" % (seq, message)
-        self.store.append(self.casino, table, record)
+        refused, in_force = self._refused_unless(table, seq, self._authenticity, record,
+                                                 state.get("key_id"))
+        if refused:
+            return refused
+        self.store.append(self.casino, table, record, key_id=in_force)
+        if in_force is None:
+            self._unsigned(table)
         if table in self.ledgers:
             self.ledgers[table].walk([record])
         if record["ev"] in REVEALING:
@@ -109,6 +177,38 @@ class Intake:
                                    "record %d: the board no longer kept the earlier ones" % seq)
         return ACCEPTED, None
 
+    def _refused_unless(self, table, seq, check, record, in_force):
+        # check(table, record, in_force) gives (problem, key in force after):
+        # ((REFUSED, why), None) for a forgery or a key file the floor cannot
+        # read, else (None, the key in force after the record).
+        try:
+            forged, in_force = check(table, record, in_force)
+        except KeyFileError as error:
+            self.store.raise_alert(table, "keys", str(error))
+            return (REFUSED, "record %d not checked: %s" % (seq, error)), None
+        if not forged:
+            return None, in_force
+        self.store.raise_alert(table, "forged", forged_alert(self.casino, table, seq, forged))
+        return (REFUSED, "record %d forged: %s" % (seq, forged)), None
+
+    def _authenticity(self, table, record, in_force):
+        # (problem or None, the key in force after the record).
+        if self.keys is None:
+            return None, in_force
+        return self.keys.check(table, record, in_force)
+
+    def _unsigned(self, table):
+        if self.keys is None or table in self.told_unsigned:
+            return
+        self.told_unsigned.add(table)
+        why = ("its records carry no authenticator (a board with no record key: earlier "
+               "firmware, or not provisioned)")
+        if not self.keys.has_file(table):
+            why = "the floor holds no key file for it (uthctl floor add-table writes one)"
+        self.store.raise_alert(table, "unsigned", "table %s is unsigned: %s; its records are "
+                               "held by their hash chain alone, which anyone with the table's "
+                               "account can extend" % (table, why))
+
     def _check_commitments(self, table):
         # A revealed hit value against its cycle's commitment, as `uthctl
         # mystery verify` checks an export: the record is the board's own
@@ -117,11 +217,16 @@ class Intake:
         if not result["ok"]:
             self.store.raise_alert(table, "commitment", result["problem"])
 
-    def _again(self, table, record):
+    def _again(self, table, record, in_force):
         stored = self.store.record_at(table, record["seq"])
         if stored is not None and stored["hash"] == record["hash"] and stored == record:
             self.store.count_duplicate(table)
             return DUPLICATE, None
+        if self.keys is not None:  # one no key of the table's signed is a forgery, named so
+            refused, _ = self._refused_unless(table, record["seq"], self.keys.check_early,
+                                              record, in_force)
+            if refused:
+                return refused
         self.store.raise_alert(table, "refused", "record %d differs from the one the floor "
                                "holds: replayed or forged" % record["seq"])
         if stored is None:
@@ -193,9 +298,10 @@ class Intake:
         self.requests.append((table, {"cmd": "log", "since": since}))
 
 
-def _json_object(payload):
-    try:
-        message = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return message if isinstance(message, dict) else None
+def forged_alert(casino, table, seq, problem):
+    # The account that may publish on the table's topic (the broker binds a
+    # client id to its user name) is the one that sent it, or whoever holds it.
+    return ("record %d on table %s refused as forged: %s; it came on %s, where only client "
+            "%s (table %s's account) may publish" % (
+                seq, table, problem, topics.topic(casino, table, topics.EVENT),
+                topics.user_of(table), table))

@@ -19,6 +19,9 @@ class BrokerDown(OSError):
     pass
 
 
+# CONNACK's "bad user name or password" and "not authorized" (MQTT 3.1.1's
+# 4 and 5, as paho 2 gives them in MQTT 5's numbers).
+ACCOUNT_REFUSED = (134, 135)
 SCHEMES = {"mqtt": (1883, False), "mqtts": (8883, True)}  # default port, TLS
 
 
@@ -71,13 +74,15 @@ def write_credentials(path, username, password):
 
 class Client:
     # One account's connection; `connected` is set while the broker has us.
-    def __init__(self, broker, account, client_id, will=None, on_message=None,
-                 subscriptions=(), clean=True, cafile=None):
+    # Its client id is its user name: both brokers bind the two (Mosquitto's
+    # use_username_as_clientid, amqtt_guard), so no account takes another's id.
+    def __init__(self, broker, account, will=None, on_message=None, subscriptions=(),
+                 clean=True, cafile=None):
         self.host, self.port, tls = parse_broker(broker)
         self.connected = threading.Event()
         self.refused = None  # the broker's reason when it refused the account
         self.subscriptions = subscriptions
-        self.paho = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+        self.paho = paho.Client(CallbackAPIVersion.VERSION2, client_id=account[0],
                                 clean_session=clean, protocol=paho.MQTTv311)
         if tls:  # the broker's certificate checked against cafile (else the system's CAs)
             self.paho.tls_set(ca_certs=cafile)
@@ -89,6 +94,7 @@ class Client:
         self.paho.on_connect = self._on_connect
         self.paho.on_disconnect = self._on_disconnect
         self.on_up = None  # called (from paho's thread) at each connection
+        self.on_refused = None  # called (from paho's thread) when the account is refused
         if on_message is not None:
             self.paho.on_message = lambda _client, _data, message: on_message(
                 message.topic, message.payload)
@@ -106,6 +112,8 @@ class Client:
     def _on_connect(self, _client, _data, _flags, reason, _properties):
         if reason.is_failure:
             self.refused = str(reason)
+            if reason.value in ACCOUNT_REFUSED and self.on_refused is not None:
+                self.on_refused()
             return
         self.refused = None
         for name in self.subscriptions:

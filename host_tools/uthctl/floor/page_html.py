@@ -40,9 +40,15 @@ function draw(tiles) {
   const box = document.getElementById("tiles"); box.replaceChildren();
   for (const t of tiles) {
     const tile = document.createElement("section");
+    tile.id = "table-" + t.table;
+    if (t.unreadable) {
+      tile.className = "tile alerting";
+      line(tile, "name", "Table " + t.table + " \\u00b7 unreadable");
+      line(tile, "pending", t.unreadable);
+      box.appendChild(tile); continue;
+    }
     tile.className = "tile" + (t.link === "offline" ? " offline" : "") +
       (t.alerts.length ? " alerting" : "");
-    tile.id = "table-" + t.table;
     line(tile, "name", "Table " + t.table + " \\u00b7 " + (t.state || "?"));
     line(tile, "meter", t.display || "--");
     line(tile, "muted", "configuration " + (t.config || "?") + " \\u00b7 " +
@@ -51,6 +57,8 @@ function draw(tiles) {
     if (t.pending) line(tile, "pending", "PENDING: seat " + t.pending.seat + ", award " +
       t.pending.award);
     if (t.fault) line(tile, "pending", "fault: " + t.fault);
+    if (t.unsigned) line(tile, "pending", "UNSIGNED: records held by their chain alone");
+    if (t.internal) line(tile, "muted", t.internal + " messages the floor failed on");
     for (const r of t.rules || []) {
       const verdict = r.expired ? ", EXPIRED" :
         r.expired === null ? ", the board cannot tell" : "";

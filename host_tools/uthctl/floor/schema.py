@@ -1,7 +1,8 @@
 # The floor's database, in SQLAlchemy Core so SQLite and PostgreSQL take the
 # same statements. `records` holds only records that joined their table's
 # hash chain; what was refused goes to `refusals`, with the reason, and is
-# never read back as fact.
+# never read back as fact. A column added since a floor's database was made
+# is added to it when the floor opens it (upgrade), rows kept.
 from sqlalchemy import (
     BigInteger,
     Column,
@@ -12,6 +13,8 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    inspect,
+    text,
 )
 
 metadata = MetaData()
@@ -29,6 +32,12 @@ tables = Table(
     Column("board_status", Text),  # the board's `status` reply, JSON
     Column("meters", Text),  # the last meters snapshot, JSON
     Column("meters_at", Float),
+    # The record key in force on the table (record_auth.Checker's), moved as
+    # each signed record joins; None: no signed record yet (an unsigned table).
+    Column("key_id", String(16)),
+    # Messages of the table the floor failed on (a bug, the database): each
+    # one refused with its reason, and counted here for its tile.
+    Column("internal", BigInteger, nullable=False, default=0, server_default="0"),
 )
 
 records = Table(
@@ -66,9 +75,21 @@ alerts = Table(
     "alerts", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("table_id", String(32), nullable=False),
-    Column("kind", String(16), nullable=False),  # fault, offline, exposed, gap, refused
+    Column("kind", String(16), nullable=False),  # fault, gap, forged, unsigned, keys, ...
     Column("text", Text, nullable=False),
     Column("raised_at", Float, nullable=False),
     Column("acked_by", String(64)),
     Column("acked_at", Float),
 )
+
+
+# Columns of `tables` later than its first form, as ALTER TABLE adds them.
+ADDED = {"key_id": "VARCHAR(16)", "internal": "BIGINT NOT NULL DEFAULT 0"}
+
+
+def upgrade(engine):
+    present = {column["name"] for column in inspect(engine).get_columns("tables")}
+    with engine.begin() as db:
+        for name, kind in ADDED.items():
+            if name not in present:
+                db.execute(text("ALTER TABLE tables ADD COLUMN %s %s" % (name, kind)))

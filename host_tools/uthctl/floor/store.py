@@ -2,10 +2,14 @@
 # mode), PostgreSQL with a postgresql+psycopg:// URL, through one code path.
 import json
 import time
+from pathlib import Path
 
-from sqlalchemy import create_engine, event, insert, select, update
+from sqlalchemy import create_engine, event, insert, inspect, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 from . import schema
+from .limits import storable
 
 PAYLOAD_KEPT = 2000  # characters of a refused payload kept for the record
 
@@ -29,10 +33,38 @@ def sqlite_url(path):
     return "sqlite:///%s" % path
 
 
+def check_existing(url):
+    # The floor's database as it stands, for a reader that must not make one
+    # (the audit): ValueError naming what is missing. SQLite would make a
+    # missing file on connecting, so its file is looked for first.
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if not parsed.database or parsed.database == ":memory:":
+            raise ValueError("%s names no database file" % url)
+        if not Path(parsed.database).is_file():
+            raise ValueError("no floor database at %s (no such file)" % parsed.database)
+    engine = engine_for(url)
+    try:
+        missing = set(schema.metadata.tables) - set(inspect(engine).get_table_names())
+    except SQLAlchemyError as error:
+        reason = (str(getattr(error, "orig", None) or error).strip().splitlines() or ["?"])[0]
+        raise ValueError("cannot read the database %s: %s" % (url, reason)) from None
+    finally:
+        engine.dispose()
+    if missing:
+        raise ValueError("%s is not the floor's database (it has no %s table)"
+                         % (url, ", ".join(sorted(missing))))
+
+
 class Store:
-    def __init__(self, url):
+    def __init__(self, url, create=True):
+        # create=False: a database that must already be the floor's (check_existing).
+        if not create:
+            check_existing(url)
         self.engine = engine_for(url)
-        schema.metadata.create_all(self.engine)
+        if create:
+            schema.metadata.create_all(self.engine)
+            schema.upgrade(self.engine)
 
     def close(self):
         self.engine.dispose()
@@ -90,8 +122,9 @@ class Store:
         if found is None:
             db.execute(insert(schema.tables).values(table_id=table_id, casino=casino))
 
-    def append(self, casino, table_id, record):
-        # The record as the table's new chain head, in one transaction.
+    def append(self, casino, table_id, record, key_id=None):
+        # The record as the table's new chain head, in one transaction, with
+        # the record key in force after it (None: the table is unsigned).
         with self.engine.begin() as db:
             self.ensure_table(db, casino, table_id)
             row = db.execute(select(schema.tables.c.first_seq).where(
@@ -100,7 +133,7 @@ class Store:
                 table_id=table_id, seq=record["seq"], hash=record["hash"], prev=record["prev"],
                 ev=record["ev"], body=json.dumps(record, sort_keys=True),
                 received_at=time.time()))
-            values = {"last_seq": record["seq"], "last_hash": record["hash"]}
+            values = {"last_seq": record["seq"], "last_hash": record["hash"], "key_id": key_id}
             if row[0] is None:
                 values["first_seq"] = record["seq"]
             db.execute(update(schema.tables).where(
@@ -117,17 +150,24 @@ class Store:
             db.execute(update(schema.tables).where(schema.tables.c.table_id == table_id).values(
                 duplicates=schema.tables.c.duplicates + 1))
 
+    def count_internal(self, casino, table_id):
+        with self.engine.begin() as db:
+            self.ensure_table(db, casino, table_id)
+            db.execute(update(schema.tables).where(schema.tables.c.table_id == table_id).values(
+                internal=schema.tables.c.internal + 1))
+
     def notice(self, table_id, message):
         with self.engine.begin() as db:
             db.execute(insert(schema.notices).values(
-                table_id=table_id, ev=str(message.get("ev"))[:32],
+                table_id=table_id, ev=storable(message.get("ev"))[:32],
                 body=json.dumps(message, sort_keys=True), received_at=time.time()))
 
     def refuse(self, topic, reason, payload):
         text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else str(payload)
         with self.engine.begin() as db:
             db.execute(insert(schema.refusals).values(
-                topic=topic, reason=reason, payload=text[:PAYLOAD_KEPT],
+                topic=storable(topic), reason=storable(reason),
+                payload=storable(text[:PAYLOAD_KEPT]),
                 received_at=time.time()))
 
     def raise_alert(self, table_id, kind, text):
@@ -138,7 +178,7 @@ class Store:
                 schema.alerts.c.acked_by.is_(None))).first()
             if standing is None:
                 db.execute(insert(schema.alerts).values(
-                    table_id=table_id, kind=kind, text=text, raised_at=time.time()))
+                    table_id=table_id, kind=kind, text=storable(text), raised_at=time.time()))
             return standing is None
 
     def acknowledge(self, alert_id, name):

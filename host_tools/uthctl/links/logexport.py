@@ -18,6 +18,7 @@ from mystery.money import decimal
 
 from ..analysis import logread
 from ..analysis.ledger import triples
+from ..analysis.log_verify import head_of
 from .hostlink import LinkError
 
 CSV_COLUMNS = ("seq", "ev", "time_utc", "cycle", "round", "seat", "config", "payment",
@@ -27,11 +28,6 @@ CSV_COLUMNS = ("seq", "ev", "time_utc", "cycle", "round", "seat", "config", "pay
 
 class JoinError(ValueError):
     pass
-
-
-def head_of(meters):
-    # The meter's log head as (seq, hash); (0, genesis) on a board with no log.
-    return meters.get("log_seq", 0), meters.get("log_hash") or chain.GENESIS
 
 
 def read_meters(link):

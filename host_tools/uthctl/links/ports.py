@@ -86,3 +86,14 @@ def not_a_board(device):
 def resolve(port):
     return find_board() if port == AUTO else port
 
+
+
+def usb_serial(device):
+    # The USB identity of the port a device path names, (vid, pid, serial
+    # number), or None where none is listed (a pty, a machine's own UART): a
+    # board come back behind the same path is known by it, another refused.
+    real = os.path.realpath(device)
+    for port in comports():
+        if os.path.realpath(port.device) == real and port.vid is not None:
+            return port.vid, port.pid, port.serial_number
+    return None

@@ -7,6 +7,7 @@
 # (boards/rig_port.py, a socket) and a rig Pico on its serial port
 # (boards/rig_pico): Rig(address) or Rig(port=DEVICE); open_rig() takes either.
 import json
+import secrets
 import time
 
 from uth.seats import MAX_SEAT
@@ -31,6 +32,8 @@ class Rig:
         if (address is None) == (port is None):
             raise ValueError("a rig is at an address (a board's rig port) or on a serial port")
         self.timeout = timeout
+        self._ids_from = secrets.randbelow(1 << 30) << 16
+        self._asked = 0
         if port is None:
             self.transport = SocketTransport(address, timeout)
             self.address = self.transport.address
@@ -59,11 +62,29 @@ class Rig:
 
     def request(self, timeout=None, **request):
         # timeout: how long this answer may take, when longer than the rig's own.
+        request["id"] = self.next_id()
         self.transport.send(json.dumps(request).encode() + b"\n")
-        reply = json.loads(self._line(timeout))
+        reply = self.answer_to(request["id"], timeout)
         if not reply.get("ok"):
             raise RigError("rig: %s" % reply.get("error", "refused"))
         return reply
+
+    def next_id(self):
+        # Ids start at random, so a client's never meets another's.
+        self._asked += 1
+        return self._ids_from + self._asked
+
+    def answer_to(self, request_id, timeout=None):
+        # The answer that names this request. A rig Pico's serial line is
+        # every client's in turn: an answer naming another id was left for a
+        # client killed mid-request, and is passed over. A rig that names
+        # none (the boards' rig ports, on a connection of one client's own)
+        # answers in order.
+        while True:
+            reply = json.loads(self._line(timeout))
+            if reply.get("id", request_id) == request_id:
+                reply.pop("id", None)
+                return reply
 
     def _line(self, timeout=None):
         return self.transport.read_line(timeout)

@@ -30,8 +30,8 @@ from ..boards.virtual import VirtualBoard
 from ..links import ports
 from ..links.hostlink import Link
 from .attach import NO_RIG, AttachedBoard, open_rig
+from .board_feed import COMMAND_TIMEOUT, BoardFeed
 from .hands import Hands, TableRig
-from .hostlink import COMMAND_TIMEOUT, HostLink
 from .screen import screen_loop
 from .view import TableView
 
@@ -104,7 +104,7 @@ def _run(flash, micropython, seed, board=None):
         if seed is not None:
             notes.append(("TEST SEED %d: the hit values are predictable; never for play"
                           % seed, "seed"))
-        meters = _play(board, HostLink(link), hands_rig, view_rig, notes, seed, fancy, colour)
+        meters = _play(board, BoardFeed(link), hands_rig, view_rig, notes, seed, fancy, colour)
     finally:
         _close_all(closing)
         board.stop()
@@ -137,7 +137,7 @@ def _run_attached(port, rig_address):
             closing += [hands_rig.close, view_rig.close]
         board = AttachedBoard(device, rig_address, hands_rig)
         notes = [("attached to %s, rig %s" % (device, rig_address or NO_RIG), "dim")]
-        host = HostLink(link, reopen=lambda: Link(device, timeout=COMMAND_TIMEOUT,
+        host = BoardFeed(link, reopen=lambda: Link(device, timeout=COMMAND_TIMEOUT,
                                                   end_line=False, exclusive=True))
         _play(board, host, hands_rig, view_rig, notes, None, fancy, colour)
     finally:

@@ -32,7 +32,8 @@ def describe(event):
         return "HIT seat %s %s (round %s; hit value %s revealed)" % (
             g("seat"), cash("award"), g("round"), cash("hit_value"))
     if ev == "validated":
-        return "validated seat %s %s" % (g("seat"), cash("award"))
+        return "validated seat %s %s by employee %s, slip %s" % (
+            g("seat"), cash("award"), g("employee") or "not given", g("slip") or "none")
     if ev == "paid":
         return "paid seat %s %s by %s" % (g("seat"), cash("award"),
                                           str(g("payment")).replace("_", " "))

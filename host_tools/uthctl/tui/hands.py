@@ -57,10 +57,12 @@ class TableRig(Rig):
             for pin, level in levels:
                 self.set(pin, level)
             return
-        self.sock.sendall(b"".join(json.dumps({"op": "set", "pin": pin, "level": level})
-                                   .encode() + b"\n" for pin, level in levels))
-        for _ in levels:
-            reply = json.loads(self._line())
+        ids = [self.next_id() for _ in levels]
+        self.sock.sendall(b"".join(
+            json.dumps({"op": "set", "pin": pin, "level": level, "id": request_id}).encode()
+            + b"\n" for (pin, level), request_id in zip(levels, ids, strict=True)))
+        for request_id in ids:
+            reply = self.answer_to(request_id)
             if not reply.get("ok"):
                 raise RigError("rig: %s" % reply.get("error", "refused"))
 
@@ -93,7 +95,7 @@ class Hands(threading.Thread):
             job, args = item
             try:
                 job(*args)
-            except Exception as error:  # shown on screen; the hands go on
+            except Exception as error:  # noqa: BLE001 -- shown on screen; the hands go on
                 self.say(str(error) or type(error).__name__, "error")
             finally:
                 self.host.poll_soon()
@@ -125,6 +127,29 @@ class Hands(threading.Thread):
         self.say("holding LOCK for %.1f s..." % REOPEN_HOLD_S, "normal")
         self.rig.press_lock(int(REOPEN_HOLD_S * 1000))
         self.say("LOCK released after %.1f s" % REOPEN_HOLD_S, "normal")
+
+    def set_clock(self):
+        # The board's calendar clock from this computer's, in service mode:
+        # it decides which 653b sections the board says are in force.
+        reply = self.host.command("clock", set=list(time.localtime()[:6]))
+        if reply.get("ok"):
+            self.say("the board's clock is set: %s (was %s)"
+                     % (reply.get("date"), "-".join("%02d" % n for n in reply["was"][:3])),
+                     "head")
+        else:
+            self.say("the board refused the clock: %s" % reply.get("error"), "error")
+        self.host.poll_soon()
+
+    def validate_hit(self, employee, slip):
+        # Who validates and the slip, given to the board, then the key turned:
+        # the validated record keeps both.
+        reply = self.host.command("validation", employee=employee, slip=slip)
+        if not reply.get("ok"):
+            self.say("the board refused the validation: %s" % reply.get("error"), "error")
+            return
+        self.turn_key()
+        self.say("validated by employee %s, jackpot slip %s: key turned and released"
+                 % (employee, slip or "none"), "hit")
 
     def turn_key(self):
         if self._level("key"):

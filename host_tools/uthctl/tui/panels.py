@@ -12,11 +12,12 @@ from table.controller import BETTING, FAULT, HIT_PENDING, LOCKED, NOT_CONFIGURED
 from ..analysis import expiry
 from ..boards.virtual import SEATS
 from ..links.hostlink import reset_command
+from .board_feed import COMMAND_TIMEOUT
 from .events import STATE_NAMES
 from .hands import REOPEN_HOLD_S
-from .hostlink import COMMAND_TIMEOUT
 from .led import led_rows
 from .round_entry import PROMPT
+from .wrap import wrapped
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 # A key a seat: its digit for the chip; shifted on a US keyboard, or `u` then
@@ -79,6 +80,15 @@ class Panels:
             self.settings.draw(canvas, self._box, shown)
         if self.entry is not None:
             self._entry(canvas)
+        if self.validation is not None:
+            self._validation_prompt(canvas)
+
+    def _validation_prompt(self, c):
+        # The hit's validation being typed, over the help lines.
+        entry = self.validation
+        said = entry.error or entry.prompt()
+        c.put(c.height - 2, 0, said.ljust(c.width), "error" if entry.error else "head")
+        c.put(c.height - 1, 0, ("> " + entry.typed + "_").ljust(c.width), "select")
 
     def _entry(self, c):
         # The round being typed, over the help lines: Enter sends, Esc cancels.
@@ -245,10 +255,16 @@ class Panels:
         c.put(row + 5, col, "board    %s" % board, "normal")
 
     def _hint(self, c, row):
-        c.put(row, 0, *self.hint())
+        # The hint, then the latest message below it, each wrapped to the
+        # terminal's width: a refusal is read whole, over the events' top lines.
+        text, style = self.hint()
+        lines = wrapped(text, c.width, 2)
+        for i, line in enumerate(lines):
+            c.put(row + i, 0, line.ljust(c.width), style)
         text, style, since = self.message
         if text and time.monotonic() - since < 8.0:
-            c.put(row + 1, 0, ("> " + text).ljust(c.width), style)
+            for i, line in enumerate(wrapped("> " + text, c.width, 3)):
+                c.put(row + len(lines) + i, 0, line.ljust(c.width), style)
 
     def hint(self):
         # What to do next: the one line a person reads first.
@@ -282,6 +298,10 @@ class Panels:
                         "then s", "error")
             return ("hit value exposed: rounds refused until redrawn; hold the key (s), then d",
                     "error")
+        if state == SERVICE and meters.get("phase") != UNCONFIGURED and \
+                (status.get("rules") or {}).get("clock") == "unset":
+            return ("service mode: the board's clock is unset (it reads %s): T sets it from "
+                    "this computer's clock" % status["rules"].get("date"), "warn")
         if self.rig is None and state in NO_RIG_HINTS:
             return (NO_RIG_HINTS[state], "warn" if state in (NOT_CONFIGURED, SERVICE)
                     else "normal")

@@ -9,11 +9,13 @@ import json
 from mystery import configs, settings
 from mystery.refusal import Refused
 
-from ..commands.setting import parse_value
+from ..analysis.meters_text import parse_value
+from .wrap import wrapped
 
 ENTER = (10, 13, curses.KEY_ENTER)
 BACKSPACE = (curses.KEY_BACKSPACE, 127, 8)
 ESC = 27
+_MORE_LINES = 2  # a refusal's lines past its first, inside the box
 EXAMPLES = {  # what to type, for the settings whose values are objects
     "paytables": '{"trips": "E", "bad_beat": "C", "play_the_board": "A", '
                  '"ultimate_pairs": "F"}',
@@ -28,6 +30,9 @@ class SettingsMenu:
         self.config = configs.get(config_name) if config_name else None
         self.index = 0
         self.typed = None  # the new value being typed, until Enter or Esc
+        # The value in force stands in the field selected, as a form's does:
+        # the first key typed replaces it, Backspace clears it, Enter keeps it.
+        self.selected = False
         self.error = None
 
     def chosen(self):
@@ -43,6 +48,7 @@ class SettingsMenu:
             self.index = (self.index + 1) % len(self.names)
         elif ch in ENTER:
             self.typed = json.dumps(settings.value(self.in_force, self.chosen()))
+            self.selected = True
             self.error = None
         elif ch == ESC or char in ("q", "t"):
             return "close"
@@ -61,9 +67,12 @@ class SettingsMenu:
         if ch == ESC:
             self.typed, self.error = None, None
         elif ch in BACKSPACE:
-            self.typed = self.typed[:-1]
+            self.typed = "" if self.selected else self.typed[:-1]
         elif char and char.isprintable() and len(self.typed) < 200:
-            self.typed += char
+            self.typed = char if self.selected else self.typed + char
+        else:
+            return None
+        self.selected = False
         return None
 
     # ---- drawing ----
@@ -72,7 +81,7 @@ class SettingsMenu:
         # box(c, row, col, width, height, title): the table's frame; message:
         # (text, style), the table's latest (the board's answer), shown inside.
         width = min(c.width - 2, 78)
-        height = len(self.names) + 7
+        height = len(self.names) + 7 + _MORE_LINES
         row, col = max(1, (c.height - height) // 2), (c.width - width) // 2
         for r in range(row, row + height):
             c.put(r, col, " " * width, "normal")
@@ -89,11 +98,13 @@ class SettingsMenu:
         if example:
             c.put(below + 1, col + 2, _fit("e.g. " + example, inner), "dim")
         if self.typed is not None:
-            c.put(below + 2, col + 2, _fit("= " + self.typed + "_", inner, tail=True), "select")
-        if self.error:
-            c.put(below + 3, col + 2, _fit(self.error, inner), "error")
-        elif message and message[0]:
-            c.put(below + 3, col + 2, _fit(message[0], inner), message[1])
+            shown = ("= [%s]  (typing replaces it)" % self.typed if self.selected
+                     else "= " + self.typed + "_")
+            c.put(below + 2, col + 2, _fit(shown, inner, tail=True), "select")
+        said = (self.error, "error") if self.error else message
+        if said and said[0]:
+            for i, line in enumerate(wrapped(said[0], inner, 1 + _MORE_LINES)):
+                c.put(below + 3 + i, col + 2, line.ljust(inner), said[1])
         hint = ("Enter sends, Esc keeps the value" if self.typed is not None
                 else "arrows choose, Enter changes, Esc closes")
         c.put(row + height - 2, col + 2, hint, "dim")

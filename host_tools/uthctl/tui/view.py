@@ -6,12 +6,13 @@ import time
 from collections import deque
 
 from mystery import configs
-from table.controller import FAULT, SERVICE
+from table.controller import FAULT, HIT_PENDING, SERVICE
 
 from .events import describe, event_style
 from .panels import SEAT_KEYS, SEATS, UTH_KEYS, Panels
 from .round_entry import parse_entry
 from .settings_menu import SettingsMenu
+from .validation_entry import ValidationEntry
 
 # The keys that move the table's pins or its power: a rig's, refused without one.
 RIG_KEYS = SEAT_KEYS + UTH_KEYS + "u0lLksaro"
@@ -37,6 +38,7 @@ class TableView(Panels):
         self.menu = None  # the configuration being pointed at while choosing
         self.entry = None  # the round being typed (e), until Enter or Esc
         self.settings = None  # the settings screen (t), while open
+        self.validation = None  # the hit's validation being typed (k), until sent
         self.uth_prefix = False
         self.fault = None  # the controller's fault, from a fault event or its status
         self._status_at_fault = None  # the status current when the fault event came
@@ -60,6 +62,10 @@ class TableView(Panels):
             kind, item = self.host.inbox.popleft()
             if kind == "event":
                 self.note(describe(item), event_style(item))
+                if item.get("ev") == "refused":
+                    # A refusal is also the message, shown whole (wrapped)
+                    # where the events pane would cut it; a fault has the header.
+                    self.message = (describe(item), "error", time.monotonic())
                 if item.get("ev") == "fault":
                     self.fault = item.get("reason") or "no reason given"
                     self._status_at_fault = self.host.status
@@ -113,6 +119,9 @@ class TableView(Panels):
         if self.entry is not None:
             self._entry_key(ch, char)
             return True
+        if self.validation is not None:
+            self._validation_key(ch, char)
+            return True
         if self.uth_prefix:
             self.uth_prefix = False
             if char in SEAT_KEYS and char:
@@ -147,7 +156,10 @@ class TableView(Panels):
         elif char == "L":
             self._pins(self.hands.hold_lock)
         elif char == "k":
-            self._pins(self.hands.turn_key)
+            if self.state() == HIT_PENDING:
+                self.validation = ValidationEntry()  # who validates first, then the key
+            else:
+                self._pins(self.hands.turn_key)
         elif char == "s":
             self._pins(self.hands.toggle_key)
         elif char == "c":
@@ -164,6 +176,13 @@ class TableView(Panels):
                 self.settings = SettingsMenu(meters.get("settings"), meters.get("config"))
             else:
                 self.say("settings change only in service mode: %s first" % self.service_how(),
+                         "error")
+        elif char == "T":
+            if self.state() == SERVICE:
+                self.hands.do(self.hands.set_clock)
+                self.say("setting the board's clock from this computer's...", "normal")
+            else:
+                self.say("the clock is set only in service mode: %s first" % self.service_how(),
                          "error")
         elif char == "e":
             self.entry = ""
@@ -212,6 +231,15 @@ class TableView(Panels):
             self.entry = self.entry[:-1]
         elif char and char.isprintable() and len(self.entry) < 200:
             self.entry += char
+
+    def _validation_key(self, ch, char):
+        asked = self.validation.key(ch, char)
+        if asked == "cancel":
+            self.validation = None
+            self.say("no validation: the hit stays pending", "normal")
+        elif asked is not None:
+            self.validation = None
+            self._pins(self.hands.validate_hit, *asked[1:])
 
     def _settings_key(self, ch, char):
         asked = self.settings.key(ch, char)

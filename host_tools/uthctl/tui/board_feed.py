@@ -12,7 +12,7 @@ COMMAND_TIMEOUT = 3.0
 RETRY_S = 0.5  # a failed port is tried again this often
 
 
-class HostLink(threading.Thread):
+class BoardFeed(threading.Thread):
     # Owns the serial port's reading: events and board lines go to `inbox`,
     # replies to whoever waits for them; status and meters are asked twice a
     # second (and soon after any action), the latest kept in .status/.meters.

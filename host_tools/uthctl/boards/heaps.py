@@ -6,8 +6,8 @@ gc.mem_free() + gc.mem_alloc() gives on that board. The 32-bit unix port's
 rounding a little more, so heapsize() asks for a little more than the budget.
 """
 
-from .boards import REPO
-from .boards.board_source import constant
+from . import REPO
+from .board_source import constant
 
 # The boards that run the controller, each with its board file.
 CONTROLLER_BOARDS = ("rp2040_pico", "esp32_devkitc")

@@ -1,0 +1,205 @@
+# Records only the board can make: a table with a key file has each record
+# checked against its key as it arrives (issue 25). A second client with
+# the table's account can compute a chain's hashes but not the board's
+# authenticator: its record is refused under a `forged` alert naming the
+# account, and the board's own record with that seq still joins. On SQLite
+# and PostgreSQL, as every intake test.
+import json
+import os
+
+import pytest
+from chains import CASINO, forged_next, message, records, signed, topic
+
+from mystery import chain, recordkey
+from uthctl.analysis import record_auth
+from uthctl.floor.intake import ACCEPTED, EARLY, REFUSED, Intake
+from uthctl.floor.tiles import tiles
+
+
+def TableKeys(folder):  # noqa: N802 (the floor's class, imported where it is used)
+    from uthctl.floor.table_keys import TableKeys
+
+    return TableKeys(folder)
+
+
+@pytest.fixture
+def keys(tmp_path):
+    folder = tmp_path / "keys"
+    folder.mkdir(mode=0o700)
+    return folder
+
+
+@pytest.fixture
+def intake(store, keys):
+    return Intake(store, CASINO, keys=TableKeys(keys))
+
+
+def keyed(keys, table="3"):
+    record_auth.add_key(keys / ("%s.json" % table), table)
+    return keys / ("%s.json" % table)
+
+
+def take_all(intake, table, made):
+    return [intake.take(topic(table), message(table, record)) for record in made]
+
+
+def by_table(store):
+    return {tile["table"]: tile for tile in tiles(store)}
+
+
+def test_a_forged_record_is_refused_and_the_boards_own_still_joins(intake, store, keys):
+    # The issue's attack: record 6, a validation of $5,000 to seat 9 the board
+    # never made, with seq, prev and hash all right.
+    genuine = signed(records(8), keyed(keys), "3")
+    assert take_all(intake, "3", genuine[:5]) == [ACCEPTED] * 5
+    forged = forged_next(genuine[4], cycle=1)
+    assert chain.verify([forged], first_prev=genuine[4]["hash"])[0]  # its chain holds
+    assert intake.take(topic("3"), message("3", forged)) == REFUSED
+    guessed = dict(forged, auth=genuine[4]["auth"][:17] + "0" * 64)  # the key id, a made-up MAC
+    assert intake.take(topic("3"), message("3", guessed)) == REFUSED
+    assert take_all(intake, "3", genuine[5:]) == [ACCEPTED] * 3
+    assert store.records("3") == genuine
+    assert all("forged" in refusal["reason"] for refusal in store.refusals())
+    alerts = [a for a in store.alerts("3") if a["kind"] == "forged"]
+    assert len(alerts) == 1  # one standing a kind; both refusals are in `refusals`
+    assert "client table-3 (table 3's account)" in alerts[0]["text"]
+    assert "record 6 on table 3" in alerts[0]["text"]
+    tile = by_table(store)["3"]
+    assert tile["unsigned"] is False and tile["records"] == 8
+
+
+def test_a_record_signed_with_another_tables_key_is_forged(intake, store, keys):
+    three = signed(records(2), keyed(keys, "3"), "3")
+    take_all(intake, "3", three[:1])
+    four_key = keyed(keys, "4")
+    stolen = signed([three[1]], four_key, "4")[0]  # the right record, table 4's key
+    assert intake.take(topic("3"), message("3", stolen)) == REFUSED
+    assert "forged" in store.refusals()[0]["reason"]
+    assert intake.take(topic("3"), message("3", three[1])) == ACCEPTED
+
+
+def test_an_unsigned_record_once_a_key_is_in_force_is_forged(store, keys):
+    genuine = signed(records(3), keyed(keys), "3")
+    take_all(Intake(store, CASINO, keys=TableKeys(keys)), "3", genuine[:2])
+    # A floor started again: the key in force comes from the table's row.
+    again = Intake(store, CASINO, keys=TableKeys(keys))
+    unsigned = dict(genuine[2])
+    del unsigned["auth"]
+    assert again.take(topic("3"), message("3", unsigned)) == REFUSED
+    assert "carries no authenticator" in store.refusals()[0]["reason"]
+    assert [a["kind"] for a in store.alerts("3")] == ["forged"]
+    assert again.take(topic("3"), message("3", genuine[2])) == ACCEPTED
+
+
+def test_a_board_without_a_key_yet_is_accepted_as_unsigned_under_an_alert(
+        intake, store, keys):
+    # Earlier firmware: its records carry no auth though the floor holds its key file.
+    keyed(keys)
+    made = records(3)
+    assert take_all(intake, "3", made) == [ACCEPTED] * 3
+    tile = by_table(store)["3"]
+    assert tile["unsigned"] is True
+    alerts = [a for a in tile["alerts"] if a["kind"] == "unsigned"]
+    assert len(alerts) == 1 and "no authenticator" in alerts[0]["text"]
+    # Its first signed record puts its key in force; the tile is signed from then on.
+    kid, key = record_auth.newest_key(keys / "3.json", "3")
+    nxt = chain.link({"ev": "setting", "name": "x", "value": 1}, 4, made[-1]["hash"])
+    nxt["auth"] = recordkey.record_auth(recordkey.parse_key(key), kid, nxt["hash"])
+    assert intake.take(topic("3"), message("3", nxt)) == ACCEPTED
+    assert store.table("3")["key_id"] == kid and by_table(store)["3"]["unsigned"] is False
+
+
+def test_a_table_without_a_key_file_is_unsigned_and_says_so(intake, store):
+    assert take_all(intake, "4", records(2)) == [ACCEPTED] * 2
+    tile = by_table(store)["4"]
+    assert tile["unsigned"] is True
+    assert "holds no key file" in [a for a in tile["alerts"] if a["kind"] == "unsigned"][0][
+        "text"]
+
+
+def test_a_rekey_needs_no_restart(intake, store, keys):
+    # The board's key record (signed with the old key) names a key added to
+    # the file after the floor read it; the records after it are signed with it.
+    path = keyed(keys)
+    first = signed(records(2), path, "3")
+    take_all(intake, "3", first)
+    old_kid, old_key = record_auth.newest_key(path, "3")
+    new_kid = record_auth.add_key(path, "3")
+    replacing = chain.link({"ev": "key", "key_id": new_kid, "was": old_kid}, 3,
+                           first[-1]["hash"])
+    replacing["auth"] = recordkey.record_auth(recordkey.parse_key(old_key), old_kid,
+                                              replacing["hash"])
+    after = signed(records(2, start_prev=replacing["hash"], first_seq=4), path, "3")
+    assert take_all(intake, "3", [replacing] + after) == [ACCEPTED] * 3
+    assert store.table("3")["key_id"] == new_kid
+    # The old key no longer signs.
+    late = chain.link({"ev": "setting", "name": "x", "value": 2}, 6, after[-1]["hash"])
+    late["auth"] = recordkey.record_auth(recordkey.parse_key(old_key), old_kid, late["hash"])
+    assert intake.take(topic("3"), message("3", late)) == REFUSED
+    assert "where key %s is in force" % new_kid in store.refusals()[-1]["reason"]
+
+
+def test_a_key_file_others_can_read_refuses_the_record_under_a_keys_alert(
+        intake, store, keys):
+    path = keyed(keys)
+    made = signed(records(1), path, "3")
+    os.chmod(path, 0o644)
+    assert intake.take(topic("3"), message("3", made[0])) == REFUSED
+    assert store.count("records") == 0
+    assert [a["kind"] for a in store.alerts("3")] == ["keys"]
+    assert "can be read by others" in store.refusals()[0]["reason"]
+    os.chmod(path, 0o600)  # put right: the same record joins, with no restart
+    assert intake.take(topic("3"), message("3", made[0])) == ACCEPTED
+
+
+def test_the_forged_records_payload_is_kept_in_refusals(intake, store, keys):
+    genuine = signed(records(1), keyed(keys), "3")
+    take_all(intake, "3", genuine)
+    intake.take(topic("3"), message("3", forged_next(genuine[0], cycle=1)))
+    kept = json.loads(store.refusals()[0]["payload"])
+    assert kept["record"]["seat"] == 9 and kept["record"]["seq"] == 2
+
+
+def test_add_table_writes_the_key_file_and_rekey_appends_the_next_key(tmp_path, capsys):
+    from uthctl.cli import main as uthctl
+
+    folder = str(tmp_path / "floor")
+    assert uthctl(["floor", "--dir", folder, "init", "--casino", CASINO]) == 0
+    capsys.readouterr()
+    assert uthctl(["floor", "--dir", folder, "add-table", "3"]) == 0
+    path = tmp_path / "floor" / "keys" / "3.json"
+    assert "table's record key file: %s" % path in capsys.readouterr().out
+    assert (path.stat().st_mode & 0o777, path.parent.stat().st_mode & 0o777) == (0o600, 0o700)
+    first = record_auth.newest_key(path, "3")[0]
+    assert uthctl(["floor", "--dir", folder, "--json", "rekey", "3"]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert said["key_id"] == record_auth.newest_key(path, "3")[0] != first
+    assert list(record_auth.load_keys(path, "3")) == [first, said["key_id"]]
+    assert uthctl(["floor", "--dir", folder, "rekey", "9"]) != 0  # no such table
+
+
+def test_a_forged_record_past_a_gap_raises_no_gap_and_asks_for_nothing(intake, store, keys):
+    genuine = signed(records(9), keyed(keys), "3")
+    take_all(intake, "3", genuine[:2])
+    far = forged_next(dict(genuine[7], seq=8), cycle=1)  # seq 9, its own hash, no auth
+    guessed = dict(far, auth=genuine[0]["auth"][:17] + "1" * 64)
+    for record in (far, guessed):
+        assert intake.take(topic("3"), message("3", record)) == REFUSED
+    assert [a["kind"] for a in store.alerts("3")] == ["forged"] and intake.requests == []
+    # The board's own record 9, early, is held back and the missing ones asked for.
+    assert intake.take(topic("3"), message("3", genuine[8])) == EARLY
+    assert intake.requests == [("3", {"cmd": "log", "since": 3})]
+    assert take_all(intake, "3", genuine[2:]) == [ACCEPTED] * 7
+    assert store.records("3") == genuine
+
+
+def test_a_forgery_of_a_record_the_floor_holds_is_named_forged(intake, store, keys):
+    # Record 6 forged after the board's own record 6 has joined.
+    genuine = signed(records(6), keyed(keys), "3")
+    take_all(intake, "3", genuine)
+    late = forged_next(genuine[4], cycle=1)
+    assert intake.take(topic("3"), message("3", late)) == REFUSED
+    alerts = store.alerts("3")
+    assert [a["kind"] for a in alerts] == ["forged"]
+    assert "client table-3 (table 3's account)" in alerts[0]["text"]
+    assert store.records("3") == genuine
