@@ -31,9 +31,7 @@ def test_provision_status_and_audit_with_the_tables_key(cli_table, tmp_path, cap
     outputs += [refused, table.run(capsys, "status")]
     assert "record key     none (unsigned" in outputs[-1], outputs[-1]
 
-    table.key(True)
-    given = table.run(capsys, "provision", "--key-file", str(key_file), "--json")
-    table.key(False)
+    given = table.provision(capsys, key_file)
     assert given["key_id"] == first_id, given
     _round(table)
     shown = table.run(capsys, "status")
@@ -81,9 +79,7 @@ def test_the_program_digest_is_the_same_with_a_key_on_the_flash(cli_table, tmp_p
     # `authenticate` hashes the program, never the store where the key lies:
     # its answer is the same before and after the key is given.
     before = _program_digest(cli_table)
-    cli_table.key(True)
-    cli_table.run(capsys, "provision", "--key-file", str(_key_file(tmp_path)))
-    cli_table.key(False)
+    cli_table.provision(capsys, _key_file(tmp_path))
     after = _program_digest(cli_table)
     assert {k: v for k, v in after.items() if k != "id"} == {
         k: v for k, v in before.items() if k != "id"}
