@@ -13,6 +13,8 @@
 #   after_rounds    used after ten six-seat rounds (the round line's buffer,
 #                   the side wagers' meters, what rounds leave behind)
 #   free_after      free after those rounds
+# With the argument `signed` (unix port only), the table is given a record key
+# in service mode once configured, so every commit signs its records.
 import gc
 import json
 import sys
@@ -23,6 +25,7 @@ STAKES = {"trips": 500, "bad_beat": 500, "play_the_board": 500, "ultimate_pairs"
 SEATS = ((1, "2c", "3c"), (2, "4c", "5c"), (3, "6c", "7c"), (4, "8c", "Tc"), (5, "Jc", "Qc"),
          (6, "Kc", "Ac"))
 ROUNDS = 10
+RECORD_KEY = "5e" * 32
 
 
 def used():
@@ -44,6 +47,13 @@ def _controller():
 
     rig = Rig(tmpdir.make())
     rig.configure("A1")
+    if sys.argv[-1] == "signed":
+        rig.key.level = 1
+        rig.run(100)
+        assert rig.command(cmd="provision", key=RECORD_KEY)[-1]["ok"]
+        rig.key.level = 0
+        rig.run(100)
+        rig.lines.clear()
     return rig.table, rig.link, "unix"
 
 

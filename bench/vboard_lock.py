@@ -1,6 +1,10 @@
 # The time from LOCK to the committed contributions, on the virtual board
 # (`make bench` prints it after the evaluator and settlement figures).
-# Usage: .venv/bin/python bench/vboard_lock.py [--rounds N] [--json FILE]
+# Usage: .venv/bin/python bench/vboard_lock.py [--rounds N] [--signed] [--json FILE]
+#
+# --signed: each figure twice, without a record key and with one (given in
+# service mode before the rounds, so every commit signs its records), and
+# the ratios of their medians (docs/benchmarks.md, "The record key's cost").
 #
 # Two figures, reported and never asserted:
 #
@@ -39,6 +43,7 @@ BOARD_HEAP = heaps.heapsize(PICO_HEAP)
 RAM_BLOCKS = 32  # x 4 KB: the RAM flash's size, outside the board's heap
 START_TIMEOUT = 15.0
 EVENT_TIMEOUT = 5.0
+RECORD_KEY = "5e" * 32  # the bench's record key (--signed)
 
 WHAT = """\
   Timed on the host (perf_counter): from sending the rig's set of the LOCK level to
@@ -65,6 +70,8 @@ def rounds(root, count):
     bonus.boot()
     bonus.configure("A1")
     bonus.reset()
+    if %(key)r:
+        bonus.provision(%(key)r)  # every commit from here signs its records
     seats = [(n, True, 100) for n in range(1, %(seats)d + 1)]
     times = []
     for _ in range(count):
@@ -95,6 +102,8 @@ def parse_args():
     parser = argparse.ArgumentParser(description="LOCK to committed contributions, "
                                      "virtual board")
     parser.add_argument("--rounds", type=int, default=30, help="rounds timed (default 30)")
+    parser.add_argument("--signed", action="store_true",
+                        help="measure without and with a record key, and their ratios")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     return parser.parse_args()
 
@@ -150,7 +159,7 @@ def stop_supervisor(proc):
     proc.stderr.close()
 
 
-def time_rounds(addresses, rounds):
+def time_rounds(addresses, rounds, key=None):
     from uthctl.links.hostlink import Link
     from uthctl.links.rig import Rig, lit
 
@@ -164,6 +173,8 @@ def time_rounds(addresses, rounds):
         reply = link.command("config", mystery="A1")
         if not reply.get("ok"):
             raise RuntimeError("config refused: %s" % reply)
+        if key is not None and not link.command("provision", key=key).get("ok"):
+            raise RuntimeError("provision refused")
         rig.key(False)
         link.wait_event("reset")
         for number in range(1, rounds + 1):
@@ -194,9 +205,9 @@ def time_rounds(addresses, rounds):
 # ---- 2. the commit alone, in the firmware's interpreter ----
 
 
-def time_commit(tmp, rounds):
+def time_commit(tmp, rounds, key=None):
     script = COMMIT_SCRIPT % {"seats": SEATS, "rounds": rounds, "blocks": RAM_BLOCKS,
-                              "image": os.path.join(tmp, "commit.img")}
+                              "image": os.path.join(tmp, "commit.img"), "key": key}
     found = {}
     for device, heap, path in (
             ("file", BOARD_HEAP, [os.path.join(ROOT, "firmware"),
@@ -218,22 +229,32 @@ def time_commit(tmp, rounds):
 # ---- both, and the report ----
 
 
-def bench(rounds=30):
+def bench(rounds=30, key=None):
     seed = quiet_seed()
     with tempfile.TemporaryDirectory(prefix="uth-bench-lock-") as tmp:
         proc, addresses = start_supervisor(os.path.join(tmp, "flash.img"), seed)
         try:
-            host = time_rounds(addresses, rounds)
+            host = time_rounds(addresses, rounds, key)
         finally:
             stop_supervisor(proc)
-        commit = time_commit(tmp, rounds)
-    return {"rounds": rounds, "seats": SEATS, "config": "A1", "host_ms": host,
-            "commit_ms": commit}
+        commit = time_commit(tmp, rounds, key)
+    return {"rounds": rounds, "seats": SEATS, "config": "A1", "signed": key is not None,
+            "host_ms": host, "commit_ms": commit}
+
+
+def ratios(unsigned, signed):
+    # Each figure's median with the key over its median without.
+    pairs = [("lock_to_locked", unsigned["host_ms"]["lock_to_locked"],
+              signed["host_ms"]["lock_to_locked"])]
+    pairs += [("commit_" + device, unsigned["commit_ms"][device], signed["commit_ms"][device])
+              for device in ("file", "ram")]
+    return {name: after["median"] / before["median"] for name, before, after in pairs}
 
 
 def print_report(r):
-    print("Virtual board: LOCK to the committed contributions (%d rounds, %d seats, %s)"
-          % (r["rounds"], r["seats"], r["config"]))
+    print("Virtual board: LOCK to the committed contributions (%d rounds, %d seats, %s%s)"
+          % (r["rounds"], r["seats"], r["config"],
+             ", every record signed with a record key" if r.get("signed") else ""))
     print(WHAT)
     print("  %-36s %8s %8s %8s" % ("", "best", "median", "max"))
     s = r["host_ms"]["lock_to_locked"]
@@ -250,6 +271,13 @@ def main():
     args = parse_args()
     result = bench(args.rounds)
     print_report(result)
+    if args.signed:
+        signed = bench(args.rounds, RECORD_KEY)
+        print()
+        print_report(signed)
+        result = {"unsigned": result, "signed": signed, "ratios": ratios(result, signed)}
+        print("\nmedian with the key / without: " + ", ".join(
+            "%s %.2f" % item for item in result["ratios"].items()))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=2)

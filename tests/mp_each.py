@@ -13,6 +13,7 @@ import sys
 
 from slow_logic import SLOW_MODULES
 
+from uthctl import firmware_sources
 from uthctl.boards import heaps
 
 LOGIC_DIR = os.path.join("tests", "logic")
@@ -20,6 +21,8 @@ LOGIC_DIR = os.path.join("tests", "logic")
 # the smaller of their heaps as the board files state them (uthctl/boards/heaps.py): the
 # Pico's. UTH_HEAPSIZE passes it on to the proofs that start a process of their own.
 HEAP_BOARD, HEAP_BYTES = heaps.smallest()
+# micropython-lib's modules the logic tests check the firmware against (hmac).
+LIBRARIES = [str(path) for path in firmware_sources.library_folders()]
 SUMMARY = re.compile(r"^micropython: (\d+) passed, (\d+) failed$", re.M)
 
 
@@ -32,7 +35,8 @@ def run_one(interpreter, file_name):
     """(passed, failed) of one module; a crash or a missing summary fails it."""
     # .frozen: the interpreter's frozen modules (asyncio), as a board has them.
     heapsize = heaps.heapsize(HEAP_BYTES)
-    env = dict(os.environ, MICROPYPATH=".frozen:firmware:" + LOGIC_DIR, UTH_HEAPSIZE=heapsize)
+    env = dict(os.environ, MICROPYPATH=":".join([".frozen", "firmware", LOGIC_DIR] + LIBRARIES),
+               UTH_HEAPSIZE=heapsize)
     interpreter = interpreter[:1] + ["-X", "heapsize=" + heapsize] + interpreter[1:]
     done = subprocess.run(interpreter + ["tests/mp_run.py", file_name], env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -24,9 +24,9 @@ class MysteryBonus:
             return [{"ev": "fault", "reason": self.fault}]
         return [{"ev": "store_warning", "reason": w} for w in self.store.warnings]
 
-    def _commit(self, events, wager_meters=None):
+    def _commit(self, events, wager_meters=None, new_key=None):
         try:
-            return self.store.commit(self.meter, events, wager_meters)
+            return self.store.commit(self.meter, events, wager_meters, new_key)
         except (OSError, MemoryError) as error:
             # Memory is now ahead of flash: refuse everything until a reboot re-reads it.
             self.fault = "store write failed: %s" % error
@@ -70,6 +70,35 @@ class MysteryBonus:
         self._writable()
         return self._commit(self.meter.change_setting(name, value))
 
+    def provision(self, key_text):
+        # The board's record key (recordkey.py), given or replaced: one
+        # logged operation, the `key` record, signed with the key it
+        # replaces. The key itself is in no record and no message.
+        self._writable()
+        from . import recordkey  # loaded once a key is given, as the store loads it then
+
+        try:
+            key = recordkey.parse_key(key_text)
+        except ValueError as error:
+            raise Refused(str(error)) from None
+        kid = recordkey.key_id(key)
+        if kid == self.store.key_id:
+            raise Refused("record key %s is already in force" % kid)
+        event = {"ev": "key", "key_id": kid, "was": self.store.key_id}
+        return self._commit([event], new_key=(key, kid))
+
+    def head(self, nonce):
+        # The log's head as the store holds it, and with a key its
+        # authenticator over the asker's nonce (recordkey.head_auth).
+        store = self.store
+        answer = {"seq": store.head_seq, "hash": store.head_hash, "nonce": nonce}
+        if store.key is not None:
+            from .recordkey import head_auth
+
+            answer["key_id"] = store.key_id
+            answer["auth"] = head_auth(store.key, store.head_seq, store.head_hash, nonce)
+        return answer
+
     def settle_round(self, data):
         # A round's side wagers settled by the table's rules, and recorded
         # with the wager meters in one commit: (result, log records). A round
@@ -98,6 +127,7 @@ class MysteryBonus:
         meters["log_seq"] = self.store.head_seq
         meters["log_hash"] = self.store.head_hash  # anchors an exported log's end
         meters["log_dropped"] = self.store.dropped()
+        meters["key_id"] = self.store.key_id  # the record key in force; None: unsigned
         meters["side_wagers"] = self.wager_meters()
         return meters
 

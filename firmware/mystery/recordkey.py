@@ -7,12 +7,20 @@
 # (docs/host-link.md, "Record keys").
 import binascii
 import hashlib
-import hmac
 
 from micropython import const
 
 KEY_BYTES = const(32)
 ID_CHARS = const(16)
+_BLOCK = const(64)  # SHA-256's block, in bytes
+
+# HMAC-SHA256 (RFC 2104) from hashlib, its key's two padded forms made once
+# a key and kept: micropython-lib's hmac makes them again at every call, and
+# that was most of its time, 7.3 ms a record on the emulated Pico against
+# 2.8 ms for the record's whole link (docs/benchmarks.md, "The record key's
+# cost"). Checked against RFC 4231's vectors and against CPython's and
+# micropython-lib's hmac (tests/logic/test_recordkey_mac.py).
+_pads = [None, b"", b""]  # [the key, its inner pad, its outer pad]
 
 
 def _hex(data):
@@ -33,8 +41,28 @@ def key_id(key):
     return _hex(hashlib.sha256(b"uth record key id:" + key).digest())[:ID_CHARS]
 
 
+def _padded(key):
+    if _pads[0] != key:
+        block = key if len(key) <= _BLOCK else hashlib.sha256(key).digest()
+        block += bytes(_BLOCK - len(block))
+        _pads[0] = key
+        _pads[1] = bytes(byte ^ 0x36 for byte in block)
+        _pads[2] = bytes(byte ^ 0x5C for byte in block)
+    return _pads[1], _pads[2]
+
+
+def mac(key, message):
+    # HMAC-SHA256(key, message), 64 hex digits; message: bytes.
+    inner, outer = _padded(key)
+    digest = hashlib.sha256(inner)
+    digest.update(message)
+    wrapped = hashlib.sha256(outer)
+    wrapped.update(digest.digest())
+    return _hex(wrapped.digest())
+
+
 def _mac(key, text):
-    return _hex(hmac.new(key, text.encode(), hashlib.sha256).digest())
+    return mac(key, text.encode())
 
 
 def record_auth(key, kid, record_hash):

@@ -4,7 +4,9 @@
 # changed, and writes the meter record last; a settlement's last write is
 # the side wagers' copy instead. So a power cut leaves the operation whole
 # or absent. A store that cannot be read or does not add up raises
-# StoreFault: it is never reformatted and no meter is reset. The design and
+# StoreFault: it is never reformatted and no meter is reset. Once the board
+# has a record key (keys.py), every record a commit links carries its
+# authenticator, and the meter record names the key in force. The design and
 # the formats: docs/mystery.md, "Store".
 import os
 
@@ -26,7 +28,7 @@ _WAGERS_LOG_HASH = const(3)
 # The first event of each kind of operation: a round (its hits follow), a
 # validation (its payment follows), a reset, a configuration, a setting, a
 # settlement.
-_OPERATION_STARTS = ("round", "validated", "reset", "config", "setting", "settled")
+_OPERATION_STARTS = ("round", "validated", "reset", "config", "setting", "settled", "key")
 
 # Said at every boot while a cycle's value is exposed (see Meter.redraw).
 EXPOSED_WARNING = ("cycle %d's hit value was written to flash by an operation that did not "
@@ -62,6 +64,11 @@ class Store:
         self._wager_copies = Pair(root, ("wagers.a", "wagers.b"), ("UTHWAGERS1",),
                                   "wager meters")
         self.log = Log(root)
+        # The record key in force (bytes) and its id; None: none given yet,
+        # and records go unsigned. keys.py and recordkey.py load only once a
+        # key is named: a table never given one keeps that heap.
+        self.key = None
+        self.key_id = None
         self.commit_seq = 0
         self.hits_seq = 0  # the hits copy the meter record names; 0: none yet
         # (hit count, retained, settings) when the hits copy was last
@@ -78,9 +85,11 @@ class Store:
 
     # ---- the meter record and the hits copy ----
 
-    def _write_state(self, meter, commit_seq, head_seq, head_hash, hits_seq):
+    def _write_state(self, meter, commit_seq, head_seq, head_hash, hits_seq, key_id):
         payload = {"meter": to_record(meter), "log_seq": head_seq, "log_hash": head_hash,
                    "hits_seq": hits_seq}
+        if key_id is not None:  # a store never given a key writes what it always did
+            payload["key_id"] = key_id
         self._meters.replace(commit_seq % 2, commit_seq, payload, self._tmp)
 
     def _write_hits(self, last_hits, kept_settings=None, retained=0):
@@ -235,13 +244,14 @@ class Store:
         newest = self._meters.newest(self.warnings)
         meter_copy_unreadable = bool(self.warnings)
         if newest is None:
-            if meter_copy_unreadable or self.log.segments() or self._hits.any_exists():
+            if (meter_copy_unreadable or self.log.segments() or self._hits.any_exists()
+                    or exists(self.root + "/keys")):  # keys.NAME, its module not loaded
                 raise StoreFault("no readable meter record (%s)" % (
                     "; ".join(self.warnings) or "log or recent hits without a meter"))
             # A new store: its first meter record lands before any log record
             # can, so a power cut never leaves a log without a meter.
             meter = Meter()
-            self._write_state(meter, 0, 0, chain.GENESIS, 0)
+            self._write_state(meter, 0, 0, chain.GENESIS, 0, None)
             self.loaded = True
             return meter
         self.commit_seq, payload = newest[COPY_SEQ], newest[COPY_PAYLOAD]
@@ -256,6 +266,7 @@ class Store:
             self.head_seq, self.head_hash = payload["log_seq"], payload["log_hash"]
         except (ValueError, KeyError, TypeError) as error:
             raise StoreFault(str(error)) from None
+        self._load_key(payload.get("key_id"))
         self._read_wagers()  # a settlement since the meter record moves the head
         self.hits_seq = hits_seq
         self.loaded = True
@@ -267,7 +278,7 @@ class Store:
             # a power cut in this boot cannot forget it.
             meter.exposed = True
             self._write_state(meter, self.commit_seq + 1, self.head_seq, self.head_hash,
-                              self.hits_seq)
+                              self.hits_seq, self.key_id)
             self.commit_seq += 1
         if meter.exposed:
             self.warnings.append(EXPOSED_WARNING % meter.cycle)
@@ -312,20 +323,62 @@ class Store:
                              % (first, self.head_seq + 1))
         return reveals
 
+    # ---- the record key ----
+
+    def _load_key(self, kid):
+        # The key the meter record names, from the keys file; a key named
+        # but not there (or unreadable) is a fault: its records could not be
+        # told from forgeries.
+        if kid is None:
+            return
+        from . import keys
+
+        try:
+            key = keys.read(keys.path(self.root)).get(kid)
+        except (ValueError, TypeError, OSError) as error:
+            raise StoreFault("record key %s: %s" % (kid, error)) from None
+        if key is None:
+            raise StoreFault("the record key the meter record names (%s) is not on flash" % kid)
+        self.key, self.key_id = key, kid
+
+    def _signer(self, new_key):
+        # (key, key id) that signs a commit's records: the key in force; a
+        # replacement is signed with the key it replaces, the first key
+        # with itself. None: unsigned.
+        if self.key is not None:
+            return self.key, self.key_id
+        return new_key
+
+    def _install_key(self, new_key):
+        # Beside the key in force until the meter record naming it lands.
+        from . import keys
+
+        kept = [] if self.key is None else [(self.key_id, self.key)]
+        keys.write(keys.path(self.root), self._tmp, kept + [(new_key[1], new_key[0])])
+
     # ---- commit ----
 
-    def commit(self, meter, events, wager_meters=None):
+    def commit(self, meter, events, wager_meters=None, new_key=None):
         # One atomic step for one operation: its log records, then its meter
         # record, or for a settlement (wager_meters given) the side wagers'
-        # meters, which name its record.
+        # meters, which name its record. new_key, (key, key id): the key in
+        # force once the meter record lands; it is on flash before the log
+        # records are, and alone there after.
         self.log.count_commit()
         seq, prev = self.head_seq, self.head_hash
+        signer = self._signer(new_key)
+        if signer is not None:
+            from .recordkey import record_auth
         records = []
         for event in events:
             seq += 1
             record = chain.link(event, seq, prev)
             prev = record["hash"]
+            if signer is not None:
+                record["auth"] = record_auth(signer[0], signer[1], prev)
             records.append(record)
+        if new_key is not None:
+            self._install_key(new_key)
         if records:
             self.log.append(records, self.segment_records, self.segments_kept)
         if wager_meters is not None:
@@ -336,9 +389,19 @@ class Store:
         hits_seq = self.hits_seq
         if self._rare_changed(meter):
             hits_seq = self._write_hits(meter.last_hits, meter.settings, meter.retained)
-        self._write_state(meter, self.commit_seq + 1, seq, prev, hits_seq)
+        in_force = self.key_id if new_key is None else new_key[1]
+        self._write_state(meter, self.commit_seq + 1, seq, prev, hits_seq, in_force)
         self.commit_seq += 1
         self.head_seq, self.head_hash = seq, prev
         self.hits_seq = hits_seq
         self._rare_written = (meter.hits, meter.retained, dict(meter.settings))
+        if new_key is not None:
+            self.key, self.key_id = new_key
+            self._prune_keys()
         return records
+
+    def _prune_keys(self):
+        # Once the meter record names the new key, the old one goes.
+        from . import keys
+
+        keys.write(keys.path(self.root), self._tmp, [(self.key_id, self.key)])

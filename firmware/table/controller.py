@@ -320,6 +320,12 @@ class Table:
         self.in_service("a redraw only in service mode")
         return self._host_operation(self.bonus.redraw)[0]
 
+    def provision(self, key_text):
+        # The record key, given at the table (docs/host-link.md, "Record
+        # keys"): its `key` record.
+        self.in_service("a record key is given only in service mode: hold the key switch")
+        return self._host_operation(self.bonus.provision, key_text)[0]
+
     def settle_round(self, data):
         # A round's side wagers, sent by a dealer terminal or a shoe: settled
         # by the table's rules and recorded (MysteryBonus.settle_round); gives
@@ -344,7 +350,8 @@ class Table:
                   "qualify": self.qualify or qualify.BOTH_SPOTS,
                   "payment": self.payment, "locked_in": self.locked_in,
                   "stale_chips": list(self.stale_chips), "validation": self._validation(),
-                  "lights": {"bet": _seats_lit(self.lit[0]), "jackpot": _seats_lit(self.lit[1])}}
+                  "lights": {"bet": _seats_lit(self.lit[0]), "jackpot": _seats_lit(self.lit[1])},
+                  "key_id": self.bonus.store.key_id}
         if self.warning is not None:
             status["warnings"] = [self.warning]
         if meter is not None and self.bonus.fault is None:

@@ -37,6 +37,9 @@ LOG_SLICE = const(4)  # log records read (and so at most sent) per turn of the l
 _MESSAGE_MAX = const(120)  # an internal error's message is cut to this many characters
 _HELD_MAX = const(512)  # bytes read ahead during an export; more wait in the serial buffer
 _INTERRUPT = const(3)  # Ctrl-C: a board's USB stack raises it before we read
+# A `head` command's nonce, in hex digits: at least 32 bits, at most 256.
+_NONCE_MIN = const(8)
+_NONCE_MAX = const(64)
 
 
 def _finite(value):
@@ -107,7 +110,8 @@ class HostLink:
                          "log": self._log, "config": self._config, "payment": self._payment,
                          "redraw": self._redraw, "set": self._set,
                          "validation": self._validation, "round": self._round,
-                         "clock": self._clock, "authenticate": self._authenticate}
+                         "clock": self._clock, "authenticate": self._authenticate,
+                         "provision": self._provision, "head": self._head}
 
     def send(self, message):
         # A line the heap cannot hold now is tried once more after a
@@ -401,6 +405,24 @@ class HostLink:
         reply.update(datetime=list(now), date=date, clock=expiry.clock_state(date))
         return reply
 
+    def _provision(self, command):
+        # The key is checked and kept by the store; only its id comes back.
+        if not isinstance(command.get("key"), str):
+            raise Refused("provision needs \"key\": the record key, 64 lower-case hex digits")
+        record = self.table.provision(command["key"])
+        return {"ok": True, "reply": "provision", "key_id": record["key_id"],
+                "seq": record["seq"]}
+
+    def _head(self, command):
+        # Answered in every state: the floor asks it of a table in a fault too.
+        nonce = command.get("nonce")
+        if not _is_nonce(nonce):
+            raise Refused("head needs \"nonce\": %d to %d lower-case hex digits, an even "
+                          "number of them" % (_NONCE_MIN, _NONCE_MAX))
+        reply = self.table.bonus.head(nonce)
+        reply.update(ok=True, reply="head")
+        return reply
+
     def _validation(self, command):
         employee = command.get("employee")
         if employee is None:
@@ -442,6 +464,11 @@ class _Export:
             # The flash failed, or holds a line that is not a record: the
             # count so far is not the log.
             return {"ok": False, "error": "log export: the log cannot be read: %s" % error}
+
+
+def _is_nonce(nonce):
+    return (isinstance(nonce, str) and _NONCE_MIN <= len(nonce) <= _NONCE_MAX
+            and not len(nonce) % 2 and not nonce.strip("0123456789abcdef"))
 
 
 def _unsent(message):

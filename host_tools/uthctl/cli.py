@@ -26,6 +26,7 @@ from .commands import (
     par,
     payment,
     paytables,
+    provision,
     rig,
     setting,
     settle,
@@ -39,7 +40,7 @@ from .errors import UthctlError
 
 COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, setting,
             payment, validate, clock, monitor, log, audit, soak, signage, bridge, floor,
-            authenticate)
+            authenticate, provision)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing

@@ -18,6 +18,11 @@ ARCHIVES = {
     "micropython": "micropython-1.28.0-src.tar.xz",
     "picotool": "picotool-2.2.0-src.tar.xz",
 }
+# micropython-lib's modules (python-stdlib, from the pinned MicroPython tree)
+# that the logic tests on the unix port check the firmware against: hmac, for
+# the record key's MAC (tests/logic/test_recordkey_mac.py, put on the path by
+# tests/mp_each.py). The firmware itself imports none of them.
+REFERENCE_LIBRARIES = ("hmac",)
 COMPLETE = ".unpacked"
 
 
@@ -88,6 +93,12 @@ def unpacked(name, build=None, folder=None):
     shutil.rmtree(target, ignore_errors=True)
     partial.rename(target)
     return target / stem
+
+
+def library_folders(build=None, folder=None):
+    """The folders of REFERENCE_LIBRARIES in the pinned MicroPython tree, each holding NAME.py."""
+    stdlib = unpacked("micropython", build, folder) / "lib" / "micropython-lib" / "python-stdlib"
+    return [stdlib / name for name in REFERENCE_LIBRARIES]
 
 
 def main(argv=None):

@@ -36,6 +36,15 @@ class Board:
         self.rig.wait_for(lambda s: (reading(s["display"]) == service) == held,
                           what="the key %s" % ("held" if held else "released"))
 
+    def provision(self, capsys, key_file):
+        # The newest key of key_file given as at the table: the key held,
+        # `uthctl provision`, the key released. Gives its JSON reply.
+        self.key(True)
+        try:
+            return self.run(capsys, "provision", "--key-file", str(key_file), "--json")
+        finally:
+            self.key(False)
+
     def play_round(self, seats):
         for seat in seats:
             self.rig.chip(seat, True)

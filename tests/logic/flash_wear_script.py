@@ -80,7 +80,11 @@ def _mature_table(bonus, draws):
         bonus.reset()
 
 
-def _erases_per_round(folder, mount_keywords, settle, warm_up=50, rounds=100):
+# The record key given for the signed count (docs/host-link.md, "Record keys").
+RECORD_KEY = "5e" * 32
+
+
+def _erases_per_round(folder, mount_keywords, settle, signed=False, warm_up=50, rounds=100):
     blocks = FileChip(folder + "/chip.bin", CHIP_BLOCKS, BLOCK_SIZE)
     os.VfsLfs2.mkfs(RamFlash(blocks), **mount_keywords)
     device = RamFlash(blocks)
@@ -96,6 +100,8 @@ def _erases_per_round(folder, mount_keywords, settle, warm_up=50, rounds=100):
         assert bonus.boot() == []
         bonus.change_setting("paytables", TABLES)
         _mature_table(bonus, draws)
+        if signed:  # every commit after it signs its records
+            bonus.provision(RECORD_KEY)
         for _ in range(warm_up):
             _play(bonus, settle)
         start = device.erases
@@ -113,21 +119,23 @@ def _erases_per_round(folder, mount_keywords, settle, warm_up=50, rounds=100):
 def main(name):
     # segments_kept=2 rather than the firmware's 8 keeps the chip small; a
     # round's commit costs the same either way. Measured without the
-    # settlement too, to show what it adds; the budget is with it.
+    # settlement too, to show what it adds, and with a record key, to show
+    # what signing adds; the budget is with the settlement.
     board, blocks, mount_keywords = BOARDS[name]
     folder = make()
     short = False
     try:
-        for settle in (False, True):
+        for settle, signed in ((False, False), (True, False), (True, True)):
             gc.collect()
-            per_round = _erases_per_round(folder, mount_keywords, settle)
+            per_round = _erases_per_round(folder, mount_keywords, settle, signed)
             # littlefs spreads erases over every block, so a filesystem of B
             # blocks rated for ERASE_CYCLES each lasts B * ERASE_CYCLES erases.
             years = blocks * ERASE_CYCLES / (per_round * ROUNDS_A_DAY * 365)
             print("flash wear: %s, mounted %r, %s: %.2f erases a round with %d recent "
                   "hits kept; %d blocks x %d erases: %.1f years at %d rounds a day "
                   "(budget %d)" % (board, mount_keywords,
-                                   "LOCK and settlement" if settle else "LOCK only",
+                                   ("LOCK and settlement" if settle else "LOCK only")
+                                   + (", every record signed" if signed else ""),
                                    per_round, LAST_HITS, blocks, ERASE_CYCLES, years,
                                    ROUNDS_A_DAY, WEAR_BUDGET_YEARS))
             short = short or (settle and years < WEAR_BUDGET_YEARS)

@@ -6,8 +6,8 @@
 # without being in excess of it, and then it is public by definition.
 SHOWN = ("meter", "display_cents", "contributed", "seeded", "paid")
 # Hex digests: any five digits turn up in them by chance, so only the salt is
-# searched there (a SHA-256 cannot carry the value in the clear).
-DIGESTS = ("prev", "hash", "commitment", "log_hash", "revealed")
+# searched there (a SHA-256 or an HMAC cannot carry the value in the clear).
+DIGESTS = ("prev", "hash", "commitment", "log_hash", "revealed", "auth")  # auth: an HMAC
 
 
 def leaks(value, secrets, salt):

@@ -36,6 +36,16 @@
 # redraw's revealed and new commitments, reboots, and plays the new value to
 # its hit (the rest of the script no longer applies to that cycle).
 #
+# The record key (docs/host-link.md, "Record keys"): the day starts by giving
+# the board its key and replaces it between the cycles, so every commit after
+# the first signs its records, and each provision (the keys file written, the
+# `key` record, the meter record naming the new key, the old key pruned) is
+# cut at every flash operation too. After any cut the key in force is the
+# one before the step or the one after, as the meters are, and every record
+# the log keeps verifies with the key in force when it was made, worked by
+# hand (hmac_by_hand.py): unsigned before the first key, and a replacement
+# signed with the key it replaces.
+#
 # Rounds settled on the board (settled_day, settled_rounds.py): a
 # settlement's commit is its log record, then a copy of the side wagers'
 # meters naming it (store.py). After a cut in it the reboot must find those
@@ -66,7 +76,12 @@ SEGMENTS_KEPT = 3
 # (secrecy_flash_script.py).
 RESERVE_BLOCKS = 2
 
+# The day's record keys, first and replacement (64 lower-case hex digits each).
+KEY_FIRST = "6b" * 32
+KEY_SECOND = "0123456789abcdef" * 4
+
 SCRIPT = (
+    ("provision", KEY_FIRST),  # the first key signs its own record
     ("configure", "A1"),
     ("reset",),
     ("round", FULL),
@@ -82,6 +97,8 @@ SCRIPT = (
     ("refused", "redraw"),  # no redraw of a value that was never exposed
     ("refused", "set", "wager_cents", 99),  # under A1's $1 minimum
     ("set", "reset", "minimum"),  # the next hit's overshoot is retained
+    ("provision", KEY_SECOND),  # the replacement, signed with the first key
+    ("refused", "provision", KEY_SECOND),  # already in force: nothing written
     ("configure", "A2"),  # the change, at the meter's reset
     ("reset",),
     ("round", SMALL),
@@ -107,15 +124,15 @@ def settled_day():
     from settled_rounds import FIRST_TABLES, SECOND_LIMIT, SECOND_TABLES
 
     after = {
-        0: (("set", "paytables", FIRST_TABLES),),  # the side wagers the table offers
-        2: (("settle", "s1"),),  # after the cycle's first round
-        7: (("settle", "s2"),),  # after the round that hit, the hit not yet validated
-        10: (("settle", "s3"),),  # after the validation, before the reset
-        14: (("set", "paytables", SECOND_TABLES),  # other paytables, no Bad Beat
+        1: (("set", "paytables", FIRST_TABLES),),  # the side wagers the table offers
+        3: (("settle", "s1"),),  # after the cycle's first round
+        8: (("settle", "s2"),),  # after the round that hit, the hit not yet validated
+        11: (("settle", "s3"),),  # after the validation, before the reset
+        15: (("set", "paytables", SECOND_TABLES),  # other paytables, no Bad Beat
              ("set", "max_payout_cents", SECOND_LIMIT),  # and a payout limit
              ("refused", "settle", "s4", {"paytables": FIRST_TABLES})),  # no longer the table's
-        17: (("settle", "s4"),),  # a Trips win cut to the payout limit
-        24: (("settle", "s5"),),
+        20: (("settle", "s4"),),  # a Trips win cut to the payout limit
+        27: (("settle", "s5"),),
     }
     day = []
     for i, op in enumerate(SCRIPT):
@@ -144,6 +161,8 @@ def apply(bonus, op):
         return bonus.validate(op[1])
     if name == "redraw":
         return bonus.redraw()
+    if name == "provision":
+        return bonus.provision(op[1])
     if name == "set":
         return bonus.change_setting(op[1], op[2])
     if name == "settle":  # a round's side wagers (settled_rounds.py), maybe changed
@@ -160,6 +179,8 @@ def describe(index, op):
         return "%d round (%d seats)" % (index, len(op[1]))
     if op[0] == "settle":
         return "%d settle round %s" % (index, op[1])
+    if "provision" in op:  # the key itself is not printed, as nothing of the board's shows it
+        return "%d %sprovision" % (index, "refused " if op[0] == "refused" else "")
     return "%d %s" % (index, " ".join(str(part) for part in op))
 
 
@@ -202,6 +223,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
 
     import micropython
 
+    import hmac_by_hand
     import tmpdir
     from mystery import chain, configs, hitvalue
     from mystery.bonus import MysteryBonus
@@ -283,12 +305,42 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
         # may hold no block as long as the pieces joined.
         digest = hashlib.sha256()
         for piece in (chain.canonical(to_record(meter)), chain.canonical(rare),
-                      "%s|%d|%d|%d|%s" % (meter.commitment, store.commit_seq, store.hits_seq,
-                                          store.head_seq, store.head_hash),
+                      "%s|%d|%d|%d|%s|%s" % (meter.commitment, store.commit_seq, store.hits_seq,
+                                             store.head_seq, store.head_hash, store.key_id),
                       chain.canonical(side)):
             digest.update(piece.encode())
             digest.update(b"|")
         return digest.digest()
+
+    # The day's keys by their ids, worked by hand.
+    KEYS_BY_TEXT = {text: binascii.unhexlify(text) for text in (KEY_FIRST, KEY_SECOND)}
+    KEYS = {hmac_by_hand.key_id(key): key for key in KEYS_BY_TEXT.values()}
+
+    def _check_signatures(bonus, records):
+        # Every kept record unsigned until the first key, then signed with the
+        # key in force when it was made (a `key` record with the key it
+        # replaces, or its own if the first); the store's key in force the
+        # last record's, and its bytes the key of that id.
+        store = bonus.store
+        in_force = None
+        for record in records:
+            auth = record.get("auth")
+            if auth is None:
+                assert in_force is None, "record %d unsigned after a key" % record["seq"]
+                continue
+            kid = auth[:16]
+            if in_force is None and record["ev"] == "key":
+                in_force = record["was"] or record["key_id"]
+            assert in_force is None or kid == in_force, "record %d: key %s, not %s" % (
+                record["seq"], kid, in_force)
+            assert auth == hmac_by_hand.record_auth(KEYS[kid], record), (
+                "record %d's authenticator does not verify" % record["seq"])
+            in_force = record["key_id"] if record["ev"] == "key" else kid
+        if in_force is not None:
+            assert store.key_id == in_force, "key in force %s, the log's %s" % (store.key_id,
+                                                                                 in_force)
+        if store.key_id is not None:
+            assert store.key == KEYS[store.key_id], "the key in force is not its id's"
 
     def _log_state(bonus):
         # The kept log: segment names and every record's hash (which covers it).
@@ -377,6 +429,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
                                 c[0] for c in events[0]["contributions"] if c[0] > event["seat"]]))
                     if op[0] == "settle":
                         _check_side_wagers(bonus, list(bonus.log_since(0)))
+                    _check_signatures(bonus, list(bonus.log_since(0)))
                     self._note(bonus)
                     self.starts.append(device.ops)
                 self.final_log = _log_state(bonus)
@@ -393,6 +446,8 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
                 assert _state(bonus) == self.states[-1], "a reboot changed the meters"
                 assert _log_state(bonus) == self.final_log, "a reboot changed the log"
                 _check_side_wagers(bonus, list(bonus.log_since(0)))
+                assert bonus.store.key_id == hmac_by_hand.key_id(KEYS_BY_TEXT[KEY_SECOND])
+                _check_signatures(bonus, list(bonus.log_since(0)))
             finally:
                 _unmount()
 
@@ -458,6 +513,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
         records = list(bonus.log_since(0))
         ok, message = chain.verify(records)
         assert ok, message
+        _check_signatures(bonus, records)
         if store.head_seq:
             assert records[-1]["seq"] == store.head_seq and records[-1]["hash"] == store.head_hash
         for record in records:
@@ -585,6 +641,8 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
             if STEPS[step][0] == "settle":
                 tally["settle " + found] = tally.get("settle " + found, 0) + 1
                 tally["settle reported"] += reported
+            if STEPS[step][0] == "provision":  # "before": the old key in force, "after": the new
+                tally["key " + found] = tally.get("key " + found, 0) + 1
             if found == "exposed":
                 _redraw_and_play(bonus, ref, step, chip)
                 return recovery_ops
@@ -596,6 +654,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
                 if meter.phase in (RUNNING, PENDING):  # each cycle with its one hit value
                     assert meter._hit_value == ref.hit_values[meter.cycle], "new hit value"
             assert _state(bonus) == ref.states[-1], "final meters differ from the reference run"
+            _check_signatures(bonus, list(bonus.log_since(0)))
             assert _log_state(bonus) == ref.final_log, "final log differs from the reference run"
         finally:
             _unmount()
@@ -672,12 +731,12 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
 
     def _new_tally():
         return {"before": 0, "after": 0, "reported": 0, "exposed": 0, "settle before": 0,
-                "settle after": 0, "settle reported": 0}
+                "settle after": 0, "settle reported": 0, "key before": 0, "key after": 0}
 
     def check_power_cut_at_every_flash_operation():
         chip = Chip()
         ref = Reference(chip)
-        _check_day(ref, [8, 22])
+        _check_day(ref, [9, 25])
         tally = _new_tally()
         _cut_steps(ref, chip, range(len(STEPS)), tally, "%d steps" % len(STEPS))
         # The hitting rounds of both cycles were cut after their records
@@ -687,6 +746,12 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
               % (tally["exposed"] - tally["exposed first"]))
         assert tally["exposed first"] > 0, tally
         assert tally["exposed"] > tally["exposed first"], tally
+        provisions = [step for step in range(1, len(STEPS)) if STEPS[step][0] == "provision"]
+        print("  record keys: %d provisions, %s flash operations, cut; reboots found the old key "
+              "(or none) in force %d times, the new one %d times, every kept record verifying"
+              % (len(provisions), "+".join(str(ref.flash_ops(step)) for step in provisions),
+                 tally["key before"], tally["key after"]))
+        assert tally["key before"] > 0 and tally["key after"] > 0, tally
 
     # The settlement cut at every operation in the default run (settled
     # mode): the one after the first hit's validation, which writes over
@@ -703,7 +768,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
         # record dropped when it had landed, or done; never half.
         chip = Chip()
         ref = Reference(chip)
-        _check_day(ref, [10, 30])
+        _check_day(ref, [11, 33])
         settles = [step for step in range(1, len(STEPS)) if STEPS[step][0] == "settle"]
         assert [STEPS[step][1] for step in settles] == list(settled_rounds.LABELS)
         if MODE == "settled":

@@ -6,7 +6,10 @@
 # for the live hit value and its salt: events, replies (status, meters, log,
 # errors), warnings and the display, in the failure and after the reboot
 # that follows, until the cycle's value is dead (its hit committed, or a
-# redraw revealed it); then the new value is searched for.
+# redraw revealed it); then the new value is searched for. The table has a
+# record key (docs/host-link.md, "Record keys"), given in service mode before
+# the round that hits, so every commit signs; every line is searched for the
+# key too, through the failure, the reboot and the log export, in every trial.
 #
 # With the store's reserve, a full flash must refuse the round with nothing
 # written, never fail inside the commit; with no reserve (a flash that fills
@@ -52,6 +55,12 @@ REDRAW = 7  # a redraw's value, cents above the bottom of its range
 # log record, so the log's last block is caught at every fill, across a
 # block boundary (where an append spills into a new block).
 ROUNDS_BEFORE = 36
+# The table's record key, and how a line could show it: its hex, either
+# half, in either case (a line is JSON text: the bytes themselves could only
+# go out as this hex or as escapes of it, which no firmware code writes).
+RECORD_KEY = "3c9e1f07a2b4d6e8" * 4
+KEY_SHOWN = (RECORD_KEY[:32], RECORD_KEY[32:], RECORD_KEY[:32].upper(),
+             RECORD_KEY[32:].upper())
 
 
 class Source:
@@ -146,6 +155,8 @@ class Watch:
 
     def line(self, line, secret):
         # Gives the message the line carries.
+        for shown in KEY_SHOWN:
+            assert shown not in line, "the record key went out: %s" % line
         message = json.loads(line)
         if secret is not None:
             assert not leaks(message, secrets_of(secret[0]), secret[1]), line
@@ -199,6 +210,12 @@ def _to_the_hitting_round(rig, rounds_before):
     # The rounds before straight to the meter (the same commits, without
     # ticking the table through each): only the round that hits is the test.
     rig.configure("A1")
+    rig.key.level = 1  # service mode: the record key is given
+    rig.run(100)
+    reply = rig.command(cmd="provision", key=RECORD_KEY)[-1]
+    assert reply["ok"], reply
+    rig.key.level = 0
+    rig.run(100)
     for _ in range(rounds_before):
         rig.table.bonus.lock_round([(1, True, 100), (2, True, 100)])
     _chips_on(rig)
@@ -410,7 +427,7 @@ def _prove(chip):
     print("secrecy on a failing flash, %s mount %r: %d trials (the hitting round's %d flash "
           "operations cut %s or out of room; the flash filled before it, after 0-%d rounds, "
           "to 0-%d free blocks, with the store's reserve and with none), %d lines and display "
-          "texts searched, no live value or salt in any; %.1f s"
+          "texts searched, no live value, salt or record key in any; %.1f s"
           % (BOARD, MOUNT_KEYWORDS, trials, ops, "/".join(MODES), ROUNDS_BEFORE - 1, most_left,
              watch.checked, time.ticks_diff(time.ticks_ms(), started) / 1000))
     print("  outcomes: %s" % ", ".join("%s %d" % (k, outcomes[k]) for k in sorted(outcomes)))

@@ -2,17 +2,22 @@
 # meters and log records: the hash chain and every revealed commitment, the
 # accounting identity seeded + contributed = paid + meter + retained on the
 # meters and recomputed record by record, the holds beside the par sheets,
-# and the rules in force with their dates (`uthctl audit`, the soak).
+# and the rules in force with their dates (`uthctl audit`, the soak); with
+# the table's record keys, every record's authenticator (record_auth.py).
 import datetime
 
-from . import audit_report, expiry, hold, ledger, log_verify
+from . import audit_report, expiry, hold, ledger, log_verify, record_auth
 
 
-def audit(status, meters, records, failures, source, from_seq=None):
+def audit(status, meters, records, failures, source, from_seq=None, keys=None):
     # Every check, and everything the report shows. from_seq: the record a
     # part of the log is audited from (the report says so first); without
     # it the log must start at record 1 or at the board's oldest kept record.
+    # keys: the table's record keys ({key id: key}, record_auth.load_keys), to
+    # check every authenticator with; None: they are counted, not checked.
     failures = list(failures)
+    signatures = authenticators(records, meters, keys)
+    failures += signatures.get("problems", [])
     head = log_verify.head_of(meters)
     dropped = meters.get("log_dropped")
     log = log_verify.verify_log(records, head=head, dropped=dropped, from_seq=from_seq) \
@@ -43,6 +48,7 @@ def audit(status, meters, records, failures, source, from_seq=None):
         "accounts": {"compared": compared,
                      "identity": _identity(meters),
                      "recomputed": _recomputed(walked)},
+        "keys": signatures,
         "hits": audit_report.hits(meters, records),
         "holds": hold.holds(meters),
         "config": audit_report.config_rules(meters.get("config")),
@@ -54,6 +60,27 @@ def audit(status, meters, records, failures, source, from_seq=None):
         "series": walked.series if walked else [],
         "hit_marks": walked.hit_marks if walked else [],
     }
+
+
+def authenticators(records, meters, keys):
+    # What the records' authenticators show: {"checked", "signed", "unsigned",
+    # "key_id" in force at the log's end, "board_key_id", "problems"}. A
+    # rewrite with every later hash recomputed chains and adds up, and fails
+    # here unless the key was taken too.
+    board_kid = meters.get("key_id")
+    if keys is None:
+        signed = sum(1 for record in records if "auth" in record)
+        return {"checked": False, "signed": signed, "unsigned": len(records) - signed,
+                "key_id": None, "board_key_id": board_kid}
+    found = record_auth.check_records(records, keys)
+    problems = ["record keys: " + text for text in found["problems"]]
+    if board_kid is not None and board_kid not in keys:
+        problems.append("record keys: the board's key in force, %s, is not in the key file"
+                        % board_kid)
+    elif found["key_id"] is not None and board_kid != found["key_id"]:
+        problems.append("record keys: the log ends with key %s in force, the board says %s"
+                        % (found["key_id"], board_kid))
+    return dict(found, checked=True, board_key_id=board_kid, problems=problems)
 
 
 def _identity(meters):

@@ -80,6 +80,7 @@ def text(r):
     sections = [_heading(r), _block("Meters", format_meters(r["meters"]).splitlines()),
                 _block("Settings", _setting_lines(r.get("settings"))),
                 _block("Last hits", _hit_lines(r["hits"])), _block("Log", _log_lines(r)),
+                _block("Record keys", _key_lines(r.get("keys"))),
                 _block("Accounting", _account_lines(r)),
                 _block("Side wagers settled on the board: hold against par",
                        hold.hold_lines(r.get("holds", []))),
@@ -180,6 +181,24 @@ def _log_lines(r):
     return lines
 
 
+def _key_lines(keys):
+    # The authenticators: checked against the key file, or only counted.
+    if keys is None:
+        return ["not examined"]
+    board = "the board's key in force: %s" % (keys["board_key_id"] or "none (unsigned)")
+    if not keys["checked"]:
+        if not keys["signed"]:
+            return ["no record carries an authenticator", board]
+        return ["%d records carry an authenticator, NOT CHECKED: give the table's key file "
+                "(--key-file F) to check them" % keys["signed"], board]
+    lines = ["checked against the table's key file: %d records signed and verified, %d "
+             "unsigned (from before the board had a key)" % (keys["signed"], keys["unsigned"])]
+    if keys["problems"]:
+        lines.append("%d problem(s): see the verdict" % len(keys["problems"]))
+    return lines + [
+        "key in force at the log's end: %s; %s" % (keys["key_id"] or "none", board)]
+
+
 def _account_lines(r):
     i = r["accounts"]["identity"]
     lines = []
@@ -215,7 +234,9 @@ def _table_lines(tables):
 
 def _verdict(r):
     if r["ok"]:
-        return "AUDIT PASSED: the chain, every revealed commitment and the accounts verify"
+        signed = (r.get("keys") or {}).get("checked")
+        return ("AUDIT PASSED: the chain, every revealed commitment%s and the accounts verify"
+                % (", every authenticator" if signed else ""))
     return "\n".join(["AUDIT FAILED: %d problem%s" % (len(r["failures"]),
                                                       "" if len(r["failures"]) == 1 else "s")]
                      + ["  - " + failure for failure in r["failures"]])

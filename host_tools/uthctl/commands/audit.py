@@ -1,16 +1,17 @@
-# uthctl audit --port PORT|auto [--log FILE ...] [--plot FILE.png]: the Mystery
-# meter's audit, for a floor supervisor to file. Takes the meters and the
-# status from the board and its event log (from the board, or from earlier
-# exports), then checks the hash chain, every revealed commitment, and the
-# accounting identity seeded + contributed = paid + meter + retained, on the
-# meters and recomputed from the log (analysis/audit.py). Read only: it
-# sends `status`, `meters` and `log`.
+# uthctl audit --port PORT|auto [--log FILE ...] [--key-file F] [--plot FILE.png]:
+# the Mystery meter's audit, for a floor supervisor to file. Takes the meters
+# and the status from the board and its event log (from the board, or from
+# earlier exports), then checks the hash chain, every revealed commitment, and
+# the accounting identity seeded + contributed = paid + meter + retained, on
+# the meters and recomputed from the log (analysis/audit.py); with the table's
+# key file, every record's authenticator (docs/host-link.md, "Record keys").
+# Read only: it sends `status`, `meters` and `log`.
 # Exit 0 when everything verifies, 1 when anything does not (each named).
 import json
 import os
 import re
 
-from ..analysis import audit_report, logread
+from ..analysis import audit_report, logread, record_auth
 from ..analysis.audit import audit
 from ..errors import UthctlError, expecting
 from ..links import logexport, ports
@@ -32,6 +33,9 @@ def add_parser(sub):
                         help="audit a part of the log, which must start at record SEQ: "
                         "without it a log must start at record 1 or at the board's oldest "
                         "kept record, so that none cut from its front goes unseen")
+    parser.add_argument("--key-file", metavar="F",
+                        help="the table's key file (mode 600): check every record's "
+                        "authenticator with its keys; without it they are counted, not checked")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="chart the meter over the log's records, hits marked")
     parser.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
@@ -43,8 +47,11 @@ def add_parser(sub):
 def run(args):
     if args.plot:
         audit_report.check_plot_path(args.plot)
+    # Read before the board is asked anything: a key file others can read is refused.
+    keys = record_auth.load_keys(args.key_file) if args.key_file else None
     status, meters, records, failures, source = _gather(args)
-    result = audit(status, meters, records, failures, source, from_seq=args.from_seq)
+    result = audit(status, meters, records, failures, source, from_seq=args.from_seq,
+                   keys=keys)
     if args.plot:
         audit_report.plot(result, args.plot)
         result["plot"] = os.path.abspath(args.plot)

@@ -70,13 +70,19 @@ def _redraw(e):
     return "redraw: cycle %s's exposed hit value replaced%s" % (e.get("cycle"), _record(e))
 
 
+def _key(e):
+    # The key's id alone: no event carries the key.
+    replaced = "replacing %s" % e["was"] if e.get("was") else "the board's first"
+    return "record key %s given (%s)%s" % (e["key_id"], replaced, _record(e))
+
+
 def _reason(label):
     return lambda e: "%s: %s" % (label, e.get("reason"))
 
 
 WORDS = {"started": _started, "config": _config, "reset": _reset, "locked": _locked,
          "contribution": _contribution, "hit": _hit, "validated": _validated, "paid": _paid,
-         "retained": _retained, "setting": _setting, "redraw": _redraw,
+         "retained": _retained, "setting": _setting, "redraw": _redraw, "key": _key,
          "fault": _reason("FAULT"), "store_warning": _reason("store warning"),
          "expiry_warning": _reason("EXPIRY warning"),
          "refused": _reason("refused")}

@@ -11,7 +11,7 @@ from mystery import configs
 from uth import sections
 from uth.seats import MAX_SEAT
 
-from ..analysis import log_verify, logread, mystery_report, mystery_sim
+from ..analysis import log_verify, logread, mystery_report, mystery_sim, record_auth
 from ..analysis.expiry import host_date
 from ..boards.seats import sim_seats
 from ..errors import UthctlError, expecting
@@ -70,6 +70,9 @@ def add_parser(sub):
     verify.add_argument("--from", dest="from_seq", type=_count, metavar="SEQ",
                         help="check a part of a log, which must start at record SEQ (the "
                         "records before it are not checked, and the report says so)")
+    verify.add_argument("--key-file", metavar="F",
+                        help="the table's key file (mode 600): check every record's "
+                        "authenticator with its keys")
     return parser
 
 
@@ -157,6 +160,7 @@ def _run_simulate(args):
 # ---- verify ----
 
 def _run_verify(args):
+    keys = record_auth.load_keys(args.key_file) if args.key_file else None
     if args.logfile == "-":
         records = logread.read_log(sys.stdin)
     else:
@@ -164,8 +168,35 @@ def _run_verify(args):
             records = logread.read_log(stream)
     result = log_verify.verify_log(records, after=args.after, head=args.head,
                                    dropped=args.dropped, from_seq=args.from_seq)
-    print(json.dumps(result) if args.json else log_verify.format_verify(result))
+    _check_authenticators(result, records, keys)
+    text = log_verify.format_verify(result)
+    if result["ok"]:
+        text += "; " + _authenticators_text(result["keys"])
+    print(json.dumps(result) if args.json else text)
     return 0 if result["ok"] else 2
+
+
+def _check_authenticators(result, records, keys):
+    # With the key file, every authenticator checked: the first problem
+    # fails the log, as the chain's does. Without it, they are counted.
+    if keys is None:
+        result["keys"] = {"checked": False,
+                          "signed": sum(1 for record in records if "auth" in record)}
+        return
+    found = record_auth.check_records(records, keys)
+    result["keys"] = dict(found, checked=True)
+    if result["ok"] and found["problems"]:
+        result["ok"] = False
+        result["problem"] = found["problems"][0]
+
+
+def _authenticators_text(found):
+    if not found["checked"]:
+        if not found["signed"]:
+            return "no record carries an authenticator"
+        return "%d records carry an authenticator, not checked (--key-file)" % found["signed"]
+    return "authenticators: %d signed records verify with the key file, %d unsigned" % (
+        found["signed"], found["unsigned"])
 
 
 _ACTIONS = {"configs": _run_configs, "simulate": _run_simulate, "verify": _run_verify}

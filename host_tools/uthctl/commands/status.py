@@ -59,6 +59,13 @@ def _firmware(status):
     return "version %s, build %s" % (status.get("version", "?"), status.get("build", "?"))
 
 
+def _record_key(status):
+    # The key's id alone: the board never tells the key (docs/host-link.md, "Record keys").
+    if "key_id" not in status:
+        return "not reported by this firmware"
+    return status["key_id"] or "none (unsigned: uthctl provision gives it one)"
+
+
 def format_status(status, meters, why_not=None):
     config = (meters or status).get("config")
     lines = ["state          %s" % STATES.get(status["state"], status["state"]),
@@ -79,7 +86,8 @@ def format_status(status, meters, why_not=None):
     lines += ["payment        %s" % status["payment"].replace("_", " "),
               "locked in      %s" % _seats(status.get("locked_in")),
               "stale chips    %s" % _seats(status.get("stale_chips")),
-              "firmware       %s" % _firmware(status)]
+              "firmware       %s" % _firmware(status),
+              "record key     %s" % _record_key(status)]
     if status.get("internal_errors"):  # commands that met a firmware bug since start-up
         lines.append("firmware bugs  %d command(s) got an internal error since start-up"
                      % status["internal_errors"])

@@ -1,0 +1,34 @@
+# HMAC-SHA256 as RFC 2104 defines it, from hashlib alone: the tests' own
+# computation of what a record key's authenticators must be, apart from the
+# hmac module the firmware signs with (docs/host-link.md, "Record keys").
+import binascii
+import hashlib
+
+_BLOCK = 64  # SHA-256's block, in bytes
+
+
+def _sha256(*parts):
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part)
+    return digest.digest()
+
+
+def hmac_sha256(key, message):
+    padded = key + bytes(_BLOCK - len(key))  # a 32-byte key needs no hashing first
+    inner = bytes(byte ^ 0x36 for byte in padded)
+    outer = bytes(byte ^ 0x5C for byte in padded)
+    return binascii.hexlify(_sha256(outer, _sha256(inner, message))).decode()
+
+
+def key_id(key):
+    # docs/host-link.md: the SHA-256 of "uth record key id:" and the key, 16 hex digits.
+    return binascii.hexlify(_sha256(b"uth record key id:", key)).decode()[:16]
+
+
+def record_auth(key, record):
+    return key_id(key) + ":" + hmac_sha256(key, b"record:" + record["hash"].encode())
+
+
+def head_auth(key, seq, head_hash, nonce):
+    return hmac_sha256(key, ("head:%d:%s:%s" % (seq, head_hash, nonce)).encode())
