@@ -336,7 +336,7 @@ def set_all(rig, pins, level):
 def configure(board, name="A1"):
     # The mystery configured as a technician does it, in service mode through
     # the host link: a new flash is unconfigured, and LOCK there locks nothing.
-    from uthctl.links.hostlink import Link
+    from uthctl.links.board_link import Link
     from uthctl.links.rig import Rig
 
     with Link(board.serial_path, timeout=120.0) as link, Rig(board.rig_address,
@@ -364,7 +364,7 @@ def lock_rounds(board, count):
     # Host waits add emulated time before the next level (the rig keeps
     # wall-clock spacing), so a round sends its levels in one go where it can:
     # chips on, 0.1 s, LOCK; then LOCK off and chips off together.
-    from uthctl.links.hostlink import Link
+    from uthctl.links.board_link import Link
     from uthctl.links.rig import Rig
 
     chips = ["bet%d" % seat for seat in range(1, SEATS + 1)]

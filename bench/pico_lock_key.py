@@ -46,7 +46,7 @@ print(json.dumps({"record_auth_us": best(lambda: recordkey.record_auth(KEY, KID,
 
 def provision(board, key):
     # As a technician gives it: service mode, then the host link's provision.
-    from uthctl.links.hostlink import Link
+    from uthctl.links.board_link import Link
     from uthctl.links.rig import Rig
 
     with Link(board.serial_path, timeout=120.0) as link, Rig(board.rig_address,

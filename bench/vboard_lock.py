@@ -160,7 +160,7 @@ def stop_supervisor(proc):
 
 
 def time_rounds(addresses, rounds, key=None):
-    from uthctl.links.hostlink import Link
+    from uthctl.links.board_link import Link
     from uthctl.links.rig import Rig, lit
 
     seats = list(range(1, SEATS + 1))

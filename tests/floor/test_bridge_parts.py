@@ -11,7 +11,7 @@ from uthctl.cli import main as uthctl
 from uthctl.floor import bridge_state, topics
 from uthctl.floor.bridge import Bridge
 from uthctl.floor.mqtt import parse_broker, read_credentials, write_credentials
-from uthctl.links.hostlink import Link
+from uthctl.links.board_link import Link
 
 HASH = "ab" * 32
 

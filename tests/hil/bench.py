@@ -26,7 +26,7 @@ from pathlib import Path
 from pico_target import seeded_boot
 from targets import PicoTarget, SimTarget, TargetLink, TargetRig
 
-from uthctl.links.hostlink import LinkError
+from uthctl.links.board_link import LinkError
 from uthctl.links.rig import PRESS_MS, Rig, RigError
 
 MPREMOTE = Path(sys.executable).parent / "mpremote"

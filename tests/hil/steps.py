@@ -9,7 +9,7 @@ import time
 
 from independent_draws import seeded_draws
 
-from uthctl.links.hostlink import LinkError
+from uthctl.links.board_link import LinkError
 from uthctl.links.rig import RigError, lit
 
 A1_MINIMUM_CENTS = 100 * 100

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pico_target import BOOT_WAIT, fresh_controller, mpremote, seeded_boot
 
-from uthctl.links.hostlink import Link
+from uthctl.links.board_link import Link
 from uthctl.links.rig import Rig
 
 NAMES = ("sim", "pico")

@@ -64,7 +64,7 @@ def test_a_key_held_mid_round_is_told_the_round_must_end_then_sets_the_clock(cli
 
 
 def test_clock_set_with_the_controller_stopped_goes_through_mpremote(cli_table, capsys):
-    from uthctl.links.hostlink import Link
+    from uthctl.links.board_link import Link
 
     mpremote = [sys.executable, "-m", "mpremote", "connect", cli_table.port]
     with Link(cli_table.port) as link:

@@ -54,7 +54,7 @@ from table_rig import Rig as TableRig
 from table_rig import scripted_hit
 from uthctl.boards.max7219_model import reading
 from uthctl.boards.virtual import find_micropython
-from uthctl.links.hostlink import LinkError
+from uthctl.links.board_link import LinkError
 from uthctl.links.rig import lit
 
 MAX_LINE = 256

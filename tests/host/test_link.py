@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from uthctl.links.hostlink import Link, LinkError
+from uthctl.links.board_link import Link, LinkError
 
 
 @pytest.fixture

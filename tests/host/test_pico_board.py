@@ -25,7 +25,7 @@ from pico_target import deploy
 
 from uthctl.boards import pico_image
 from uthctl.boards.max7219_model import reading
-from uthctl.links.hostlink import Link
+from uthctl.links.board_link import Link
 from uthctl.links.rig import Rig, lit
 
 WHY_NOT = pico_image.unavailable(pico_image.OFFICIAL)

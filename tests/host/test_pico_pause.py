@@ -13,7 +13,7 @@ from pico_target import BOOT_WAIT
 
 from uthctl.boards import pico_image
 from uthctl.boards.max7219_model import reading
-from uthctl.links.hostlink import Link
+from uthctl.links.board_link import Link
 from uthctl.links.rig import Rig, lit
 
 WHY_NOT = pico_image.unavailable()

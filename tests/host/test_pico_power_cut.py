@@ -57,7 +57,7 @@ from pico_target import fresh_controller
 
 from uthctl.analysis import log_verify, logread
 from uthctl.boards import pico_image
-from uthctl.links.hostlink import Link
+from uthctl.links.board_link import Link
 from uthctl.links.rig import Rig, lit
 
 WHY_NOT = pico_image.unavailable()

@@ -20,7 +20,7 @@ from pico_pair import PinBridge
 from rig_pico_target import BOOT_WAIT, deploy_rig, rig_board
 
 from uthctl.boards import pico_image
-from uthctl.links.hostlink import Link
+from uthctl.links.board_link import Link
 from uthctl.links.rig import Rig, lit
 
 WHY_NOT = pico_image.unavailable(pico_image.PROJECT, pico_image.OFFICIAL)

@@ -63,7 +63,7 @@ def test_a_soak_names_a_seat_the_board_does_not_count(tmp_path):
     # Seat 3's UTH-spot sensor reads no wager, so its progressive chip does
     # not qualify (653b.1(c)(1)): the host, which placed it, says so.
     from uthctl.boards.virtual import VirtualBoard
-    from uthctl.links.hostlink import Link
+    from uthctl.links.board_link import Link
     from uthctl.links.rig import Rig
 
     with VirtualBoard(flash=tmp_path / "flash.img", clock_rate=30) as board:

@@ -25,7 +25,7 @@ from test_tui import (
 
 from table.controller import LOCKED, NOT_CONFIGURED
 from uthctl.boards.virtual import VirtualBoard
-from uthctl.links.hostlink import Link, LinkError
+from uthctl.links.board_link import Link, LinkError
 from uthctl.links.rig import Rig, lit
 
 ROWS = 40  # room for a dozen events below the table

@@ -28,7 +28,7 @@ from targets import SimTarget
 
 from uthctl.boards.max7219_model import reading
 from uthctl.cli import main as uthctl
-from uthctl.links.hostlink import Link
+from uthctl.links.board_link import Link
 from uthctl.links.rig import Rig, RigError, lit
 
 A1_MINIMUM_CENTS = 100 * 100

@@ -19,7 +19,7 @@ from vboard_procs import alive, image_holders
 
 from uthctl.boards.flash import FlashInUse
 from uthctl.boards.virtual import VirtualBoard
-from uthctl.links.hostlink import Link
+from uthctl.links.board_link import Link
 from uthctl.links.rig import Rig
 
 UTHCTL = [sys.executable, "-m", "uthctl.cli"]

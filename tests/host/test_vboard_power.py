@@ -57,7 +57,7 @@ from vboard_procs import alive, image_holders, interpreter_pids
 from mystery import chain
 from mystery.store import TMP_NAME
 from uthctl.boards.virtual import REPO, VirtualBoard, find_micropython
-from uthctl.links.hostlink import Link, LinkError
+from uthctl.links.board_link import Link, LinkError
 from uthctl.links.rig import Rig, lit
 
 MICROS_PER_CENT = 10_000

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from uthctl.cli import main as uthctl
-from uthctl.links.hostlink import Link, LinkError
+from uthctl.links.board_link import Link, LinkError
 from uthctl.tui.board_feed import BoardFeed
 from uthctl.tui.hands import Hands
 

@@ -7,7 +7,7 @@ import pytest
 
 from uthctl.boards import heaps
 from uthctl.boards.virtual import VirtualBoard
-from uthctl.links.hostlink import Link
+from uthctl.links.board_link import Link
 
 WROOM_HEAP = 112 * 1024  # an ESP32-WROOM-32's GC heap after its one growth (docs/heap.md)
 ROUND = {"round": "r-1", "dealer": ["Qs", "Ks"], "board": ["9s", "Ts", "Js", "9c", "9d"],

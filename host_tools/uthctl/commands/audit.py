@@ -15,7 +15,7 @@ from ..analysis import audit_report, logread, record_auth
 from ..analysis.audit import audit
 from ..errors import UthctlError, expecting
 from ..links import logexport, ports
-from ..links.hostlink import Link
+from ..links.board_link import Link
 from .meters import seconds
 
 

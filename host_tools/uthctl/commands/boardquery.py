@@ -8,7 +8,7 @@ from uth import sections
 from ..analysis import expiry, mystery_report
 from ..errors import Refusal, UthctlError
 from ..links import ports
-from ..links.hostlink import Link
+from ..links.board_link import Link
 from .meters import seconds
 
 # The meter phases (firmware/mystery/meter.py) in which no cycle is under way.

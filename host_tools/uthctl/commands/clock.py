@@ -14,7 +14,7 @@ from table import expiry
 from table.controller import SERVICE
 
 from ..errors import Refusal, UthctlError, expecting
-from ..links.hostlink import AtReplError, way_back
+from ..links.board_link import AtReplError, way_back
 from .boardquery import add_board_arguments, ask, open_link, to_service
 
 STATES = {"set": "set", "unset": "UNSET (never set since power-on)", "none": "none"}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import UthctlError, expecting
 from ..links import logexport, ports
-from ..links.hostlink import Link
+from ..links.board_link import Link
 from .meters import seconds
 from .mystery import _anchor
 

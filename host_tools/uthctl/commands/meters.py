@@ -7,7 +7,7 @@ import math
 from ..analysis.meters_text import format_meters
 from ..errors import UthctlError, expecting
 from ..links import ports
-from ..links.hostlink import Link
+from ..links.board_link import Link
 
 
 def add_parser(sub):

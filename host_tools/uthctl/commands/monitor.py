@@ -16,7 +16,7 @@ import time
 
 from ..errors import expecting
 from ..links import ports
-from ..links.hostlink import Link, repl_sign, way_back
+from ..links.board_link import Link, repl_sign, way_back
 from .meters import seconds
 from .monitor_text import event_line, table_line
 

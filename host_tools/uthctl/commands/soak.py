@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from ..errors import UthctlError, expecting
-from ..links.hostlink import Link
+from ..links.board_link import Link
 from ..links.rig import Rig
 from ..soak.dealer import SoakError
 from ..soak.run import EXPORT_EVERY, soak

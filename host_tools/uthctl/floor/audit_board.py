@@ -5,7 +5,7 @@
 import time
 
 from ..links import logexport, ports
-from ..links.hostlink import Link
+from ..links.board_link import Link
 from . import audit_head
 
 SHOWN = 5  # differing records named in the report; the rest counted

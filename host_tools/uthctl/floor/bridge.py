@@ -15,7 +15,7 @@ import sys
 import time
 
 from ..links import logexport, ports
-from ..links.hostlink import Link, LinkError
+from ..links.board_link import Link, LinkError
 from . import bridge_state, topics
 from .mqtt import BrokerDown, Client
 

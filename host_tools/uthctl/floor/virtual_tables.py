@@ -10,7 +10,7 @@ import time
 from ..boards.max7219_model import reading
 from ..boards.virtual import VirtualBoard
 from ..links import logexport
-from ..links.hostlink import Link
+from ..links.board_link import Link
 from ..links.rig import Rig, lit
 
 SEATS = (1, 2, 3)

@@ -19,7 +19,7 @@ from mystery.money import decimal
 from ..analysis import logread
 from ..analysis.ledger import triples
 from ..analysis.log_verify import head_of
-from .hostlink import LinkError
+from .board_link import LinkError
 
 CSV_COLUMNS = ("seq", "ev", "time_utc", "cycle", "round", "seat", "config", "payment",
                "award_usd", "meter_usd", "contributed_usd", "seats", "hit_value_usd",

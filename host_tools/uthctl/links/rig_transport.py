@@ -11,7 +11,7 @@ import time
 
 import serial
 
-from .hostlink import repl_sign
+from .board_link import repl_sign
 
 
 class RigError(OSError):

@@ -2,14 +2,14 @@
 # virtual board (boards/virtual.py) and is then a host like any other: the
 # person's keys move the table's pins through the rig port (links/rig.py), and
 # the table's state, meters and events come over the board's serial link
-# (links/hostlink.py).
+# (links/board_link.py).
 #
 #   threads   main     curses: draws, reads keys, polls the rig's pin state
 #                      (screen.py, view.py, panels.py)
 #             link     the one reader of the serial port: events, replies,
 #                      and a status/meters poll twice a second (none while the
 #                      board sits at its REPL, which would echo each poll)
-#                      (hostlink.py)
+#                      (board_feed.py)
 #             hands    the person's (or auto-play's) actions, one at a time
 #                      (hands.py)
 #
@@ -28,7 +28,7 @@ from mystery.money import dollars as money
 
 from ..boards.virtual import VirtualBoard
 from ..links import ports
-from ..links.hostlink import Link
+from ..links.board_link import Link
 from .attach import NO_RIG, AttachedBoard, open_rig
 from .board_feed import COMMAND_TIMEOUT, BoardFeed
 from .hands import Hands, TableRig

@@ -5,7 +5,7 @@ import threading
 import time
 from collections import deque
 
-from ..links.hostlink import LinkError
+from ..links.board_link import LinkError
 
 POLL_S = 0.5  # status and meters over the host link
 COMMAND_TIMEOUT = 3.0

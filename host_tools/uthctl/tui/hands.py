@@ -10,7 +10,7 @@ import time
 from table.controller import BETTING, HIT_PENDING, LOCKED, OPEN_HOLD_MS, SETTLE_MS
 
 from ..boards.virtual import SEATS
-from ..links.hostlink import LinkError
+from ..links.board_link import LinkError
 from ..links.rig import PRESS_MS, Rig, RigError, lit
 from .events import STATE_NAMES
 from .round_entry import settlement_lines

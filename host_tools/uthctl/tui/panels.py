@@ -11,7 +11,7 @@ from table.controller import BETTING, FAULT, HIT_PENDING, LOCKED, NOT_CONFIGURED
 
 from ..analysis import expiry
 from ..boards.virtual import SEATS
-from ..links.hostlink import reset_command
+from ..links.board_link import reset_command
 from .board_feed import COMMAND_TIMEOUT
 from .events import STATE_NAMES
 from .hands import REOPEN_HOLD_S
