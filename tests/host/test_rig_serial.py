@@ -101,11 +101,12 @@ def test_set_and_state_over_a_serial_port(board):
     assert state["jackpot_lights"] == [0, 0, 0, 1, 0, 0, 0] and state["inputs"]["bet2"] == 1
 
 
-def test_a_client_killed_mid_press_leaves_the_rig_picos_pin_released(board):
-    # The rig firmware holds the press itself; the host's process dies in it.
+def killed_mid_press(board, hold_ms):
+    # A rig Pico whose client, in another process, is killed while the rig
+    # holds its LOCK press of hold_ms.
     pico = board(sleep_ms=lambda ms: time.sleep(ms / 1000))
     code = ("import sys; from uthctl.links.rig import Rig; "
-            "Rig(port=sys.argv[1], timeout=30.0).press_lock(3000)")
+            "Rig(port=sys.argv[1], timeout=30.0).press_lock(%d)" % hold_ms)
     client = subprocess.Popen([sys.executable, "-c", code, pico.port])
     try:
         deadline = time.monotonic() + 30.0
@@ -115,6 +116,12 @@ def test_a_client_killed_mid_press_leaves_the_rig_picos_pin_released(board):
     finally:
         client.send_signal(signal.SIGKILL)
         client.wait()
+    return pico
+
+
+def test_a_client_killed_mid_press_leaves_the_rig_picos_pin_released(board):
+    # The rig firmware holds the press itself; the host's process dies in it.
+    pico = killed_mid_press(board, 3000)
     deadline = time.monotonic() + 10.0
     while pico.drives["lock"].level:
         assert time.monotonic() < deadline, "LOCK left held"
@@ -126,18 +133,7 @@ def test_the_next_client_passes_over_an_answer_left_for_a_killed_one(board):
     # rig answers in order, the press (to a client no longer there) before
     # the ping, and the next client, whose request names its id, passes over
     # the answer naming another.
-    pico = board(sleep_ms=lambda ms: time.sleep(ms / 1000))
-    code = ("import sys; from uthctl.links.rig import Rig; "
-            "Rig(port=sys.argv[1], timeout=30.0).press_lock(2000)")
-    client = subprocess.Popen([sys.executable, "-c", code, pico.port])
-    try:
-        deadline = time.monotonic() + 30.0
-        while not pico.drives["lock"].level:
-            assert time.monotonic() < deadline and client.poll() is None, "never pressed"
-            time.sleep(0.01)
-    finally:
-        client.send_signal(signal.SIGKILL)
-        client.wait()
+    pico = killed_mid_press(board, 2000)
     with Rig(port=pico.port, timeout=5.0) as rig:
         assert pico.drives["lock"].level  # still pressed: its answer is still to come
         assert rig.request(op="ping") == {"ok": True, "reply": "pong", "rig": "rig_pico"}
