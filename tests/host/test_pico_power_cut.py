@@ -46,6 +46,7 @@
 # chip's clock): with it on, a busy chip lags the wall clock and each rig
 # level waits longer than the one before.
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -55,7 +56,8 @@ import pytest
 from independent_draws import commitment, seeded_draws
 from pico_target import fresh_controller
 
-from uthctl.analysis import log_verify, logread
+from mystery import recordkey
+from uthctl.analysis import log_verify, logread, record_auth
 from uthctl.boards import pico_image
 from uthctl.links.board_link import Link
 from uthctl.links.rig import Rig, lit
@@ -77,7 +79,12 @@ BOOT_WAIT = 60.0
 WAIT = 30.0  # any one event or light, on a loaded host at half the chip's speed
 QUIET = 1.0  # seconds without a new flash operation that end a recorded step
 COMPARED = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round", "config",
-            "phase", "pending", "last_hits", "display_cents", "log_seq", "commitment")
+            "phase", "pending", "last_hits", "display_cents", "log_seq", "commitment", "key_id")
+# The record key given after the configuration: the day's later records are
+# signed, a cut in the provision leaves the old key (none) or the new one in
+# force, and no line from the board ever carries it.
+KEY = hashlib.sha256(b"the pico power cut's record key").hexdigest()
+KEY_ID = recordkey.key_id(bytes.fromhex(KEY))
 
 
 def first_seed():
@@ -227,6 +234,18 @@ def configure(name):
     return step
 
 
+def provision():
+    def step(host, rig):
+        service(host, rig)
+        reply = host.command("provision", key=KEY)
+        assert reply["ok"] and reply["key_id"] == KEY_ID, reply
+        rig.key(False)
+        waiting(host, rig, lambda s: True, "the key released")
+
+    step.name = "the record key given"
+    return step
+
+
 def play(seats, hits=False):
     def step(host, rig):
         chips(rig, seats, True)
@@ -259,8 +278,10 @@ def validate(method):
 
 
 SIX = (1, 2, 3, 4, 5, 6)
-SUBSET = ((6, 1), (7, 5))  # (step, stride): the first hit's round and its validation
-DAY = [configure("A1"), play((3,)), play((1, 6)), play((2, 4, 5)), play((1, 2, 3, 4)),
+# (step, stride): every third operation of the key's provision, the first
+# hit's round and every fifth of its validation.
+SUBSET = ((1, 3), (7, 1), (8, 5))
+DAY = [configure("A1"), provision(), play((3,)), play((1, 6)), play((2, 4, 5)), play((1, 2, 3, 4)),
        play((2, 3, 4, 5, 6)), play(SIX, hits=True), validate("jackpot_slip"), play(SIX),
        play(SIX, hits=True), validate("table_inventory"), configure("B1")]
 
@@ -429,6 +450,12 @@ def check_restart(bench, entry, cut_lines, secret_before):
         result = log_verify.verify_log(records, head=(now["log_seq"], now["log_hash"]))
         if not (result["ok"] and result["starts_at"] == "genesis"):
             problems.append("log: %s" % json.dumps(result))
+        signed = record_auth.check_records(records, {KEY_ID: bytes.fromhex(KEY)})
+        if signed["problems"] or signed["key_id"] != now["key_id"]:
+            problems.append("authenticators: %s (the meters name key %s)"
+                            % (json.dumps(signed), now["key_id"]))
+    if any(KEY in line.lower() for line in cut_lines + host.lines):
+        problems.append("the record key out in a line from the board")
     for secret in secrets:
         if secret is None or revealed(records, secret):
             continue
