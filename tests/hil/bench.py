@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pico_target import seeded_boot
+from pico_target import seeded_copies
 from targets import PicoTarget, SimTarget, TargetLink, TargetRig
 
 from uthctl.links.board_link import LinkError
@@ -48,6 +48,7 @@ def _gone(path):
         os.remove(path)
 _gone(%r)
 _gone("/boot.py")
+_gone("/seeded_bytes.py")
 """ % STORAGE_ROOT
 
 
@@ -187,9 +188,7 @@ class RealBench(Bench):
         with tempfile.TemporaryDirectory() as folder:
             args = ["exec", ERASE_STORE]
             if seed is not None:
-                boot = Path(folder) / "boot.py"
-                boot.write_text(seeded_boot(seed))
-                args += ["+", "cp", str(boot), ":boot.py"]
+                args += ["+", *seeded_copies(folder, seed)]
             mpremote(self.port, *args)
 
     def trouble(self):

@@ -33,6 +33,14 @@ def seeded_boot(seed):
     return source.replace("SEED = 0\n", "SEED = %d\n" % seed)
 
 
+def seeded_copies(folder, seed):
+    # mpremote's arguments that put the seeded /boot.py, and the seeded
+    # source it imports beside it, onto a board's flash.
+    boot = Path(folder) / "boot.py"
+    boot.write_text(seeded_boot(seed))
+    return ["cp", str(boot), ":boot.py", "+", "cp", str(SEEDED_BYTES), ":seeded_bytes.py"]
+
+
 def fresh_controller(board, folder, seed=None):
     # The controller on a running PicoBoard's new flash, as the board's image
     # brings it; returns how it came up after its last restart.
@@ -43,11 +51,8 @@ def fresh_controller(board, folder, seed=None):
     if seed is None:
         return came
     assert came == {"state": "unconfigured", "fault": None}, came
-    boot = Path(folder) / "boot.py"
-    boot.write_text(seeded_boot(seed))
     boots = board.state()["boots"]
-    mpremote(board.serial_path, "cp", str(boot), ":boot.py", "+", "cp", str(SEEDED_BYTES),
-             ":seeded_bytes.py", "+", "reset")
+    mpremote(board.serial_path, *seeded_copies(folder, seed), "+", "reset")
     return _restarted(board, boots)
 
 
@@ -63,10 +68,7 @@ def deploy(board, folder, seed=None):
     # returns how the controller came up after the restart.
     boots = board.state()["boots"]
     if seed is not None:
-        boot = Path(folder) / "boot.py"
-        boot.write_text(seeded_boot(seed))
-        mpremote(board.serial_path, "cp", str(boot), ":boot.py", "+", "cp", str(SEEDED_BYTES),
-                 ":seeded_bytes.py")
+        mpremote(board.serial_path, *seeded_copies(folder, seed))
     done = subprocess.run(["make", "-C", str(REPO), "deploy", "BOARD=rp2040_pico",
                            "PORT=" + board.serial_path], capture_output=True, text=True,
                           timeout=600)

@@ -16,7 +16,7 @@ import shutil
 import time
 from pathlib import Path
 
-from pico_target import BOOT_WAIT, fresh_controller, mpremote, seeded_boot
+from pico_target import BOOT_WAIT, fresh_controller, mpremote, seeded_copies
 
 from uthctl.links.board_link import Link
 from uthctl.links.rig import Rig
@@ -133,9 +133,9 @@ class PicoImages:
 
         flash = self.folder / ("seed-%d.img" % seed)
         self.copy_to(None, flash)
-        boot = self.folder / ("boot-%d.py" % seed)
-        boot.write_text(seeded_boot(seed))
+        folder = self.folder / ("boot-%d" % seed)
+        folder.mkdir(exist_ok=True)
         with PicoBoard(flash=flash) as board:
             assert board.wait_started(BOOT_WAIT)["state"] == "unconfigured"
-            mpremote(board.serial_path, "cp", str(boot), ":boot.py")
+            mpremote(board.serial_path, *seeded_copies(folder, seed))
         return flash
