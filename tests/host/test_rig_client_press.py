@@ -17,7 +17,8 @@ class SilentOnPress(threading.Thread):
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.address = "127.0.0.1:%d" % self.listener.getsockname()[1]
         self.refuse_press = refuse_press
-        self.requests = []
+        self.requests = []  # each without its id, which the ids list keeps
+        self.ids = []
         self.start()
 
     def run(self):
@@ -25,6 +26,7 @@ class SilentOnPress(threading.Thread):
         with conn, conn.makefile("rwb") as stream:
             for line in stream:
                 request = json.loads(line)
+                self.ids.append(request.pop("id"))  # every request names itself
                 self.requests.append(request)
                 if request["op"] == "press" and not self.refuse_press:
                     continue
