@@ -130,3 +130,24 @@ class Postgres:
             self.process.send_signal(signal.SIGINT)  # fast shutdown: clients cut off
             self.process.wait(30)
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def tables_on_mosquitto(stack, floor_dir, tmp_path, cents_played, names=("3", "4")):
+    # The tables' accounts, a Mosquitto on their floor's configuration, and a
+    # virtual table each whose hit value lies beyond cents_played (so each
+    # round is one record), all ended with the stack: (broker, tables).
+    from floor_data import quiet_seeds
+
+    from uthctl.floor.virtual_tables import Table
+
+    for name in names:
+        floor_dir.add_table(name)
+    port = free_port()
+    broker = Mosquitto(floor_dir.broker_config(port), port, tmp_path / "mosquitto.log").start()
+    stack.callback(broker.kill)
+    seeds = quiet_seeds(len(names), cents_played=cents_played)
+    tables = [Table(name, tmp_path, floor_dir, broker, seed)
+              for name, seed in zip(names, seeds, strict=True)]
+    for table in tables:
+        stack.callback(table.close)
+    return broker, tables

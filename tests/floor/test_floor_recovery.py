@@ -9,7 +9,6 @@ import signal
 import paho.mqtt.client as paho
 import pytest
 import servers
-from floor_data import quiet_seeds
 from paho.mqtt.enums import CallbackAPIVersion
 from sqlalchemy import update
 
@@ -19,7 +18,7 @@ from uthctl.floor import schema
 from uthctl.floor.accounts import FLOOR_USER
 from uthctl.floor.mqtt import read_credentials
 from uthctl.floor.store import Store
-from uthctl.floor.virtual_tables import Table, start_floor, stop_process, wait_until
+from uthctl.floor.virtual_tables import start_floor, stop_process, wait_until
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
 CATCH_UP_S = 60.0
@@ -35,19 +34,11 @@ def caught_up(store, tables):
 
 def test_the_floor_equals_every_boards_log_after_broker_bridge_and_board_kills(
         tmp_path, floor_dir, db_url, capsys, need_mosquitto):
-    for name in ("3", "4"):
-        floor_dir.add_table(name)
-    port = servers.free_port()
-    broker = servers.Mosquitto(floor_dir.broker_config(port), port,
-                               tmp_path / "mosquitto.log").start()
     with contextlib.ExitStack() as stack:
-        stack.callback(broker.kill)
-        # Seeds whose hit values lie beyond these rounds: each round is a record.
-        seeds = quiet_seeds(2, cents_played=10 * ROUND_CENTS)
-        tables = [Table(name, tmp_path, floor_dir, broker, seed)
-                  for name, seed in zip(("3", "4"), seeds, strict=True)]
+        # Hit values beyond these rounds: each round is a record.
+        broker, tables = servers.tables_on_mosquitto(stack, floor_dir, tmp_path,
+                                                     10 * ROUND_CENTS)
         for table in tables:
-            stack.callback(table.close)
             table.start_bridge()
         floor = start_floor(floor_dir, broker, db_url, tmp_path / "floor.log")
         stack.callback(stop_process, floor)

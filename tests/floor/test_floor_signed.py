@@ -11,7 +11,6 @@ import json
 
 import pytest
 import servers
-from floor_data import quiet_seeds
 from sqlalchemy import delete, update
 
 from mystery import chain
@@ -22,7 +21,7 @@ from uthctl.floor import schema
 from uthctl.floor.mqtt import Client, read_credentials
 from uthctl.floor.store import Store
 from uthctl.floor.tiles import tiles
-from uthctl.floor.virtual_tables import Table, start_floor, stop_process, wait_until
+from uthctl.floor.virtual_tables import start_floor, stop_process, wait_until
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
 CATCH_UP_S = 60.0
@@ -63,18 +62,9 @@ def forged_next(store, table):
 
 def test_signed_boards_records_reach_the_floor_verified_and_no_forgery_joins(
         tmp_path, floor_dir, db_url, capsys, need_mosquitto):
-    for name in ("3", "4"):
-        floor_dir.add_table(name)
-    port = servers.free_port()
-    broker = servers.Mosquitto(floor_dir.broker_config(port), port,
-                               tmp_path / "mosquitto.log").start()
     with contextlib.ExitStack() as stack:
-        stack.callback(broker.kill)
-        seeds = quiet_seeds(2, cents_played=(ROUNDS + 2) * ROUND_CENTS)
-        tables = [Table(name, tmp_path, floor_dir, broker, seed)
-                  for name, seed in zip(("3", "4"), seeds, strict=True)]
-        for table in tables:
-            stack.callback(table.close)
+        broker, tables = servers.tables_on_mosquitto(stack, floor_dir, tmp_path,
+                                                     (ROUNDS + 2) * ROUND_CENTS)
         key_ids = {table.name: provisioned(table, floor_dir, capsys) for table in tables}
         for table in tables:
             assert key_ids[table.name] == record_auth.newest_key(
