@@ -82,7 +82,7 @@ test-floor: setup
 # Mosquitto, four virtual boards with their bridges, the floor service and
 # its page on loopback (docs/floor.md); Ctrl-C ends it.
 floor-demo: setup
-	$(BIN)/python -m uthctl.floor.demo
+	PYTHONPATH=tools $(BIN)/python -m floor_demo
 
 # Every test that runs on the emulated Pico: each board scenario, the
 # emulator's own tests, the power-cut proof at every flash operation, and the
@@ -107,7 +107,7 @@ test-micropython: setup
 	$(BIN)/python tests/mp_each.py $(MICROPYTHON)
 
 lint: setup
-	$(BIN)/ruff check firmware boards host_tools tests bench
+	$(BIN)/ruff check firmware boards host_tools tests bench tools
 
 # Precompiled firmware per board: $(BUILD)/<board>/lib/**.mpy, lib/board.mpy, main.py.
 build: setup

@@ -19,16 +19,16 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "floor"), str(ROOT / "tests" / "host")]
+sys.path[:0] = [str(ROOT / "tests" / "floor"), str(ROOT / "tests" / "host"), str(ROOT / "tools")]
 
 import servers  # noqa: E402
 from independent_draws import seeded_draws  # noqa: E402
 
+from floor_demo.virtual_tables import SEATS, Table, start_floor, stop_process  # noqa: E402
 from uthctl.floor.accounts import Accounts  # noqa: E402
+from uthctl.floor.database import Store  # noqa: E402
 from uthctl.floor.page import PUSH_EVERY_S  # noqa: E402
-from uthctl.floor.store import Store  # noqa: E402
 from uthctl.floor.tiles import tiles  # noqa: E402
-from uthctl.floor.virtual_tables import SEATS, Table, start_floor, stop_process  # noqa: E402
 from uthctl.links.rig import lit  # noqa: E402
 
 GOAL_S = 2.0

@@ -14,9 +14,9 @@ from chains import CASINO, simulated
 from sqlalchemy import delete, update
 
 from uthctl.analysis import record_auth
+from uthctl.bridge.table_bridge import Bridge
 from uthctl.cli import main as uthctl
 from uthctl.floor import schema
-from uthctl.floor.bridge import Bridge
 from uthctl.floor.mqtt import read_credentials
 
 TABLE = "3"

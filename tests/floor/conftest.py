@@ -11,9 +11,9 @@ from floor_data import PASSWORDS, RULES
 
 from uthctl.floor import schema
 from uthctl.floor.accounts import Accounts
+from uthctl.floor.database import Store, sqlite_url
 from uthctl.floor.intake import Intake
 from uthctl.floor.page import create_app
-from uthctl.floor.store import Store, sqlite_url
 from uthctl.floor.users import Users
 
 

@@ -138,7 +138,7 @@ def tables_on_mosquitto(stack, floor_dir, tmp_path, cents_played, names=("3", "4
     # round is one record), all ended with the stack: (broker, tables).
     from floor_data import quiet_seeds
 
-    from uthctl.floor.virtual_tables import Table
+    from floor_demo.virtual_tables import Table
 
     for name in names:
         floor_dir.add_table(name)

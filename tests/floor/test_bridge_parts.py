@@ -7,9 +7,10 @@ import os
 import pytest
 from board_standin import StandInBoard
 
+from uthctl.bridge import anchor_state
+from uthctl.bridge.table_bridge import Bridge
 from uthctl.cli import main as uthctl
-from uthctl.floor import bridge_state, topics
-from uthctl.floor.bridge import Bridge
+from uthctl.floor import topics
 from uthctl.floor.mqtt import parse_broker, read_credentials, write_credentials
 from uthctl.links.board_link import Link
 
@@ -18,17 +19,17 @@ HASH = "ab" * 32
 
 def test_the_state_file_keeps_the_last_record_acknowledged(tmp_path):
     path = tmp_path / "bridge-3.json"
-    assert bridge_state.load(path, "3") is None
-    bridge_state.save(path, "3", (41, HASH))
-    assert bridge_state.load(path, "3") == (41, HASH)
+    assert anchor_state.load(path, "3") is None
+    anchor_state.save(path, "3", (41, HASH))
+    assert anchor_state.load(path, "3") == (41, HASH)
     assert not (tmp_path / "bridge-3.json.part").exists()
 
 
 def test_another_tables_state_file_is_refused(tmp_path):
     path = tmp_path / "bridge.json"
-    bridge_state.save(path, "4", (2, HASH))
+    anchor_state.save(path, "4", (2, HASH))
     with pytest.raises(ValueError, match="table '4'.s state, not table '3'"):
-        bridge_state.load(path, "3")
+        anchor_state.load(path, "3")
 
 
 @pytest.mark.parametrize("text", ["", "{", "[]", '{"table": "3", "seq": 1}'])
@@ -36,7 +37,7 @@ def test_a_broken_state_file_is_refused_saying_how_to_start_again(tmp_path, text
     path = tmp_path / "bridge.json"
     path.write_text(text)
     with pytest.raises(ValueError, match="remove it to publish the board's whole log again"):
-        bridge_state.load(path, "3")
+        anchor_state.load(path, "3")
 
 
 def test_credentials_are_written_for_their_owner_alone(tmp_path):

@@ -15,8 +15,8 @@ from chains import topic
 from paho.mqtt.enums import CallbackAPIVersion
 from test_broker_security import WAIT_S, Listener, account, connected
 
+from uthctl.bridge.table_bridge import Bridge
 from uthctl.cli import main as uthctl
-from uthctl.floor.bridge import Bridge
 from uthctl.floor.mqtt import Client
 
 RECORDS = 30

@@ -9,8 +9,8 @@ import pytest
 import servers
 from floor_data import quiet_seeds
 
-from uthctl.floor.store import Store
-from uthctl.floor.virtual_tables import Table, stop_process, uthctl_process, wait_until
+from floor_demo.virtual_tables import Table, stop_process, uthctl_process, wait_until
+from uthctl.floor.database import Store
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
 

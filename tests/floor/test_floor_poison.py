@@ -10,10 +10,10 @@ import json
 import servers
 from chains import message, records, signed, topic
 
+from floor_demo.virtual_tables import start_floor, stop_process, wait_until
+from uthctl.floor.database import Store
 from uthctl.floor.mqtt import Client, read_credentials
-from uthctl.floor.store import Store
 from uthctl.floor.tiles import tiles
-from uthctl.floor.virtual_tables import start_floor, stop_process, wait_until
 
 WAIT_S = 30.0
 POISON = b"[" * 100_000

@@ -12,13 +12,13 @@ import servers
 from paho.mqtt.enums import CallbackAPIVersion
 from sqlalchemy import update
 
+from floor_demo.virtual_tables import start_floor, stop_process, wait_until
 from uthctl.analysis.audit import audit
 from uthctl.cli import main as uthctl
 from uthctl.floor import schema
 from uthctl.floor.accounts import FLOOR_USER
+from uthctl.floor.database import Store
 from uthctl.floor.mqtt import read_credentials
-from uthctl.floor.store import Store
-from uthctl.floor.virtual_tables import start_floor, stop_process, wait_until
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
 CATCH_UP_S = 60.0

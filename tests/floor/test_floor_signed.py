@@ -13,15 +13,15 @@ import pytest
 import servers
 from sqlalchemy import delete, update
 
+from floor_demo.virtual_tables import start_floor, stop_process, wait_until
 from mystery import chain
 from uthctl.analysis import record_auth
 from uthctl.boards.max7219_model import reading
 from uthctl.cli import main as uthctl
 from uthctl.floor import schema
+from uthctl.floor.database import Store
 from uthctl.floor.mqtt import Client, read_credentials
-from uthctl.floor.store import Store
 from uthctl.floor.tiles import tiles
-from uthctl.floor.virtual_tables import start_floor, stop_process, wait_until
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
 CATCH_UP_S = 60.0

@@ -19,9 +19,9 @@ import traceback
 import pytest
 import servers
 
+from floor_demo.virtual_tables import Table, start_floor, stop_process, wait_until
 from mystery import chain
-from uthctl.floor.store import Store
-from uthctl.floor.virtual_tables import Table, start_floor, stop_process, wait_until
+from uthctl.floor.database import Store
 from uthctl.links.rig import RigError
 
 pytestmark = [pytest.mark.long_run, pytest.mark.board, pytest.mark.usefixtures("micropython")]

@@ -12,9 +12,9 @@ from sqlalchemy import Column, MetaData, Table, insert
 
 from mystery import chain
 from uthctl.floor import schema
+from uthctl.floor.database import Store, engine_for
 from uthctl.floor.intake import ACCEPTED, REFUSED, Intake
 from uthctl.floor.service import Floor
-from uthctl.floor.store import Store, engine_for
 from uthctl.floor.tiles import tiles
 
 

@@ -1,9 +1,9 @@
 # uthctl bridge --port PORT --broker mqtt://HOST:PORT --table ID
 #   --casino NAME --credentials FILE [--state FILE] [--every S]:
-# the table's board onto the floor's broker (floor/bridge.py). Ctrl-C ends it.
+# the table's board onto the floor's broker (uthctl/bridge/table_bridge.py). Ctrl-C ends it.
+from ..bridge.table_bridge import Bridge
 from ..errors import expecting
 from ..floor import topics
-from ..floor.bridge import Bridge
 from ..floor.mqtt import parse_broker, read_credentials
 from ..links import ports
 from .meters import seconds

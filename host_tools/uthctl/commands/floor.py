@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..analysis import audit_report
 from ..errors import UthctlError, expecting
-from ..floor import audit, audit_board, audit_live, audit_text, store, users
+from ..floor import audit, audit_board, audit_live, audit_text, database, users
 from ..floor.accounts import AUDIT_USER, FLOOR_USER, Accounts
 from ..floor.mqtt import read_credentials
 from ..floor.reload import reload_broker
@@ -130,13 +130,13 @@ def add_table(args, accounts):
     return 0
 
 
-def database(args):
+def database_url(args):
     # --db, else the URL `init --db` recorded, else the folder's SQLite file.
     if args.db:
         return args.db
     accounts = Accounts(args.dir)
     recorded = accounts.settings().get("db") if accounts.settings_path.exists() else None
-    return recorded or store.sqlite_url(Path(args.dir).resolve() / "floor.db")
+    return recorded or database.sqlite_url(Path(args.dir).resolve() / "floor.db")
 
 
 def run_users(args):
@@ -172,7 +172,7 @@ def run_page(args):
     from ..floor import page
 
     tls = page_tls(args)
-    opened = store.Store(database(args))
+    opened = database.Store(database_url(args))
     app = page.create_app(opened, users.Users(Path(args.dir) / "users.json"),
                           secure_cookie=tls is not None)
     print("the floor page: %s://%s:%d/" % ("https" if tls else "http", args.host, args.listen),
@@ -199,7 +199,7 @@ def run_audit(args):
     since = audit.since_timestamp(args.since) if args.since else None
     accounts = Accounts(args.dir)
     settings = accounts.settings()  # the audit never runs on a folder that is no floor's
-    opened = store.Store(database(args), create=False)
+    opened = database.Store(database_url(args), create=False)
     try:
         heads = _heads(args, accounts, settings["casino"])
         report = audit.audit_tables(opened, args.table, since, Path(args.dir) / "keys", heads,
@@ -251,14 +251,14 @@ def serve(args, accounts):
         raise UthctlError("uthctl floor: give --broker mqtt://HOST:PORT or --embedded-broker "
                           "PORT (one of them)")
     settings = accounts.settings()
-    url = database(args)
+    url = database_url(args)
     account = read_credentials(accounts.credentials(FLOOR_USER))
     embedded = None
     if args.embedded_broker is not None:
         from ..floor.embedded import EmbeddedBroker
 
         embedded = EmbeddedBroker(accounts, args.embedded_broker).start()
-    floor = Floor(args.broker or embedded.url, account, settings["casino"], store.Store(url),
+    floor = Floor(args.broker or embedded.url, account, settings["casino"], database.Store(url),
                   cafile=args.cafile, keys=accounts.keys_folder)
     try:
         floor.run()

@@ -1,6 +1,6 @@
 # uthctl bridge: one table's board onto the floor's broker. The facts it
 # publishes are the board's own log records, taken with `log` after the
-# last one the broker acknowledged (bridge_state), so a lost broker, a
+# last one the broker acknowledged (anchor_state), so a lost broker, a
 # restarted bridge or a restarted board loses nothing: each only delays the
 # next export. Live events that are no record (started, fault, refused, ...)
 # are published as they come, and lost while the broker is away. From the
@@ -14,10 +14,11 @@ import re
 import sys
 import time
 
+from ..floor import topics
+from ..floor.mqtt import BrokerDown, Client
 from ..links import logexport, ports
 from ..links.board_link import Link, LinkError
-from . import bridge_state, topics
-from .mqtt import BrokerDown, Client
+from . import anchor_state
 
 READ_ONLY = ("status", "meters", "log", "head")
 RETRY_S = 0.5
@@ -34,7 +35,7 @@ class Bridge:
         self.every = every
         self.timeout = timeout
         self.err = err or sys.stderr
-        self.anchor = bridge_state.load(state_path, table)
+        self.anchor = anchor_state.load(state_path, table)
         self.commands = queue.Queue()
         self.link = None
         self.sync_due = True  # an export from the anchor before live events
@@ -159,7 +160,7 @@ class Bridge:
             self.send_record(record, first_kept)
             first_kept = False
             self.anchor = record["seq"], record["hash"]
-            bridge_state.save(self.state_path, self.table, self.anchor)
+            anchor_state.save(self.state_path, self.table, self.anchor)
         self.sync_due = False
         self.send_meters(meters)
 

@@ -15,8 +15,9 @@ import time
 import types
 from pathlib import Path
 
-from .accounts import Accounts
-from .users import Users
+from uthctl.floor.accounts import Accounts
+from uthctl.floor.users import Users
+
 from .virtual_tables import Table, start_floor, stop_process, uthctl_process
 
 TABLES = ("1", "2", "3", "4")

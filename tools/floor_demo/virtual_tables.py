@@ -7,11 +7,11 @@ import subprocess
 import sys
 import time
 
-from ..boards.max7219_model import reading
-from ..boards.virtual import VirtualBoard
-from ..links import logexport
-from ..links.board_link import Link
-from ..links.rig import Rig, lit
+from uthctl.boards.max7219_model import reading
+from uthctl.boards.virtual import VirtualBoard
+from uthctl.links import logexport
+from uthctl.links.board_link import Link
+from uthctl.links.rig import Rig, lit
 
 SEATS = (1, 2, 3)
 EVERY_S = "2"  # meters snapshots this often, so a lost record is asked for soon
