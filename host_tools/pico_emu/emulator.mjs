@@ -34,6 +34,8 @@
 //                             MCP23017 at ADDR (mcp23017.mjs) on the --i2c bus
 //        i2cfault 0|1 [ADDR]  1: the whole bus (or only ADDR) stops answering;
 //                             0: it answers again
+//        throttle F           from now on the chip runs at most F of real time
+//                             (0 < F <= 1; with --realtime), as --throttle
 //   out: pin GPIO 0|1         a watched output changed (1 = driven high)
 //        xout ADDR WORD       an expander's output pins after a transaction
 //                             changed them (bit n = pin n driven high)
@@ -97,7 +99,8 @@ const APPLIED_NS = 10e6;         // two of the controller's 5 ms ticks
 // chip at 0.4x would hold the next input back 90 s.
 const BURST_NS = 1e9;
 const THROTTLE = args.throttle ? Number(args.throttle) : 1;
-if (!(THROTTLE > 0 && THROTTLE <= 1)) {
+const isShare = (f) => f > 0 && f <= 1;
+if (!isShare(THROTTLE)) {
   process.stderr.write(`--throttle ${args.throttle}: the chip's share of real time, 0 < F <= 1\n`);
   process.exit(2);
 }
@@ -323,6 +326,8 @@ function command([cmd, a1, a2, a3, a4]) {
     tell(`time ${Math.round(clock.nanos)} ${mcu.core.cycles}`);
   } else if (cmd === 'gpio' && mcu.gpio[Number(a1)]) {
     tell(`gpio ${Number(a1)} ${padLevel(Number(a1)) ? 1 : 0} ${mcu.gpio[Number(a1)].outputEnable ? 1 : 0}`);
+  } else if (cmd === 'throttle' && isShare(Number(a1))) {
+    setThrottle(Number(a1));
   } else if (cmd === 'flashops') {
     tell(`flashops ${ops.erase} ${ops.program}`);
   } else {
@@ -388,7 +393,15 @@ function answerApplied() {
 // catches up with it while the CPU idles; without it, sleeps cost no wall time.
 const wall0 = performance.now();
 const wallNs = () => (performance.now() - wall0) * 1e6;
-const paceNs = () => wallNs() * THROTTLE;   // the clock --realtime keeps the chip to
+// The clock --realtime keeps the chip to: a share of the wall's time since the
+// share was last set. A new share starts from the chip's own clock, so a chip
+// slowed or sped up never runs to catch up with a pace it was not held to.
+let share = THROTTLE, paceFrom = [0, 0];   // [wall ns, pace ns] where `share` began
+const paceNs = () => paceFrom[1] + (wallNs() - paceFrom[0]) * share;
+function setThrottle(f) {
+  paceFrom = [wallNs(), Math.min(paceNs(), clock.nanos)];
+  share = f;
+}
 let lastSpeed = [0, 0];   // [wall ns, sim ns] at the last speed line
 function reportSpeed() {
   const wall = wallNs();

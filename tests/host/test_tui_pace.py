@@ -61,6 +61,7 @@ def test_a_chip_at_a_quarter_of_real_time_gets_four_times_the_settle():
 
 def test_the_stretch_follows_the_chips_pace_and_no_other_board():
     assert pace_stretch({"chip_speed": 0.5}) == 2.0
-    assert pace_stretch({"chip_speed": 0.1}) == 4.0  # held to the slowest chip promised
+    assert pace_stretch({"chip_speed": 0.05}) == 20.0  # a chip held to a twentieth
+    assert pace_stretch({"chip_speed": 0.001}) == 100.0  # no slower than --throttle's least
     for state in ({}, {"chip_speed": None}, {"chip_speed": 1.2}, {"chip_speed": 0}):
         assert pace_stretch(state) == 1.0

@@ -37,6 +37,8 @@
 #       stops at its N-th flash operation (emulator.mjs says what each does)
 #   {"op": "time"} -> {"ok": true, "emulated_ns": N, "cycles": N}: the
 #       chip's clock since this power-on (125 MHz instruction cycles)
+#   {"op": "throttle", "share": F}: from now on (and at later power-ons) the
+#       chip runs at most F (0.01 to 1) of real time, a host slowed on purpose
 #   {"op": "gpio", ...}: any GPIO read or driven by number (pico_gpio.py)
 #   {"op": "i2c_fault", ...}: the expanders stop answering (pico_expanders.py)
 #   {"op": "expander", ...}: any expander pin read or driven (pico_expanders.py)
@@ -96,14 +98,14 @@ def _throttle(value):
 
 class PicoBoard(ExpanderOps, GpioOps, Supervisor):
     title = "emulated Pico"  # how the interactive table names it
-    RIG_OPS = "state, set, press, power, reset, cut, time, gpio, i2c_fault, expander, ping"
+    RIG_OPS = ("state, set, press, power, reset, cut, time, throttle, gpio, i2c_fault, expander, "
+               "ping")
     _CALL_TIMEOUT = 15.0
     _START_TIMEOUT = 60.0
     _START_POLL = 0.05
     # A level is applied within a few seconds at any lag the emulator is held to
     # (emulator.mjs keeps a burst's spacing only); late beats "applied": false.
     _APPLY_TIMEOUT = 20.0
-    _SLOWEST = 0.25  # the slowest chip (its clock's seconds a wall second) a press waits for
 
     def __init__(self, flash=None, realtime=True, stderr=None, cut_at=None, cut_mode="before",
                  wiring=None, throttle=None, image=pico_image.PROJECT):
@@ -169,6 +171,7 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
         self._ended_by_cut = None
         self._time_asked = []  # rig connections waiting on the chip (time, gpio), in order
         self._speed = None  # the chip's clock against the wall's: (ratio, seconds behind)
+        self._speed_at = None  # (wall, chip seconds since power-on) at the last speed line
 
     def _state(self):
         return {"ok": True, "bet_lights": list(self._lights["bet_lights"]),
@@ -237,7 +240,7 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
         self._bytes = {"erase": 0, "program": 0}
         self._inputs_ns = {}
         self._ended_by_cut = None
-        self._speed = None
+        self._speed = self._speed_at = None
         self._display = Max7219()
 
     def _kill(self):
@@ -383,6 +386,8 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
             self._gpio_read(self._time_asked.pop(0), args)
         elif kind == "speed" and len(args) == 2:
             self._speed = (float(args[0]), float(args[1]))
+            wall = time.monotonic()
+            self._speed_at = (wall, wall - self.powered_at - self._speed[1])
         elif kind == "applied" and args and args[0].isdigit():
             self._applied(int(args[0]))
 
@@ -398,11 +403,23 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
             self._i2c_fault(conn, request)
         elif op == "expander":
             self._expander_pin(conn, request)
+        elif op == "throttle":
+            self._set_throttle(request.get("share"))
+            self._reply(conn, {"ok": True, "share": self.throttle})
         elif op == "cut":
             self._reply(conn, {"ok": True, "armed": self._arm_cut(request["at"],
                                                                   request.get("mode", "before"))})
         else:
             super()._rig_request(conn, request)
+
+    def _set_throttle(self, share):
+        if not self.realtime:
+            raise ValueError("throttle: this chip is not kept to the wall clock (realtime off)")
+        if share is None:
+            raise ValueError("throttle: share is the chip's share of real time, 0.01 to 1")
+        self.throttle = _throttle(share)
+        if self._ctl is not None:  # else the next power-on starts with it
+            self._ctl_send(b"throttle %r\n" % self.throttle)
 
     def _ask_time(self, conn):
         # The chip's clock: nanoseconds and cycles since this power-on.
@@ -429,7 +446,25 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
         self._ctl_send(b"set %d %s %d\n" % (gpio, b"0" if level else b"z", number))
 
     def _press_wait(self, ms):
-        return ms / 1000 / self._SLOWEST
+        return ms / 1000  # on both clocks (_due)
+
+    # An answer the chip owes is given up only when its seconds have passed on
+    # the wall's clock and on the chip's: a chip the host runs at a twentieth
+    # of real time is waited for twenty times as long, not called deaf.
+    def _due(self, seconds):
+        return (time.monotonic() + seconds, self._chip_s() + seconds)
+
+    def _overdue(self, due, now):
+        return now > due[0] and self._chip_s() > due[1]
+
+    def _chip_s(self):
+        # The chip's clock since power-on, as its last speed line (once a wall
+        # second) puts it and its pace since; the wall's before the first.
+        now = time.monotonic()
+        if self._speed_at is None:
+            return now - self.powered_at
+        wall, chip = self._speed_at
+        return chip + (now - wall) * self._speed[0]
 
     def _send_press(self, pin, ms, number):
         # The emulator holds the press on the chip's clock and answers

@@ -18,7 +18,6 @@
 # A table starts with every seat's UTH chip in place, as the virtual board's
 # does, so a rig that sets only betN plays as before; it clears uthN to test
 # that a progressive chip alone does not qualify.
-import time
 
 
 def initial_levels(wiring):
@@ -103,6 +102,6 @@ class ExpanderOps:
             raise ValueError("the board is off: its pins are not running")
         self._seq += 1
         reply = {"ok": True, "address": address, "pin": pin, "level": level, "applied": True}
-        self._pending[self._seq] = (conn, reply, time.monotonic() + self._APPLY_TIMEOUT)
+        self._pending[self._seq] = (conn, reply, self._due(self._APPLY_TIMEOUT))
         drive = b"z" if level is None else b"%d" % level
         self._ctl_send(b"xset %d %d %s %d\n" % (address, pin, drive, self._seq))

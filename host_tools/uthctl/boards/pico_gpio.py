@@ -8,7 +8,6 @@
 #       "level": ..., "applied": BOOL}: the outside drives the pin (null
 #       releases it to its pull), answered two 5 ms ticks of the chip's
 #       clock later, as a rig's `set` is
-import time
 
 GPIOS = 30  # GPIO0..29 of the RP2040
 
@@ -32,7 +31,7 @@ class GpioOps:
             raise ValueError("gpio: level is 0, 1 or null (released)")
         self._seq += 1
         reply = {"ok": True, "pin": pin, "level": level, "applied": True}
-        self._pending[self._seq] = (conn, reply, time.monotonic() + self._APPLY_TIMEOUT)
+        self._pending[self._seq] = (conn, reply, self._due(self._APPLY_TIMEOUT))
         drive = b"z" if level is None else b"%d" % level
         self._ctl_send(b"set %d %s %d\n" % (pin, drive, self._seq))
 

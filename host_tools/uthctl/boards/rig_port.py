@@ -166,7 +166,7 @@ class RigPort:
             return
         # Answered when the board says its controller's next tick sees the level.
         self._seq += 1
-        self._pending[self._seq] = (conn, reply, time.monotonic() + self._APPLY_TIMEOUT)
+        self._pending[self._seq] = (conn, reply, self._due(self._APPLY_TIMEOUT))
         self._send_level(pin, int(level), self._seq)
 
     def _press(self, conn, pin, ms):
@@ -181,13 +181,21 @@ class RigPort:
         self._seq += 1
         self._levels[pin] = 1
         self._pressing[self._seq] = pin
-        deadline = time.monotonic() + self._APPLY_TIMEOUT + self._press_wait(ms)
-        self._pending[self._seq] = (conn, reply, deadline)
+        due = self._due(self._APPLY_TIMEOUT + self._press_wait(ms))
+        self._pending[self._seq] = (conn, reply, due)
         self._send_press(pin, ms, self._seq)
 
     def _press_wait(self, ms):
         # How long, on the host's clock, a press of ms may take to be held.
         return ms / 1000
+
+    def _due(self, seconds):
+        # When a level's answer, still not come, is given up: `seconds` from
+        # now on the board's clock, which is the host's but on an emulated chip.
+        return time.monotonic() + seconds
+
+    def _overdue(self, due, now):
+        return now > due
 
     def _send_press(self, pin, ms, number):
         # The board's side holds it on the host's clock; a board whose own
@@ -227,8 +235,8 @@ class RigPort:
     def _expire(self):
         now = time.monotonic()
         self._release_due(now)
-        for number, (conn, reply, deadline) in list(self._pending.items()):
-            if now > deadline:
+        for number, (conn, reply, due) in list(self._pending.items()):
+            if self._overdue(due, now):
                 del self._pending[number]
                 self._let_go(number)
                 self._reply(conn, dict(reply, applied=False))

@@ -19,6 +19,10 @@ PRESS_MS = 100  # long enough for the 30 ms debounce, short of LOCK's 2 s hold
 # of real time, so its hold may take four times as long on the host's.
 PRESS_CLOCK_SLACK = 4
 
+# What a board's supervisor answers alone, without its chip: waited for on
+# the wall's clock. Every other answer waits on the board (chip_clock.py).
+SUPERVISOR_OPS = ("state", "ping", "cut", "throttle")
+
 __all__ = ["PRESS_MS", "Rig", "RigError", "lit", "open_rig", "parse_address"]
 
 
@@ -64,7 +68,7 @@ class Rig:
         # timeout: how long this answer may take, when longer than the rig's own.
         request["id"] = self.next_id()
         self.transport.send(json.dumps(request).encode() + b"\n")
-        reply = self.answer_to(request["id"], timeout)
+        reply = self.answer_to(request["id"], timeout, request.get("op") not in SUPERVISOR_OPS)
         if not reply.get("ok"):
             raise RigError("rig: %s" % reply.get("error", "refused"))
         return reply
@@ -74,20 +78,20 @@ class Rig:
         self._asked += 1
         return self._ids_from + self._asked
 
-    def answer_to(self, request_id, timeout=None):
+    def answer_to(self, request_id, timeout=None, on_chip=True):
         # The answer that names this request. A rig Pico's serial line is
         # every client's in turn: an answer naming another id was left for a
         # client killed mid-request, and is passed over. A rig that names
         # none (the boards' rig ports, on a connection of one client's own)
         # answers in order.
         while True:
-            reply = json.loads(self._line(timeout))
+            reply = json.loads(self._line(timeout, on_chip))
             if reply.get("id", request_id) == request_id:
                 reply.pop("id", None)
                 return reply
 
-    def _line(self, timeout=None):
-        return self.transport.read_line(timeout)
+    def _line(self, timeout=None, on_chip=True):
+        return self.transport.read_line(timeout, on_chip)
 
     # ---- pins ----
 

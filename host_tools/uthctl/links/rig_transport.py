@@ -12,6 +12,7 @@ import time
 import serial
 
 from .board_link import repl_sign
+from .chip_clock import WALL, Patience, RigChipClock
 
 
 class RigError(OSError):
@@ -26,9 +27,12 @@ def parse_address(text):
 
 
 class SocketTransport:
+    # Its waits are counted on the board's clock as well as the wall's
+    # (chip_clock.py): an emulated Pico on a busy host is slow, not silent.
     def __init__(self, address, timeout):
         self.address = parse_address(address)
         self.timeout = timeout
+        self.chip_clock = RigChipClock(self.address)
         try:
             self.sock = socket.create_connection(self.address, timeout=timeout)
             self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -39,19 +43,25 @@ class SocketTransport:
 
     def close(self):
         self.sock.close()
+        self.chip_clock.close()
 
     def send(self, data):
         self.sock.sendall(data)
 
-    def read_line(self, timeout=None):
+    def read_line(self, timeout=None, on_chip=True):
+        # on_chip: the answer waits on the board (a level applied, a press
+        # held); False for what its supervisor answers alone (state, ping).
         wait = self.timeout if timeout is None else timeout
-        self.sock.settimeout(wait)
+        patience = Patience(wait, self.chip_clock if on_chip else WALL)
         try:
             while b"\n" not in self.buffer:
+                self.sock.settimeout(patience.slice_s())
                 try:
                     data = self.sock.recv(4096)
                 except socket.timeout:
-                    raise RigError("rig: no answer within %.1f s" % wait) from None
+                    if patience.over():
+                        raise RigError("rig: no answer within %s" % patience.told()) from None
+                    continue
                 if not data:
                     raise RigError("rig: the supervisor closed the connection")
                 self.buffer += data
@@ -84,7 +94,8 @@ class SerialTransport:
         self.serial.write(data)
         self.serial.flush()
 
-    def read_line(self, timeout=None):
+    def read_line(self, timeout=None, on_chip=True):
+        # A rig Pico and the board it drives are real chips: the wall's clock is theirs.
         wait = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + wait
         while True:

@@ -29,6 +29,8 @@ from mystery.money import dollars as money
 from ..boards.virtual import VirtualBoard
 from ..links import ports
 from ..links.board_link import Link
+from ..links.chip_clock import WALL, RigChipClock
+from ..links.rig_transport import is_address, parse_address
 from .attach import NO_RIG, AttachedBoard, open_rig
 from .board_feed import COMMAND_TIMEOUT, BoardFeed
 from .hands import Hands, TableRig
@@ -104,7 +106,10 @@ def _run(flash, micropython, seed, board=None):
         if seed is not None:
             notes.append(("TEST SEED %d: the hit values are predictable; never for play"
                           % seed, "seed"))
-        meters = _play(board, BoardFeed(link), hands_rig, view_rig, notes, seed, fancy, colour)
+        clock = RigChipClock(parse_address(board.rig_address))
+        closing.append(clock.close)
+        feed = BoardFeed(link, clock=clock)
+        meters = _play(board, feed, hands_rig, view_rig, notes, seed, fancy, colour)
     finally:
         _close_all(closing)
         board.stop()
@@ -137,8 +142,12 @@ def _run_attached(port, rig_address):
             closing += [hands_rig.close, view_rig.close]
         board = AttachedBoard(device, rig_address, hands_rig)
         notes = [("attached to %s, rig %s" % (device, rig_address or NO_RIG), "dim")]
+        clock = WALL  # a real board's; or, behind a rig port, its board's own
+        if rig_address is not None and is_address(rig_address):
+            clock = RigChipClock(parse_address(rig_address))
+            closing.append(clock.close)
         host = BoardFeed(link, reopen=lambda: Link(device, timeout=COMMAND_TIMEOUT,
-                                                  end_line=False, exclusive=True))
+                                                  end_line=False, exclusive=True), clock=clock)
         _play(board, host, hands_rig, view_rig, notes, None, fancy, colour)
     finally:
         _close_all(closing)

@@ -6,6 +6,7 @@ import time
 from collections import deque
 
 from ..links.board_link import LinkError
+from ..links.chip_clock import WALL, Patience
 
 POLL_S = 0.5  # status and meters over the host link
 COMMAND_TIMEOUT = 3.0
@@ -16,9 +17,12 @@ class BoardFeed(threading.Thread):
     # Owns the serial port's reading: events and board lines go to `inbox`,
     # replies to whoever waits for them; status and meters are asked twice a
     # second (and soon after any action), the latest kept in .status/.meters.
-    def __init__(self, link, poll_s=POLL_S, reopen=None):
+    def __init__(self, link, poll_s=POLL_S, reopen=None, clock=WALL):
         super().__init__(name="uthctl-link", daemon=True)
         self.link = link
+        # The board's clock (chip_clock.py): a command's wait is counted on it
+        # too, so a slow emulated chip is waited for rather than called silent.
+        self.clock = clock
         # reopen() -> a new Link: for a port that vanished (a real board's USB
         # goes at a reset); without it a failed port is retried as it is.
         self.reopen = reopen
@@ -65,9 +69,12 @@ class BoardFeed(threading.Thread):
             number, self._next_id = self._next_id, self._next_id + 1
             self._waiting[number] = [done, None]
         try:
+            patience = Patience(timeout, self.clock)
             self._send(dict(fields, cmd=cmd, id=number))
-            if not done.wait(timeout):
-                raise LinkError("no reply to %r from the board within %.1f s" % (cmd, timeout))
+            while not done.wait(patience.slice_s()):
+                if patience.over():
+                    raise LinkError("no reply to %r from the board within %s"
+                                    % (cmd, patience.told()))
             return self._waiting[number][1]
         finally:
             with self._lock:

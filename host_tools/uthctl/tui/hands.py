@@ -21,7 +21,7 @@ AUTO_STEP_TIMEOUT = 3.0
 # Auto-play presses LOCK again only after the firmware's settle time, and a margin.
 AUTO_SETTLE_S = SETTLE_MS / 1000 + 0.015
 _QUICKACK = getattr(socket, "TCP_QUICKACK", None)
-SLOWEST_CHIP = 0.25  # the slowest emulated chip auto-play stretches its waits for
+SLOWEST_CHIP = 0.01  # the slowest emulated chip auto-play stretches its waits for (--throttle's)
 
 
 def pace_stretch(state):
@@ -44,11 +44,11 @@ class TableRig(Rig):
         if getattr(self, "sock", None) is not None:
             self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-    def _line(self, timeout=None):
+    def _line(self, timeout=None, on_chip=True):
         if _QUICKACK is not None and getattr(self, "sock", None) is not None and \
                 b"\n" not in self.buffer:
             self.sock.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
-        return super()._line(timeout)
+        return super()._line(timeout, on_chip)
 
     def set_many(self, levels):
         # Several pins at once: all requests sent, then every answer read
