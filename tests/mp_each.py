@@ -5,11 +5,14 @@
 # behind (their firmware imports, fragments) until a later one failed to load
 # for a reason no board would meet: a board boots one firmware, not 20 test
 # modules. Usage: python tests/mp_each.py [--quick] MICROPYTHON [ARG...]; --quick
-# leaves out the modules slow_logic.py names (`make check`).
+# leaves out the modules slow_logic.py names (`make check`). Modules run side by
+# side, one a core (UTH_JOBS sets how many), the slow ones first: each is a
+# process of its own whatever runs beside it, and the proofs take minutes.
 import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 from slow_logic import SLOW_MODULES
 
@@ -41,26 +44,37 @@ def run_one(interpreter, file_name):
     done = subprocess.run(interpreter + ["tests/mp_run.py", file_name], env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     found = SUMMARY.findall(done.stdout)
-    # The child's own total is redundant here; print what it printed above it.
-    sys.stdout.write(SUMMARY.sub("", done.stdout).rstrip("\n") + "\n")
+    # The child's own total is redundant here; its output above it is kept whole.
+    shown = SUMMARY.sub("", done.stdout).rstrip("\n") + "\n"
     if done.returncode not in (0, 1) or len(found) != 1:
-        print("FAIL %s: the interpreter exited with status %d before its summary"
-              % (file_name, done.returncode))
-        return 0, 1
+        return 0, 1, shown + ("FAIL %s: the interpreter exited with status %d before its "
+                              "summary\n" % (file_name, done.returncode))
     passed, failed = (int(n) for n in found[0])
-    return passed, failed
+    return passed, failed, shown
+
+
+def jobs():
+    return max(1, int(os.environ.get("UTH_JOBS") or os.cpu_count() or 1))
 
 
 def main(interpreter, quick=False):
     passed = failed = 0
     print("micropython: each module at %s's heap, %d bytes" % (HEAP_BOARD, HEAP_BYTES))
+    chosen = []
     for file_name in test_files():
         if quick and file_name in SLOW_MODULES:
             print("  %s: left out (slow; make test runs it)" % file_name[:-3])
-            continue
-        p, f = run_one(interpreter, file_name)
-        passed += p
-        failed += f
+        else:
+            chosen.append(file_name)
+    chosen.sort(key=lambda name: name not in SLOW_MODULES)  # the long poles start first
+    with ThreadPoolExecutor(jobs()) as pool:
+        runs = [pool.submit(run_one, interpreter, name) for name in chosen]
+        for run in runs:
+            p, f, shown = run.result()
+            sys.stdout.write(shown)
+            sys.stdout.flush()
+            passed += p
+            failed += f
     print("micropython: %d passed, %d failed (a fresh process per module)" % (passed, failed))
     return 1 if failed or not passed else 0
 
