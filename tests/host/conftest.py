@@ -23,6 +23,8 @@ import targets
 def pytest_configure(config):
     config.addinivalue_line("markers", "target(name): a test about that board only")
     config.addinivalue_line("markers", "pico_quick: a scenario `make test` runs on the Pico too")
+    config.addinivalue_line("markers", "pico_full: an emulated Pico test of minutes, "
+                            "`make test-pico`'s alone")
     config.addinivalue_line("markers", "pico_xfail(reason): a scenario known to fail on the "
                             "Pico, for that reason (strict: its passing is news)")
 
@@ -66,8 +68,10 @@ def pytest_collection_modifyitems(config, items):
             known = item.get_closest_marker("pico_xfail")
             if known is not None:
                 item.add_marker(pytest.mark.xfail(strict=True, reason=known.args[0]))
-        if item.fspath.basename.startswith("test_pico_"):
-            # The emulator's own tests keep their own quick/full split.
+        if item.fspath.basename.startswith("test_pico_") and \
+                not item.get_closest_marker("pico_full"):
+            # The emulator's own tests keep their own quick/full split; a
+            # test of minutes says it is `make test-pico`'s alone.
             item.add_marker(pytest.mark.pico_quick)
         kept.append(item)
     if dropped:

@@ -3,8 +3,8 @@
 # rounds with a minute's idle pause between them lose no input and time out
 # nothing, because the emulator keeps the spacing within a burst of inputs
 # (a chip, then LOCK) and never carries a pause onto the chip's clock.
-# `rig state` reports the chip's speed. About 3 minutes: marked pico
-# (`make test-pico`).
+# `rig state` reports the chip's speed. About 3 minutes: `make test-pico`'s
+# alone (pico_full).
 import contextlib
 import time
 
@@ -18,7 +18,7 @@ from uthctl.links.rig import Rig, lit
 
 WHY_NOT = pico_image.unavailable()
 pytestmark = [pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT),
-              pytest.mark.board, pytest.mark.pico]
+              pytest.mark.board, pytest.mark.pico, pytest.mark.pico_full]
 
 THROTTLE = 0.25  # the slowest chip the rig promises a 5 s answer at
 CLIENT_TIMEOUT = 5.0  # `uthctl rig`'s own

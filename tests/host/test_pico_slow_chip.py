@@ -4,7 +4,7 @@
 # counted on the chip's clock as well as the wall's (links/chip_clock.py), so
 # the configuration's flash write, LOCK and a 2.5 s hold of LOCK, which take
 # the chip 20 to 50 s of the wall's here, are waited for and not called
-# silent. About 2 minutes: marked pico (`make test-pico`).
+# silent. About 2 minutes: `make test-pico`'s alone (pico_full).
 import contextlib
 import time
 
@@ -22,7 +22,7 @@ from uthctl.tui.hands import REOPEN_HOLD_S
 
 WHY_NOT = pico_image.unavailable()
 pytestmark = [pytest.mark.skipif(WHY_NOT is not None, reason="emulated Pico: %s" % WHY_NOT),
-              pytest.mark.board, pytest.mark.pico]
+              pytest.mark.board, pytest.mark.pico, pytest.mark.pico_full]
 
 SHARE = 0.05  # the chip's seconds a wall second
 RIG_TIMEOUT = 5.0  # `uthctl rig`'s and the table's own
