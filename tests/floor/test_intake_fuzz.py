@@ -16,11 +16,11 @@ from floor_data import PASSWORDS, RULES
 from fuzz_messages import Fuzzer
 
 from mystery import recordkey
-from uthctl.analysis import record_auth
 from uthctl.floor.intake import INTERNAL, REFUSED
 from uthctl.floor.page import create_app
 from uthctl.floor.service import Floor
 from uthctl.floor.users import Users
+from uthctl.private_file import write_private
 
 SEED = 20261203
 FUZZED = 10_000
@@ -32,8 +32,7 @@ def genuine_table(keys, table, seed):
     # drawn from the seed too, so that a run is repeated byte for byte.
     key = random.Random(seed).randbytes(recordkey.KEY_BYTES)
     entry = {"key_id": recordkey.key_id(key), "key": key.hex(), "made": 0}
-    record_auth.write_private(keys / ("%s.json" % table),
-                              json.dumps({"table": table, "keys": [entry]}))
+    write_private(keys / ("%s.json" % table), json.dumps({"table": table, "keys": [entry]}))
     log, meters = simulated("B1", rounds=300, seed=seed)
     log = signed(log, keys / ("%s.json" % table), table)
     return log, meters

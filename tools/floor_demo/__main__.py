@@ -4,7 +4,6 @@
 # or another every few seconds until Ctrl-C. Everything lives in
 # build/floor-demo, made anew each time; the demo supervisor's password is
 # written to a file there for its owner alone, never printed.
-import os
 import random
 import secrets
 import shutil
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from uthctl.floor.accounts import Accounts
 from uthctl.floor.users import Users
+from uthctl.private_file import write_private
 
 from .virtual_tables import Table, start_floor, stop_process, uthctl_process
 
@@ -65,9 +65,7 @@ def main(folder=Path("build/floor-demo")):
         password = secrets.token_urlsafe(12)
         Users(accounts.folder / "users.json").add("demo", "supervisor", password)
         secret = folder / "demo-password"
-        descriptor = os.open(secret, os.O_WRONLY | os.O_CREAT, 0o600)
-        with os.fdopen(descriptor, "w") as stream:
-            stream.write(password + "\n")
+        write_private(secret, password + "\n")
         running.append(uthctl_process(["floor", "--dir", str(accounts.folder), "--db", db,
                                        "page", "--listen", str(PAGE_PORT)],
                                       folder / "page.log"))

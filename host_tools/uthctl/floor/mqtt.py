@@ -11,6 +11,8 @@ from urllib.parse import urlparse
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
+from ..private_file import write_private
+
 ACK_WAIT_S = 5.0  # the longest a publish waits for the broker's PUBACK
 KEEPALIVE_S = 5  # a dead link (a killed broker) found within about 1.5 x this
 
@@ -66,10 +68,8 @@ def read_credentials(path):
 
 
 def write_credentials(path, username, password):
-    # Created for its owner alone, before the password is written into it.
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w") as stream:
-        json.dump({"username": username, "password": password}, stream)
+    # For its owner alone, whole or not at all.
+    write_private(path, json.dumps({"username": username, "password": password}))
 
 
 class Client:
