@@ -14,6 +14,7 @@ import re
 import sys
 import time
 
+from ..errors import BoardRefusal
 from ..floor import topics
 from ..floor.mqtt import BrokerDown, Client
 from ..links import logexport, ports
@@ -71,7 +72,7 @@ class Bridge:
                     self.client.connected.wait(RETRY_S)
                 except (LinkError, OSError) as error:
                     self.lost_board(error)
-                except ValueError as error:  # a reply the board refused or cut short
+                except BoardRefusal as error:  # this answer, not the link: ask again
                     self.note("board: %s; asking again in %.1f s" % (error, RETRY_S))
                     self.sync_due = True
                     time.sleep(RETRY_S)
