@@ -1,7 +1,7 @@
 # The bridge's small parts: its state file, its account file, the broker URL
 # and the floor's topic names; each bad input refused with what to do.
-import io
 import json
+import logging
 import os
 import threading
 
@@ -104,10 +104,11 @@ def test_topics_name_casino_table_and_kind():
 
 
 @pytest.mark.parametrize("nonce", [None, 7, "", "00", "zz" * 8, "ab" * 33, "AB" * 8])
-def test_a_head_request_without_a_nonce_of_hex_digits_never_reaches_the_board(tmp_path, nonce):
-    said = io.StringIO()
+def test_a_head_request_without_a_nonce_of_hex_digits_never_reaches_the_board(tmp_path, nonce,
+                                                                              caplog):
+    caplog.set_level(logging.INFO, logger="uthctl")
     bridge = Bridge("unused", "mqtt://127.0.0.1:1883", ("table-3", "p"), "riverside", "3",
-                    tmp_path / "bridge-3.json", err=said)
+                    tmp_path / "bridge-3.json")
     board = StandInBoard([], {"log_seq": 0})
     bridge.link = Link(board.path, timeout=2.0)
     try:
@@ -116,16 +117,15 @@ def test_a_head_request_without_a_nonce_of_hex_digits_never_reaches_the_board(tm
     finally:
         bridge.link.close()
         board.close()
-    assert "refused a head request without a nonce of 16-64 hex digits" in said.getvalue()
+    assert "refused a head request without a nonce of 16-64 hex digits" in caplog.text
     assert [request["cmd"] for request in board.asked] == ["ping"]
 
 
 def _bridge_whose_step(tmp_path, raises):
     # A bridge (its broker nowhere) whose every step raises the next of
     # `raises`; once they are spent, the step asks the loop to stop.
-    said = io.StringIO()
     bridge = Bridge("unused", "mqtt://127.0.0.1:%d" % free_port(), ("table-3", "p"),
-                    "riverside", "3", tmp_path / "bridge-3.json", err=said)
+                    "riverside", "3", tmp_path / "bridge-3.json")
     stop, steps = threading.Event(), []
 
     def step():
@@ -136,22 +136,23 @@ def _bridge_whose_step(tmp_path, raises):
         raise raises[len(steps) - 1]
 
     bridge.step = step
-    return bridge, stop, steps, said
+    return bridge, stop, steps
 
 
-def test_a_board_refusal_is_asked_again(tmp_path):
-    bridge, stop, steps, said = _bridge_whose_step(
+def test_a_board_refusal_is_asked_again(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="uthctl")
+    bridge, stop, steps = _bridge_whose_step(
         tmp_path, [BoardRefusal("the board refused `meters`: busy")])
     bridge.run(stop)
     assert len(steps) == 2
-    assert "board: the board refused `meters`: busy; asking again" in said.getvalue()
+    assert "board: the board refused `meters`: busy; asking again" in caplog.text
 
 
 def test_a_programming_error_ends_the_bridge_rather_than_being_retried_for_ever(tmp_path):
     # A ValueError from the bridge's own code is a bug: it ends the run with
     # its traceback (and the service manager's restart policy takes over)
     # instead of being said and retried every 0.5 s for ever.
-    bridge, stop, steps, _ = _bridge_whose_step(tmp_path, [ValueError("a bug")] * 3)
+    bridge, stop, steps = _bridge_whose_step(tmp_path, [ValueError("a bug")] * 3)
     with pytest.raises(ValueError, match="a bug"):
         bridge.run(stop)
     assert len(steps) == 1

@@ -5,7 +5,6 @@
 # genuine record is stored and nothing else is, the page has answered
 # throughout, and no message needed the catch-all: each was refused for
 # what it was. Seeded, on SQLite and on PostgreSQL.
-import io
 import json
 import random
 import time
@@ -91,8 +90,7 @@ def test_ten_thousand_fuzzed_messages_stop_nothing_and_store_nothing_false(
     rng = random.Random(SEED)
     fuzzer = Fuzzer(rng)
     bases = originals(three, three_meters)
-    floor = Floor("mqtt://127.0.0.1:1", ("floor", "unused"), CASINO, store,
-                  err=io.StringIO(), keys=keys)
+    floor = Floor("mqtt://127.0.0.1:1", ("floor", "unused"), CASINO, store, keys=keys)
     honest = [(topic("3"), record_message("3", r)) for r in three]
     honest_four = [(topic("4"), record_message("4", r)) for r in four]
     started, sent = time.monotonic(), 0
