@@ -18,6 +18,7 @@ from uthctl.floor.accounts import Accounts
 from uthctl.floor.users import Users
 from uthctl.private_file import write_private
 
+from .ending import ending_with_us
 from .virtual_tables import Table, start_floor, stop_process, uthctl_process
 
 TABLES = ("1", "2", "3", "4")
@@ -28,8 +29,8 @@ ROUND_EVERY_S = 3.0
 class Broker:
     def __init__(self, config, port, log):
         self.url = "mqtt://127.0.0.1:%d" % port
-        self.process = subprocess.Popen([shutil.which("mosquitto"), "-c", str(config)],
-                                        stdout=subprocess.DEVNULL, stderr=open(log, "ab"))
+        self.process = ending_with_us([shutil.which("mosquitto"), "-c", str(config)],
+                                      stdout=subprocess.DEVNULL, stderr=open(log, "ab"))
 
 
 def free_port():
