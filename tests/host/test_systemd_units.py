@@ -15,8 +15,12 @@ import pytest
 from uthctl.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
-UNITS = sorted((ROOT / "deploy" / "systemd").glob("*.service"))
-UTHCTL = "/opt/uthctl/bin/uthctl"
+FOLDER = ROOT / "deploy" / "systemd"
+UNITS = sorted(FOLDER.glob("*.service")) + sorted(FOLDER.glob("*.timer"))
+BACKUP = FOLDER / "uthctl-floor-backup.service"
+# The services that run for as long as the host does.
+RUNNING = [unit for unit in UNITS if unit.suffix == ".service" and unit != BACKUP]
+UTHCTL = "/opt/uthctl/.venv/bin/uthctl"
 # What /etc/uthctl/*.env holds, as the units' comments say; %i is table 3.
 EXAMPLE = {"PORT": "/dev/ttyACM0", "BROKER": "mqtts://floor.example:8883",
            "CASINO": "riverside", "BRIDGE_OPTIONS": "--cafile /etc/uthctl/ca.crt",
@@ -56,14 +60,14 @@ def names(path):
     return path.name
 
 
-def test_the_floor_its_page_its_broker_and_a_tables_bridge_have_units():
+def test_the_floor_its_page_its_broker_its_backups_and_a_tables_bridge_have_units():
     assert [unit.name for unit in UNITS] == [
-        "uthctl-bridge@.service", "uthctl-floor-page.service", "uthctl-floor.service",
-        "uthctl-mosquitto.service"]
+        "uthctl-bridge@.service", "uthctl-floor-backup.service", "uthctl-floor-page.service",
+        "uthctl-floor.service", "uthctl-mosquitto.service", "uthctl-floor-backup.timer"]
 
 
-@pytest.mark.parametrize("unit", UNITS, ids=names)
-def test_each_unit_names_its_user_its_folder_and_restarts(unit):
+@pytest.mark.parametrize("unit", RUNNING, ids=names)
+def test_each_service_names_its_user_its_folder_and_restarts(unit):
     service = sections(unit)["Service"]
     assert service["User"][0] in ("uthfloor", "uthbridge")
     assert service["User"] != ["root"]
@@ -77,7 +81,7 @@ def test_each_unit_names_its_user_its_folder_and_restarts(unit):
                                      | {k: v for k, v in EXAMPLE.items()
                                         if "OPTIONS" not in k}],
                          ids=["with options", "without"])
-@pytest.mark.parametrize("unit", [u for u in UNITS if "mosquitto" not in u.name], ids=names)
+@pytest.mark.parametrize("unit", [u for u in RUNNING if "mosquitto" not in u.name], ids=names)
 def test_each_uthctl_command_line_is_one_uthctl_takes(unit, options):
     words = command_line(sections(unit)["Service"]["ExecStart"][0], options)
     assert words[0] == UTHCTL
@@ -94,6 +98,17 @@ def test_the_brokers_unit_runs_the_configuration_broker_config_writes():
     floor = shlex.split(sections(ROOT / "deploy/systemd/uthctl-floor.service")
                         ["Service"]["ExecStart"][0])
     assert words[1:] == ["-c", floor[floor.index("--dir") + 1] + "/mosquitto.conf"]
+
+
+def test_the_backup_dumps_the_floors_database_as_the_floors_user_every_six_hours():
+    service = sections(BACKUP)["Service"]
+    assert (service["User"], service["Type"], service["UMask"]) == (["uthfloor"], ["oneshot"],
+                                                                   ["0077"])
+    dump = shlex.split(service["ExecStart"][0])[-1]
+    assert "pg_dump --format=custom" in dump and dump.endswith(" uthfloor")
+    timer = sections(FOLDER / "uthctl-floor-backup.timer")
+    assert timer["Timer"]["OnCalendar"] == ["*-*-* 00/6:15:00"]
+    assert timer["Timer"]["Persistent"] == ["true"]
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
