@@ -65,9 +65,12 @@ def test_an_anonymous_client_is_refused(broker):
 
 def test_a_wrong_password_is_refused(broker, floor_dir):
     user, _ = account(floor_dir, "table-3")
-    client = Client(broker.url, (user, "not-the-password")).start()
+    refused = threading.Event()  # the broker's answer, however long its hash check takes
+    client = Client(broker.url, (user, "not-the-password"))
+    client.on_refused = refused.set
+    client.start()
     try:
-        time.sleep(1.0)
+        assert refused.wait(WAIT_S), "no answer to a wrong password"
         assert not client.connected.is_set() and client.refused is not None
         with pytest.raises(BrokerDown):
             client.publish(topic("3"), b"{}")
