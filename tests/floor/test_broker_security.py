@@ -174,10 +174,10 @@ def test_the_audit_may_ask_the_tables_and_read_their_events_only(broker, floor_d
 def test_a_message_sent_once_the_subscription_is_acknowledged_always_arrives(broker, floor_dir):
     # `subscribed` is set by the broker's SUBACK, not by the connection: a
     # message published the moment it is set reaches the new subscriber,
-    # each of 20 times, with no sleep between.
+    # each of 10 times, with no sleep between.
     three = connected(broker, account(floor_dir, "table-3"))
     try:
-        for attempt in range(20):
+        for attempt in range(10):
             listener = Listener(broker, floor_dir)
             try:
                 three.publish(topic("3"), b'{"table": "3", "event": {"n": %d}}' % attempt)
