@@ -15,6 +15,16 @@ class Refusal(UthctlError):
     pass
 
 
+class BoardRefusal(Refusal):
+    # The board refused a request, or its answer cannot be taken (an export
+    # cut short, a line that is no log record, a log that does not end at
+    # the meter's head): the link works, this answer does not, and asking
+    # again later may do. Its own type, so that a loop that asks again (the
+    # bridge) catches it alone, and a bug (a ValueError, a KeyError) ends
+    # the loop with its traceback rather than being retried for ever.
+    pass
+
+
 def expecting(*kinds):
     # Wraps a command's run(args): an exception of `kinds` is one of the
     # failures the command expects, and reaches the user as an UthctlError

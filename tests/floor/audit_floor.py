@@ -4,7 +4,6 @@
 # a real Mosquitto.
 import contextlib
 import functools
-import io
 import json
 import threading
 
@@ -87,9 +86,8 @@ def bridged_board(floor_dir, broker, folder, records, meters, key_hex, table=TAB
     # The table's board (the stand-in) behind `uthctl bridge`'s own Bridge.
     board = StandInBoard(records, meters, key_hex, replay_nonce)
     account = read_credentials(floor_dir.credentials("table-%s" % table))
-    said = io.StringIO()
     bridge = Bridge(board.path, broker.url, account, CASINO, table,
-                    folder / ("bridge-%s.json" % table), err=said)
+                    folder / ("bridge-%s.json" % table))
     stop = threading.Event()
     thread = threading.Thread(target=bridge.run, args=(stop,), daemon=True)
     thread.start()

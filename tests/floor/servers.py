@@ -1,7 +1,9 @@
 # The servers the floor's tests start for themselves, each on loopback or a
 # unix socket in a temporary folder, each stopped when its test ends:
 # Debian's Mosquitto and PostgreSQL. A server that is not installed makes
-# its tests skip, saying which package brings it.
+# its tests skip, saying which package brings it. A test run that is killed
+# (a time limit's SIGKILL) leaves none behind: each server has the
+# parent-death signal the boards have (floor_demo/ending.py).
 import glob
 import os
 import shutil
@@ -12,9 +14,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from floor_demo.ending import ending_with_us
+
 START_WAIT_S = 20.0
-
-
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -43,9 +45,8 @@ class Mosquitto:
         return "mqtt://127.0.0.1:%d" % self.port
 
     def start(self):
-        self.process = subprocess.Popen([_mosquitto(), "-c", str(self.config)],
-                                        stdout=subprocess.DEVNULL,
-                                        stderr=open(self.log, "ab"))
+        self.process = ending_with_us([_mosquitto(), "-c", str(self.config)],
+                                      stdout=subprocess.DEVNULL, stderr=open(self.log, "ab"))
         deadline = time.monotonic() + START_WAIT_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -103,7 +104,7 @@ class Postgres:
         return "postgresql+psycopg://floor@/postgres?host=%s" % self.folder
 
     def _run(self, argv, **options):
-        return subprocess.Popen(argv, user=self.user, cwd=self.folder, **options)
+        return ending_with_us(argv, user=self.user, cwd=self.folder, **options)
 
     def start(self):
         data = self.folder / "data"

@@ -1,15 +1,18 @@
 # The bridge's small parts: its state file, its account file, the broker URL
 # and the floor's topic names; each bad input refused with what to do.
-import io
 import json
+import logging
 import os
+import threading
 
 import pytest
 from board_standin import StandInBoard
+from servers import free_port
 
 from uthctl.bridge import anchor_state
 from uthctl.bridge.table_bridge import Bridge
 from uthctl.cli import main as uthctl
+from uthctl.errors import BoardRefusal
 from uthctl.floor import topics
 from uthctl.floor.mqtt import parse_broker, read_credentials, write_credentials
 from uthctl.links.board_link import Link
@@ -101,10 +104,11 @@ def test_topics_name_casino_table_and_kind():
 
 
 @pytest.mark.parametrize("nonce", [None, 7, "", "00", "zz" * 8, "ab" * 33, "AB" * 8])
-def test_a_head_request_without_a_nonce_of_hex_digits_never_reaches_the_board(tmp_path, nonce):
-    said = io.StringIO()
+def test_a_head_request_without_a_nonce_of_hex_digits_never_reaches_the_board(tmp_path, nonce,
+                                                                              caplog):
+    caplog.set_level(logging.INFO, logger="uthctl")
     bridge = Bridge("unused", "mqtt://127.0.0.1:1883", ("table-3", "p"), "riverside", "3",
-                    tmp_path / "bridge-3.json", err=said)
+                    tmp_path / "bridge-3.json")
     board = StandInBoard([], {"log_seq": 0})
     bridge.link = Link(board.path, timeout=2.0)
     try:
@@ -113,5 +117,42 @@ def test_a_head_request_without_a_nonce_of_hex_digits_never_reaches_the_board(tm
     finally:
         bridge.link.close()
         board.close()
-    assert "refused a head request without a nonce of 16-64 hex digits" in said.getvalue()
+    assert "refused a head request without a nonce of 16-64 hex digits" in caplog.text
     assert [request["cmd"] for request in board.asked] == ["ping"]
+
+
+def _bridge_whose_step(tmp_path, raises):
+    # A bridge (its broker nowhere) whose every step raises the next of
+    # `raises`; once they are spent, the step asks the loop to stop.
+    bridge = Bridge("unused", "mqtt://127.0.0.1:%d" % free_port(), ("table-3", "p"),
+                    "riverside", "3", tmp_path / "bridge-3.json")
+    stop, steps = threading.Event(), []
+
+    def step():
+        steps.append(len(steps))
+        if len(steps) > len(raises):
+            stop.set()
+            return
+        raise raises[len(steps) - 1]
+
+    bridge.step = step
+    return bridge, stop, steps
+
+
+def test_a_board_refusal_is_asked_again(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="uthctl")
+    bridge, stop, steps = _bridge_whose_step(
+        tmp_path, [BoardRefusal("the board refused `meters`: busy")])
+    bridge.run(stop)
+    assert len(steps) == 2
+    assert "board: the board refused `meters`: busy; asking again" in caplog.text
+
+
+def test_a_programming_error_ends_the_bridge_rather_than_being_retried_for_ever(tmp_path):
+    # A ValueError from the bridge's own code is a bug: it ends the run with
+    # its traceback (and the service manager's restart policy takes over)
+    # instead of being said and retried every 0.5 s for ever.
+    bridge, stop, steps = _bridge_whose_step(tmp_path, [ValueError("a bug")] * 3)
+    with pytest.raises(ValueError, match="a bug"):
+        bridge.run(stop)
+    assert len(steps) == 1

@@ -15,6 +15,7 @@ from chains import topic
 from paho.mqtt.enums import CallbackAPIVersion
 from test_broker_security import WAIT_S, Listener, account, connected
 
+from uthctl import event_log
 from uthctl.bridge.table_bridge import Bridge
 from uthctl.cli import main as uthctl
 from uthctl.floor.mqtt import Client
@@ -181,7 +182,7 @@ def test_a_bridge_refused_by_the_broker_says_why_once(broker, floor_dir, tmp_pat
     floor_dir.add_table("5")  # after the broker read its accounts, and not reloaded
     said = io.StringIO()
     bridge = Bridge(str(tmp_path / "no-board"), broker.url, account(floor_dir, "table-5"),
-                    "riverside", "5", tmp_path / "bridge-5.json", err=said)
+                    "riverside", "5", tmp_path / "bridge-5.json")
     refusals = []
     answered = bridge.client.paho.on_connect
 
@@ -193,18 +194,19 @@ def test_a_bridge_refused_by_the_broker_says_why_once(broker, floor_dir, tmp_pat
     bridge.client.paho.on_connect = counted
     stop = threading.Event()
     running = threading.Thread(target=bridge.run, args=(stop,))
-    running.start()
-    try:
-        deadline = time.monotonic() + 3 * WAIT_S
-        while len(refusals) < 3 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert len(refusals) >= 3, "the broker did not refuse table 5 three times"
-    finally:
-        stop.set()
-        running.join(WAIT_S)
-    line = ("uthctl bridge 5: not authorised: table 5's account is not in the broker's "
+    with event_log.to_stderr(said):
+        running.start()
+        try:
+            deadline = time.monotonic() + 3 * WAIT_S
+            while len(refusals) < 3 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert len(refusals) >= 3, "the broker did not refuse table 5 three times"
+        finally:
+            stop.set()
+            running.join(WAIT_S)
+    line = (" ERROR uthctl.bridge.5: not authorised: table 5's account is not in the broker's "
             "password file (reload the broker after add-table)")
-    assert said.getvalue().splitlines().count(line) == 1
+    assert [text.endswith(line) for text in said.getvalue().splitlines()].count(True) == 1
 
 
 @pytest.mark.parametrize("words", ["use_username_as_clientid true", "pid_file "])

@@ -24,8 +24,9 @@ def account(floor_dir, user):
 
 
 def connected(broker, who, **options):
+    # Connected, and its subscriptions acknowledged by the broker (SUBACK).
     client = Client(broker.url, who, **options).start()
-    assert client.connected.wait(WAIT_S), "no connection as %s" % who[0]
+    assert client.subscribed.wait(WAIT_S), "no connection as %s" % who[0]
     return client
 
 
@@ -36,7 +37,6 @@ class Listener:
         self.arrived = threading.Condition()
         self.client = connected(broker, account(floor_dir, FLOOR_USER), on_message=self._take,
                                 subscriptions=("uth/#",))
-        time.sleep(0.3)  # the subscription granted before anything is published
 
     def _take(self, name, payload):
         with self.arrived:
@@ -65,9 +65,12 @@ def test_an_anonymous_client_is_refused(broker):
 
 def test_a_wrong_password_is_refused(broker, floor_dir):
     user, _ = account(floor_dir, "table-3")
-    client = Client(broker.url, (user, "not-the-password")).start()
+    refused = threading.Event()  # the broker's answer, however long its hash check takes
+    client = Client(broker.url, (user, "not-the-password"))
+    client.on_refused = refused.set
+    client.start()
     try:
-        time.sleep(1.0)
+        assert refused.wait(WAIT_S), "no answer to a wrong password"
         assert not client.connected.is_set() and client.refused is not None
         with pytest.raises(BrokerDown):
             client.publish(topic("3"), b"{}")
@@ -97,7 +100,6 @@ def test_a_table_reads_only_its_own_command_topic(broker, floor_dir):
                       subscriptions=(topic("3", "command"), topic("4", "command"), "uth/#"))
     floor = connected(broker, account(floor_dir, FLOOR_USER))
     try:
-        time.sleep(0.3)
         floor.publish(topic("4", "command"), b'{"cmd": "meters"}')
         floor.publish(topic("3", "command"), b'{"cmd": "meters"}')
         deadline = time.monotonic() + WAIT_S
@@ -157,10 +159,6 @@ def test_the_audit_may_ask_the_tables_and_read_their_events_only(broker, floor_d
         assert listener.wait_for(topic("3", "command"))
         assert [name for name, _ in listener.got if name == topic("3")] == []
         deadline = time.monotonic() + WAIT_S
-        while not any(b"probe" in payload for _, payload in heard):  # its subscription holds
-            assert time.monotonic() < deadline, "the audit heard no table event"
-            three.publish(topic("3"), b'{"table": "3", "event": {"ev": "probe"}}')
-            time.sleep(0.1)
         for kind in ("meters", "status"):
             three.publish(topic("3", kind), b'{"table": "3"}')
         three.publish(topic("3"), b'{"table": "3", "event": {"ev": "last"}}')
@@ -171,3 +169,20 @@ def test_the_audit_may_ask_the_tables_and_read_their_events_only(broker, floor_d
     finally:
         for client in (audit, listener.client, three):
             client.stop()
+
+
+def test_a_message_sent_once_the_subscription_is_acknowledged_always_arrives(broker, floor_dir):
+    # `subscribed` is set by the broker's SUBACK, not by the connection: a
+    # message published the moment it is set reaches the new subscriber,
+    # each of 10 times, with no sleep between.
+    three = connected(broker, account(floor_dir, "table-3"))
+    try:
+        for attempt in range(10):
+            listener = Listener(broker, floor_dir)
+            try:
+                three.publish(topic("3"), b'{"table": "3", "event": {"n": %d}}' % attempt)
+                assert len(listener.wait_for(topic("3"))) == 1
+            finally:
+                listener.client.stop()
+    finally:
+        three.stop()

@@ -5,7 +5,6 @@
 # genuine record is stored and nothing else is, the page has answered
 # throughout, and no message needed the catch-all: each was refused for
 # what it was. Seeded, on SQLite and on PostgreSQL.
-import io
 import json
 import random
 import time
@@ -16,11 +15,11 @@ from floor_data import PASSWORDS, RULES
 from fuzz_messages import Fuzzer
 
 from mystery import recordkey
-from uthctl.analysis import record_auth
 from uthctl.floor.intake import INTERNAL, REFUSED
 from uthctl.floor.page import create_app
 from uthctl.floor.service import Floor
 from uthctl.floor.users import Users
+from uthctl.private_file import write_private
 
 SEED = 20261203
 FUZZED = 10_000
@@ -32,8 +31,7 @@ def genuine_table(keys, table, seed):
     # drawn from the seed too, so that a run is repeated byte for byte.
     key = random.Random(seed).randbytes(recordkey.KEY_BYTES)
     entry = {"key_id": recordkey.key_id(key), "key": key.hex(), "made": 0}
-    record_auth.write_private(keys / ("%s.json" % table),
-                              json.dumps({"table": table, "keys": [entry]}))
+    write_private(keys / ("%s.json" % table), json.dumps({"table": table, "keys": [entry]}))
     log, meters = simulated("B1", rounds=300, seed=seed)
     log = signed(log, keys / ("%s.json" % table), table)
     return log, meters
@@ -92,8 +90,7 @@ def test_ten_thousand_fuzzed_messages_stop_nothing_and_store_nothing_false(
     rng = random.Random(SEED)
     fuzzer = Fuzzer(rng)
     bases = originals(three, three_meters)
-    floor = Floor("mqtt://127.0.0.1:1", ("floor", "unused"), CASINO, store,
-                  err=io.StringIO(), keys=keys)
+    floor = Floor("mqtt://127.0.0.1:1", ("floor", "unused"), CASINO, store, keys=keys)
     honest = [(topic("3"), record_message("3", r)) for r in three]
     honest_four = [(topic("4"), record_message("4", r)) for r in four]
     started, sent = time.monotonic(), 0

@@ -3,8 +3,8 @@
 # PostgreSQL, and table 4's next honest record is still stored. Whatever
 # else fails on one message refuses that message alone, counted on its
 # table's tile as `internal`.
-import io
 import json
+import logging
 
 import pytest
 from chains import CASINO, message, records, topic
@@ -126,16 +126,16 @@ def test_a_refusal_the_database_cannot_store_is_said_and_the_floor_goes_on(store
     honest_four_still_stored(intake, store)
 
 
-def test_the_floors_loop_takes_the_next_message_after_any_poison(store):
-    err = io.StringIO()
-    floor = Floor("mqtt://127.0.0.1:1", ("floor", "unused"), CASINO, store, err=err)
+def test_the_floors_loop_takes_the_next_message_after_any_poison(store, caplog):
+    caplog.set_level(logging.INFO, logger="uthctl")
+    floor = Floor("mqtt://127.0.0.1:1", ("floor", "unused"), CASINO, store)
     made = records(1, tag="table 4")
     for item in ((topic("3"), b"[" * 100_000), (topic("3"), b"\x00"),
                  (topic("4"), message("4", made[0]))):
         floor.inbox.put(item)
         floor.step()
     assert store.records("4") == made
-    assert len(store.refusals()) == 2 and "refused" in err.getvalue()
+    assert len(store.refusals()) == 2 and "refused" in caplog.text
 
 
 def test_a_database_made_before_the_new_columns_is_upgraded_rows_kept(db_url):
@@ -160,16 +160,18 @@ def test_a_database_made_before_the_new_columns_is_upgraded_rows_kept(db_url):
         store.close()
 
 
-def test_a_failure_outside_any_message_is_said_and_the_loop_goes_on(store, monkeypatch):
+def test_a_failure_outside_any_message_is_said_and_the_loop_goes_on(store, monkeypatch,
+                                                                     caplog):
     # At a reconnection the floor asks every known table for its meters; the
     # database failing there is said, and the next message is taken.
-    err = io.StringIO()
-    floor = Floor("mqtt://127.0.0.1:1", ("floor", "unused"), CASINO, store, err=err)
+    floor = Floor("mqtt://127.0.0.1:1", ("floor", "unused"), CASINO, store)
     real_ids = store.table_ids
     monkeypatch.setattr(store, "table_ids", lambda: 1 / 0)
     floor.inbox.put(None)
     floor.step()
-    assert "internal error on a reconnection: ZeroDivisionError" in err.getvalue()
+    said = [(r.name, r.levelname, r.getMessage()) for r in caplog.records]
+    assert ("uthctl.floor", "ERROR", "internal error on a reconnection: ZeroDivisionError: "
+            "division by zero") in said
     monkeypatch.setattr(store, "table_ids", real_ids)
     made = records(1, tag="table 4")
     floor.inbox.put((topic("4"), message("4", made[0])))

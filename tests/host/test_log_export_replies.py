@@ -4,6 +4,7 @@
 import pytest
 
 from mystery import chain
+from uthctl.errors import BoardRefusal
 from uthctl.links import logexport
 
 
@@ -59,14 +60,14 @@ def test_an_export_the_log_rotated_under_is_an_error():
     error = "log export interrupted: records from 3 on were trimmed meanwhile; export again from 3"
     link = ScriptedLink((4, records[3]["hash"]),
                         replies(records[:2], {"ok": False, "error": error}))
-    with pytest.raises(ValueError, match="trimmed meanwhile"):
+    with pytest.raises(BoardRefusal, match="trimmed meanwhile"):
         logexport.export(link)
 
 
 def test_an_export_that_does_not_reach_the_head_is_an_error():
     records = linked(4)
     link = ScriptedLink((4, records[3]["hash"]), replies(records[:3]))
-    with pytest.raises(ValueError, match="ends at record 3 .*not at the meter's log head"):
+    with pytest.raises(BoardRefusal, match="ends at record 3 .*not at the meter's log head"):
         logexport.export(link)
 
 

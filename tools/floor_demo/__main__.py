@@ -4,7 +4,6 @@
 # or another every few seconds until Ctrl-C. Everything lives in
 # build/floor-demo, made anew each time; the demo supervisor's password is
 # written to a file there for its owner alone, never printed.
-import os
 import random
 import secrets
 import shutil
@@ -17,7 +16,9 @@ from pathlib import Path
 
 from uthctl.floor.accounts import Accounts
 from uthctl.floor.users import Users
+from uthctl.private_file import write_private
 
+from .ending import ending_with_us
 from .virtual_tables import Table, start_floor, stop_process, uthctl_process
 
 TABLES = ("1", "2", "3", "4")
@@ -28,8 +29,8 @@ ROUND_EVERY_S = 3.0
 class Broker:
     def __init__(self, config, port, log):
         self.url = "mqtt://127.0.0.1:%d" % port
-        self.process = subprocess.Popen([shutil.which("mosquitto"), "-c", str(config)],
-                                        stdout=subprocess.DEVNULL, stderr=open(log, "ab"))
+        self.process = ending_with_us([shutil.which("mosquitto"), "-c", str(config)],
+                                      stdout=subprocess.DEVNULL, stderr=open(log, "ab"))
 
 
 def free_port():
@@ -65,9 +66,7 @@ def main(folder=Path("build/floor-demo")):
         password = secrets.token_urlsafe(12)
         Users(accounts.folder / "users.json").add("demo", "supervisor", password)
         secret = folder / "demo-password"
-        descriptor = os.open(secret, os.O_WRONLY | os.O_CREAT, 0o600)
-        with os.fdopen(descriptor, "w") as stream:
-            stream.write(password + "\n")
+        write_private(secret, password + "\n")
         running.append(uthctl_process(["floor", "--dir", str(accounts.folder), "--db", db,
                                        "page", "--listen", str(PAGE_PORT)],
                                       folder / "page.log"))

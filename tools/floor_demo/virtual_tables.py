@@ -13,14 +13,17 @@ from uthctl.links import logexport
 from uthctl.links.board_link import Link
 from uthctl.links.rig import Rig, lit
 
+from .ending import ending_with_us
+
 SEATS = (1, 2, 3)
 EVERY_S = "2"  # meters snapshots this often, so a lost record is asked for soon
 
 
 def uthctl_process(argv, log):
+    # Ended with us (ending.py): a killed test run leaves no bridge or floor running.
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-m", "uthctl.cli", *argv],
-                            stdout=subprocess.DEVNULL, stderr=open(log, "ab"), env=env)
+    return ending_with_us([sys.executable, "-m", "uthctl.cli", *argv],
+                          stdout=subprocess.DEVNULL, stderr=open(log, "ab"), env=env)
 
 
 def stop_process(process):

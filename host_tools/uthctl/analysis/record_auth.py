@@ -1,7 +1,7 @@
 # A table's record keys on the host, and its records held against them.
-# The key file (mode 600, written whole or not at all) lists every key the
-# table has been given, newest last: {"table": "3", "keys": [{"key_id": ...,
-# "key": 64 hex digits, "made": Unix time}]}. A record signed with a key
+# The key file (mode 600, written whole or not at all: private_file) lists
+# every key the table has been given, newest last: {"table": "3", "keys":
+# [{"key_id": ..., "key": 64 hex digits, "made": Unix time}]}. A record signed with a key
 # must be signed with the key in force: the first key the log shows, and
 # after each `key` record (the replacement, signed with the key it
 # replaces) the key that record names. Records from before the board had a
@@ -11,11 +11,12 @@ import hmac
 import json
 import os
 import secrets
-import tempfile
 import time
 from pathlib import Path
 
 from mystery import recordkey
+
+from ..private_file import write_private
 
 
 class KeyFileError(ValueError):
@@ -24,23 +25,6 @@ class KeyFileError(ValueError):
 
 def new_key():
     return secrets.token_hex(recordkey.KEY_BYTES)
-
-
-def write_private(path, text):
-    # Owner-only, whole or not at all: a temporary file in the same folder,
-    # synced, then renamed over the old one.
-    path = Path(path)
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix="." + path.name)
-    try:
-        os.fchmod(descriptor, 0o600)
-        with os.fdopen(descriptor, "w") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
 
 
 def add_key(path, table):

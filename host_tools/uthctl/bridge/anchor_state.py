@@ -1,9 +1,10 @@
 # The bridge's one remembered fact: the last record the broker acknowledged,
-# (seq, hash), in a small file replaced whole, so a restarted bridge resumes
-# from the board's log after it.
+# (seq, hash), in a small file replaced whole (private_file), so a restarted
+# bridge resumes from the board's log after it.
 import json
-import os
 from pathlib import Path
+
+from ..private_file import write_private
 
 
 def load(path, table):
@@ -24,10 +25,4 @@ def load(path, table):
 
 
 def save(path, table, anchor):
-    path = Path(path)
-    temporary = path.with_name(path.name + ".part")
-    with open(temporary, "w") as stream:
-        json.dump({"table": table, "seq": anchor[0], "hash": anchor[1]}, stream)
-        stream.flush()
-        os.fsync(stream.fileno())
-    temporary.replace(path)
+    write_private(path, json.dumps({"table": table, "seq": anchor[0], "hash": anchor[1]}))

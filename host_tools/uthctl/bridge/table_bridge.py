@@ -9,11 +9,13 @@
 # nonce, published on the event topic as {"table", "head": the board's reply,
 # "asked": the nonce}).
 import json
+import logging
 import queue
 import re
-import sys
 import time
 
+from .. import event_log
+from ..errors import BoardRefusal
 from ..floor import topics
 from ..floor.mqtt import BrokerDown, Client
 from ..links import logexport, ports
@@ -29,12 +31,12 @@ NONCE = re.compile(r"^[0-9a-f]{16,64}$")  # what the bridge passes on to its boa
 
 class Bridge:
     def __init__(self, port, broker, account, casino, table, state_path, every=60.0,
-                 timeout=5.0, err=None, cafile=None):
+                 timeout=5.0, cafile=None):
         self.port, self.casino, self.table = port, casino, table
         self.state_path = state_path
         self.every = every
         self.timeout = timeout
-        self.err = err or sys.stderr
+        self.log = event_log.logger("bridge", table)
         self.anchor = anchor_state.load(state_path, table)
         self.commands = queue.Queue()
         self.link = None
@@ -65,14 +67,15 @@ class Bridge:
                 except BrokerDown as error:
                     if not self.said_down:  # once an outage, not once an event
                         self.note("broker: %s; live events are lost until it is back, the "
-                                  "board's log is exported again then" % error)
+                                  "board's log is exported again then" % error, logging.WARNING)
                         self.said_down = True
                     self.sync_due = True
                     self.client.connected.wait(RETRY_S)
                 except (LinkError, OSError) as error:
                     self.lost_board(error)
-                except ValueError as error:  # a reply the board refused or cut short
-                    self.note("board: %s; asking again in %.1f s" % (error, RETRY_S))
+                except BoardRefusal as error:  # this answer, not the link: ask again
+                    self.note("board: %s; asking again in %.1f s" % (error, RETRY_S),
+                              logging.WARNING)
                     self.sync_due = True
                     time.sleep(RETRY_S)
         finally:
@@ -110,7 +113,7 @@ class Bridge:
         self.note("board on %s answers" % self.port)
 
     def lost_board(self, error):
-        self.note("board: %s; trying again every %.1f s" % (error, RETRY_S))
+        self.note("board: %s; trying again every %.1f s" % (error, RETRY_S), logging.WARNING)
         if self.link is not None:
             self.link.close()
             self.link = None
@@ -126,7 +129,7 @@ class Bridge:
         # paho tries again every 2 s; the broker's answer is said once.
         if not self.said_refused:
             self.said_refused = True
-            self.note(NOT_AUTHORISED % self.table)
+            self.note(NOT_AUTHORISED % self.table, logging.ERROR)
 
     # ---- what it publishes ----
 
@@ -149,7 +152,7 @@ class Bridge:
             records, meters = logexport.export(self.link, self.anchor)
         except logexport.JoinError as error:
             self.note("the board's log does not join on to record %d: %s; publishing the "
-                      "log it keeps" % (self.anchor[0], error))
+                      "log it keeps" % (self.anchor[0], error), logging.WARNING)
             records, meters = logexport.export(self.link, None)
             if not records:
                 self.anchor = logexport.head_of(meters)
@@ -205,11 +208,11 @@ class Bridge:
             request = json.loads(payload)
             cmd = request.get("cmd")
         except (ValueError, AttributeError):
-            self.note("refused a floor request that is not a JSON object")
+            self.note("refused a floor request that is not a JSON object", logging.WARNING)
             return
         if cmd not in READ_ONLY:
             self.note("refused the floor's %r: the floor may ask only %s"
-                      % (cmd, ", ".join(READ_ONLY)))
+                      % (cmd, ", ".join(READ_ONLY)), logging.WARNING)
             return
         if cmd == "status":
             self.publish_status()
@@ -224,7 +227,8 @@ class Bridge:
         # The board's answer as it gave it: the asker checks it with the key,
         # which the bridge does not hold.
         if not isinstance(nonce, str) or not NONCE.match(nonce):
-            self.note("refused a head request without a nonce of 16-64 hex digits")
+            self.note("refused a head request without a nonce of 16-64 hex digits",
+                      logging.WARNING)
             return
         reply = self.link.command("head", nonce=nonce)
         reply.pop("id", None)
@@ -234,7 +238,7 @@ class Bridge:
     def resend(self, since):
         # The records from `since` to the meter's head, as the floor asked.
         if type(since) is not int or since < 0:
-            self.note("refused a log request without a record number (since)")
+            self.note("refused a log request without a record number (since)", logging.WARNING)
             return
         meters = logexport.read_meters(self.link)
         head = logexport.head_of(meters)[0]
@@ -246,6 +250,6 @@ class Bridge:
         self.note("resent %d records from record %d, as the floor asked" % (len(records), since))
         self.send_meters(meters)
 
-    def note(self, words):
-        self.err.write("uthctl bridge %s: %s\n" % (self.table, words))
-        self.err.flush()
+    def note(self, words, level=logging.INFO):
+        # One event, one line (event_log): the logger uthctl.bridge.TABLE.
+        self.log.log(level, words)

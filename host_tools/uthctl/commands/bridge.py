@@ -1,6 +1,8 @@
 # uthctl bridge --port PORT --broker mqtt://HOST:PORT --table ID
 #   --casino NAME --credentials FILE [--state FILE] [--every S]:
 # the table's board onto the floor's broker (uthctl/bridge/table_bridge.py). Ctrl-C ends it.
+# What it does goes to stderr, one timestamped line an event (event_log.py).
+from .. import event_log
 from ..bridge.table_bridge import Bridge
 from ..errors import expecting
 from ..floor import topics
@@ -38,8 +40,9 @@ def run(args):
     bridge = Bridge(args.port, args.broker, read_credentials(args.credentials), args.casino,
                     table, args.state or "bridge-%s.json" % table, every=args.every,
                     timeout=args.timeout, cafile=args.cafile)
-    try:
-        bridge.run()
-    except KeyboardInterrupt:
-        pass
+    with event_log.to_stderr():
+        try:
+            bridge.run()
+        except KeyboardInterrupt:
+            pass
     return 0

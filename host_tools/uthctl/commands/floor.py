@@ -5,6 +5,7 @@
 import json
 from pathlib import Path
 
+from .. import event_log
 from ..analysis import audit_report
 from ..errors import UthctlError, expecting
 from ..floor import audit, audit_board, audit_live, audit_text, database, users
@@ -261,7 +262,8 @@ def serve(args, accounts):
     floor = Floor(args.broker or embedded.url, account, settings["casino"], database.Store(url),
                   cafile=args.cafile, keys=accounts.keys_folder)
     try:
-        floor.run()
+        with event_log.to_stderr():  # one timestamped line an event
+            floor.run()
     except KeyboardInterrupt:
         pass
     finally:

@@ -13,9 +13,11 @@ import os
 import secrets
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from ..analysis import record_auth
+from ..private_file import append_private, write_private
 from . import table_keys, topics
 from .mqtt import write_credentials
 
@@ -96,8 +98,8 @@ class Accounts:
         settings = {"casino": casino, "tables": []}
         if database is not None:
             settings["db"] = database
-        self.settings_path.write_text(json.dumps(settings))
-        self.password_file.touch(mode=0o600)
+        write_private(self.settings_path, json.dumps(settings))
+        write_private(self.password_file, "")
         self._add_user(FLOOR_USER)
         self._add_user(AUDIT_USER)
         self.write_acl()
@@ -121,7 +123,7 @@ class Accounts:
                              % (table, self.credentials(topics.user_of(table))))
         self._add_user(topics.user_of(table))
         settings["tables"].append(table)
-        self.settings_path.write_text(json.dumps(settings))
+        write_private(self.settings_path, json.dumps(settings))
         self.write_acl()
         if not self.key_file(table).exists():  # an earlier add-table's keys stay
             self.rekey(table)
@@ -145,13 +147,22 @@ class Accounts:
         write_credentials(self.credentials(user), user, password)
 
     def _add_mosquitto_user(self, tool, user, password):
-        # It asks twice, as a person would type it; the password never
-        # stands in an argument list, where `ps` would show it.
-        done = subprocess.run([tool, str(self.password_file), user],
-                              input="%s\n%s\n" % (password, password), text=True,
-                              capture_output=True)
-        if done.returncode != 0:
-            raise OSError("mosquitto_passwd failed: %s" % done.stderr.strip())
+        # mosquitto_passwd rewrites its file in place, so it makes the user's
+        # line in a file of its own, in a private folder, and the password
+        # file is written whole with that line added (private_file). It asks
+        # twice, as a person would type it; the password never stands in an
+        # argument list, where `ps` would show it.
+        with tempfile.TemporaryDirectory(dir=self.folder, prefix=".passwd-") as work:
+            one = Path(work) / "passwd"
+            done = subprocess.run([tool, "-c", str(one), user],
+                                  input="%s\n%s\n" % (password, password), text=True,
+                                  capture_output=True)
+            if done.returncode != 0:
+                raise OSError("mosquitto_passwd failed: %s" % done.stderr.strip())
+            line = one.read_text()
+        kept = [old for old in self.password_file.read_text().splitlines(keepends=True)
+                if not old.startswith(user + ":")]
+        write_private(self.password_file, "".join(kept) + line)
 
     @property
     def embedded_password_file(self):
@@ -163,10 +174,7 @@ class Accounts:
         from pwdlib.hashers.argon2 import Argon2Hasher
 
         line = "%s:%s\n" % (user, PasswordHash((Argon2Hasher(),)).hash(password))
-        descriptor = os.open(self.embedded_password_file,
-                             os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        with os.fdopen(descriptor, "a") as stream:
-            stream.write(line)
+        append_private(self.embedded_password_file, line)
 
     def acl(self):
         # (publish, subscribe): each account's topics, as write_acl writes them.
@@ -191,7 +199,7 @@ class Accounts:
             lines += ["topic write %s" % name for name in publish[user]]
             lines += ["topic read %s" % name for name in subscribe[user]]
             lines.append("")
-        self.acl_file.write_text("\n".join(lines))
+        write_private(self.acl_file, "\n".join(lines))
 
     def broker_config(self, port, path=None, tls=None):
         if shutil.which("mosquitto_passwd") is None:
@@ -218,5 +226,5 @@ class Accounts:
         if os.geteuid() == 0:
             lines.append("user root")  # the files above stay the owner's alone
         path = Path(path or self.folder / "mosquitto.conf")
-        path.write_text("\n".join(lines) + "\n")
+        write_private(path, "\n".join(lines) + "\n")
         return path

@@ -92,11 +92,11 @@ def ask_heads(broker, account, casino, askings, wait, cafile=None):
     deadline = time.monotonic() + wait
     client.start()
     try:
-        if not client.connected.wait(wait * CONNECT_SHARE):
+        if not client.subscribed.wait(wait * CONNECT_SHARE):
             _all_say(askings, "the audit could not reach the broker %s%s" % (
                 broker, ": " + client.refused if client.refused else ""))
             return
-        # Subscribed before asking: paho sends SUBSCRIBE ahead of our PUBLISH.
+        # Asked only once the broker acknowledged the subscription (SUBACK).
         for asking in askings.values():
             _send(client, casino, asking, {"cmd": "head", "nonce": asking.nonce})
         _listen(client, casino, askings, inbox, deadline)

@@ -11,6 +11,8 @@ from urllib.parse import urlparse
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
+from ..private_file import write_private
+
 ACK_WAIT_S = 5.0  # the longest a publish waits for the broker's PUBACK
 KEEPALIVE_S = 5  # a dead link (a killed broker) found within about 1.5 x this
 
@@ -66,22 +68,25 @@ def read_credentials(path):
 
 
 def write_credentials(path, username, password):
-    # Created for its owner alone, before the password is written into it.
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w") as stream:
-        json.dump({"username": username, "password": password}, stream)
+    # For its owner alone, whole or not at all.
+    write_private(path, json.dumps({"username": username, "password": password}))
 
 
 class Client:
-    # One account's connection; `connected` is set while the broker has us.
+    # One account's connection; `connected` is set while the broker has us,
+    # `subscribed` once it has also acknowledged (SUBACK) every subscription
+    # made at that connection, so a message published after it reaches us;
+    # on_up is called then, not before.
     # Its client id is its user name: both brokers bind the two (Mosquitto's
     # use_username_as_clientid, amqtt_guard), so no account takes another's id.
     def __init__(self, broker, account, will=None, on_message=None, subscriptions=(),
                  clean=True, cafile=None):
         self.host, self.port, tls = parse_broker(broker)
         self.connected = threading.Event()
+        self.subscribed = threading.Event()
         self.refused = None  # the broker's reason when it refused the account
         self.subscriptions = subscriptions
+        self._subscribing = None  # the SUBSCRIBE's message id, until its SUBACK
         self.paho = paho.Client(CallbackAPIVersion.VERSION2, client_id=account[0],
                                 clean_session=clean, protocol=paho.MQTTv311)
         if tls:  # the broker's certificate checked against cafile (else the system's CAs)
@@ -93,7 +98,8 @@ class Client:
             self.paho.will_set(topic, payload, qos=1, retain=True)
         self.paho.on_connect = self._on_connect
         self.paho.on_disconnect = self._on_disconnect
-        self.on_up = None  # called (from paho's thread) at each connection
+        self.paho.on_subscribe = self._on_subscribe
+        self.on_up = None  # called (from paho's thread) at each connection, once subscribed
         self.on_refused = None  # called (from paho's thread) when the account is refused
         if on_message is not None:
             self.paho.on_message = lambda _client, _data, message: on_message(
@@ -116,14 +122,28 @@ class Client:
                 self.on_refused()
             return
         self.refused = None
-        for name in self.subscriptions:
-            self.paho.subscribe(name, qos=1)
         self.connected.set()
+        if not self.subscriptions:
+            self._up()
+            return
+        # One SUBSCRIBE for them all, so one SUBACK says they all hold.
+        _, self._subscribing = self.paho.subscribe([(name, 1) for name in self.subscriptions])
+
+    def _on_subscribe(self, _client, _data, mid, _reasons, _properties):
+        # (Mosquitto grants in its SUBACK even what its ACL then keeps from
+        # us, so the reasons say nothing the ACL's tests do not.)
+        if mid == self._subscribing:
+            self._subscribing = None
+            self._up()
+
+    def _up(self):
+        self.subscribed.set()
         if self.on_up is not None:
             self.on_up()
 
     def _on_disconnect(self, _client, _data, _flags, _reason, _properties):
         self.connected.clear()
+        self.subscribed.clear()
 
     def publish(self, topic, payload, retain=False):
         # Returns once the broker has acknowledged it (QoS 1); BrokerDown otherwise.

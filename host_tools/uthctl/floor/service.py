@@ -5,9 +5,10 @@
 # ends the loop: the intake turns a failure into that message's refusal,
 # and step() says anything else that fails and goes on to the next.
 import json
+import logging
 import queue
-import sys
 
+from .. import event_log
 from . import topics
 from .intake import Intake
 from .mqtt import BrokerDown, Client
@@ -15,11 +16,11 @@ from .table_keys import TableKeys
 
 
 class Floor:
-    def __init__(self, broker, account, casino, store, err=None, cafile=None, keys=None):
+    def __init__(self, broker, account, casino, store, cafile=None, keys=None):
         # keys: the folder of the tables' key files (DIR/keys), or None.
         self.casino = casino
         self.store = store
-        self.err = err or sys.stderr
+        self.log = event_log.logger("floor")
         self.inbox = queue.Queue()
         self.intake = Intake(store, casino, log=self.note,
                              keys=TableKeys(keys) if keys is not None else None)
@@ -51,7 +52,8 @@ class Floor:
             self.send_requests()
         except Exception as error:  # noqa: BLE001 -- the database gone, a bug: said, and on
             self.note("internal error on %s: %s: %s" % (
-                "a reconnection" if item is None else "a message", type(error).__name__, error))
+                "a reconnection" if item is None else "a message", type(error).__name__, error),
+                logging.ERROR)
 
     def handle(self, item):
         if item is None:  # (re)connected: every known table's head, now
@@ -67,8 +69,9 @@ class Floor:
                 self.client.publish(topics.topic(self.casino, table, topics.COMMAND),
                                     json.dumps(request))
             except BrokerDown as error:
-                self.note("request %s to table %s not sent: %s" % (request, table, error))
+                self.note("request %s to table %s not sent: %s" % (request, table, error),
+                          logging.WARNING)
 
-    def note(self, words):
-        self.err.write("uthctl floor: %s\n" % words)
-        self.err.flush()
+    def note(self, words, level=logging.INFO):
+        # One event, one line (event_log): the logger uthctl.floor.
+        self.log.log(level, words)

@@ -1,6 +1,6 @@
 # The floor page's users: a name, a role (viewer or supervisor), the
 # password's hash (werkzeug's scrypt) and a generation, in DIR/users.json for
-# its owner alone, written whole (record_auth.write_private). A session
+# its owner alone, written whole (private_file). A session
 # carries the generation it was made under; adding the user again (a new
 # role), a new password, removing the user or logging out moves or ends it,
 # which ends every session of that user at its next request.
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ..analysis.record_auth import write_private
+from ..private_file import write_private
 
 ROLES = ("viewer", "supervisor")
 PASSWORD_ENV = "UTH_FLOOR_PASSWORD"

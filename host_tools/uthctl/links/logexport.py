@@ -5,6 +5,9 @@
 # it asks for the records after that export's last record and checks the
 # first new record's `prev` is that record's hash.
 #
+# What the board refuses, or answers so that it cannot be taken, raises
+# BoardRefusal (errors.py); a file that cannot be read raises ValueError.
+#
 # Files are JSON lines, one record a line (what `uthctl mystery verify` and
 # `uthctl audit --log` read), and, when asked, a CSV beside them for a
 # spreadsheet: a fixed set of columns, then the whole record as JSON.
@@ -19,6 +22,7 @@ from mystery.money import decimal
 from ..analysis import logread
 from ..analysis.ledger import triples
 from ..analysis.log_verify import head_of
+from ..errors import BoardRefusal
 from .board_link import LinkError
 
 CSV_COLUMNS = ("seq", "ev", "time_utc", "cycle", "round", "seat", "config", "payment",
@@ -26,14 +30,16 @@ CSV_COLUMNS = ("seq", "ev", "time_utc", "cycle", "round", "seat", "config", "pay
                "record")
 
 
-class JoinError(ValueError):
+class JoinError(BoardRefusal):
+    # The board's log does not join on to the earlier export's last record.
     pass
 
 
 def read_meters(link):
     reply = link.command("meters")
     if not reply.get("ok"):
-        raise ValueError("the board refused `meters`: %s" % reply.get("error", "no reason given"))
+        raise BoardRefusal("the board refused `meters`: %s"
+                           % reply.get("error", "no reason given"))
     return reply["meters"]
 
 
@@ -58,10 +64,10 @@ def fetch_records(link, since):
 
 def _closed(reply, records):
     if not reply.get("ok"):
-        raise ValueError("the board ended the export with an error: %s (nothing written)"
+        raise BoardRefusal("the board ended the export with an error: %s (nothing written)"
                          % reply.get("error", "no reason given"))
     if reply.get("count") != len(records):
-        raise ValueError("the board counted %s records, %d came: the export was cut short"
+        raise BoardRefusal("the board counted %s records, %d came: the export was cut short"
                          % (reply.get("count"), len(records)))
     return records
 
@@ -81,7 +87,7 @@ def export(link, after=None):
     for record in records:
         problem = logread.shape_problem(record)
         if problem:
-            raise ValueError("record %s from the board is not a log record: %s"
+            raise BoardRefusal("record %s from the board is not a log record: %s"
                              % (_seq(record), problem))
     if after is not None:
         _check_join(records, after, head)
@@ -118,7 +124,7 @@ def _check_head(records, head, after):
     last = records[-1] if records else None
     last_seq, last_hash = (last["seq"], last["hash"]) if last else (after or (0, chain.GENESIS))
     if (last_seq, last_hash) != head:
-        raise ValueError("the export ends at record %d (hash %s), not at the meter's log head, "
+        raise BoardRefusal("the export ends at record %d (hash %s), not at the meter's log head, "
                          "record %d (hash %s): nothing written"
                          % (last_seq, last_hash[:16], head[0], head[1][:16]))
 

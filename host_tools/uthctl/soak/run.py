@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from ..analysis.audit import audit
+from ..errors import BoardRefusal
 from ..links import logexport
 from .dealer import Dealer, SoakError
 from .record import HostRecord
@@ -68,7 +69,7 @@ def soak(link, rig, rounds, seed, out_dir, config="A1", export_every=EXPORT_EVER
             if len(record.differences) >= MAX_DIFFERENCES:
                 record.differ("the soak stopped after %d differences" % MAX_DIFFERENCES)
                 break
-    except (SoakError, OSError, ValueError) as error:
+    except (SoakError, BoardRefusal, OSError, ValueError) as error:
         record.differ("the soak stopped: %s" % error)
     seconds = time.monotonic() - began
     # A board whose log had dropped records before the soak cannot be audited
@@ -91,7 +92,7 @@ def _finish(dealer, exports, record, played, whole, start):
         # A board that had dropped records: its exports are a part, from the first.
         part = None if whole or not exports.records else exports.records[0]["seq"]
         report = audit(status, meters, exports.records, [], str(exports.path), from_seq=part)
-    except (SoakError, OSError, ValueError) as error:
+    except (SoakError, BoardRefusal, OSError, ValueError) as error:
         record.differ("the closing export or audit failed: %s" % error)
         report = None
     differences = list(record.differences)
