@@ -4,7 +4,7 @@ import json
 import time
 from pathlib import Path
 
-from sqlalchemy import create_engine, event, insert, inspect, select, update
+from sqlalchemy import create_engine, delete, event, insert, inspect, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -45,7 +45,7 @@ def check_existing(url):
             raise ValueError("no floor database at %s (no such file)" % parsed.database)
     engine = engine_for(url)
     try:
-        missing = set(schema.metadata.tables) - set(inspect(engine).get_table_names())
+        missing = set(schema.FIRST) - set(inspect(engine).get_table_names())
     except SQLAlchemyError as error:
         reason = (str(getattr(error, "orig", None) or error).strip().splitlines() or ["?"])[0]
         raise ValueError("cannot read the database %s: %s" % (url, reason)) from None
@@ -96,6 +96,29 @@ class Store:
                 schema.records.c.table_id == table_id).order_by(schema.records.c.seq))
             return [json.loads(row[0]) for row in rows]
 
+    def walk_records(self, table_id, chunk=1000):
+        # The table's records in order, read a chunk at a time: a walk of a
+        # long log without holding it all (the running checks' first walk).
+        after = 0
+        while True:
+            with self.engine.connect() as db:
+                rows = db.execute(select(schema.records.c.seq, schema.records.c.body).where(
+                    schema.records.c.table_id == table_id, schema.records.c.seq > after).order_by(
+                    schema.records.c.seq).limit(chunk)).all()
+            for row in rows:
+                yield json.loads(row[1])
+            if len(rows) < chunk:
+                return
+            after = rows[-1][0]
+
+    def cycle_fact(self, table_id, fact, key):
+        # (found, value) of one fact of one of the table's cycles (running.py).
+        with self.engine.connect() as db:
+            row = db.execute(select(schema.cycles.c.value).where(
+                schema.cycles.c.table_id == table_id, schema.cycles.c.cycle == key,
+                schema.cycles.c.fact == fact)).first()
+        return (True, json.loads(row[0])) if row else (False, None)
+
     def count(self, name):
         with self.engine.connect() as db:
             return len(db.execute(select(schema.metadata.tables[name])).all())
@@ -122,9 +145,10 @@ class Store:
         if found is None:
             db.execute(insert(schema.tables).values(table_id=table_id, casino=casino))
 
-    def append(self, casino, table_id, record, key_id=None):
+    def append(self, casino, table_id, record, key_id=None, checks=None):
         # The record as the table's new chain head, in one transaction, with
-        # the record key in force after it (None: the table is unsigned).
+        # the record key in force after it (None: the table is unsigned) and
+        # the record checks' running state after it (running.Running).
         with self.engine.begin() as db:
             self.ensure_table(db, casino, table_id)
             row = db.execute(select(schema.tables.c.first_seq).where(
@@ -136,8 +160,36 @@ class Store:
             values = {"last_seq": record["seq"], "last_hash": record["hash"], "key_id": key_id}
             if row[0] is None:
                 values["first_seq"] = record["seq"]
+            if checks is not None:
+                values["checks"] = checks.dumps()
+                self._write_cycles(db, table_id, checks)
             db.execute(update(schema.tables).where(
                 schema.tables.c.table_id == table_id).values(**values))
+
+    def save_checks(self, table_id, checks):
+        # The running state walked from the table's records, so that the
+        # walk is made once; at the head the state was walked to.
+        with self.engine.begin() as db:
+            done = db.execute(update(schema.tables).where(
+                schema.tables.c.table_id == table_id,
+                schema.tables.c.last_seq == checks.seq).values(checks=checks.dumps()))
+            if done.rowcount == 1:
+                self._write_cycles(db, table_id, checks)
+            return done.rowcount == 1
+
+    def _write_cycles(self, db, table_id, checks):
+        # A state built afresh replaces every row the table had; else the
+        # cycles it changed replace their own.
+        cycles = schema.cycles
+        rows = checks.rows()
+        if checks.fresh:
+            db.execute(delete(cycles).where(cycles.c.table_id == table_id))
+        for fact, key, _ in rows if not checks.fresh else ():
+            db.execute(delete(cycles).where(cycles.c.table_id == table_id,
+                                            cycles.c.cycle == key, cycles.c.fact == fact))
+        if rows:
+            db.execute(insert(cycles), [{"table_id": table_id, "fact": fact, "cycle": key,
+                                         "value": value} for fact, key, value in rows])
 
     def set_table(self, casino, table_id, **values):
         with self.engine.begin() as db:
