@@ -4,7 +4,17 @@ import json
 import time
 from pathlib import Path
 
-from sqlalchemy import create_engine, delete, event, insert, inspect, select, update
+from sqlalchemy import (
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    inspect,
+    select,
+    update,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -12,6 +22,19 @@ from . import schema
 from .limits import storable
 
 PAYLOAD_KEPT = 2000  # characters of a refused payload kept for the record
+
+# The statements the intake runs for every record, made once: SQLAlchemy
+# then binds their parameters only (making one costs more than running it).
+_TABLE_ROW = select(schema.tables).where(schema.tables.c.table_id == bindparam("b_table"))
+_ADD_RECORD = insert(schema.records)
+_MOVE_HEAD = update(schema.tables).where(
+    schema.tables.c.table_id == bindparam("b_table")).values(
+    last_seq=bindparam("b_seq"), last_hash=bindparam("b_hash"), key_id=bindparam("b_key"),
+    first_seq=func.coalesce(schema.tables.c.first_seq, bindparam("b_seq")),
+    checks=bindparam("b_checks"))
+_CYCLE_FACT = select(schema.cycles.c.value).where(
+    schema.cycles.c.table_id == bindparam("b_table"), schema.cycles.c.cycle == bindparam("b_key"),
+    schema.cycles.c.fact == bindparam("b_fact"))
 
 
 def engine_for(url):
@@ -73,8 +96,7 @@ class Store:
 
     def table(self, table_id):
         with self.engine.connect() as db:
-            row = db.execute(select(schema.tables).where(
-                schema.tables.c.table_id == table_id)).mappings().first()
+            row = db.execute(_TABLE_ROW, {"b_table": table_id}).mappings().first()
         return dict(row) if row else None
 
     def table_ids(self):
@@ -114,9 +136,8 @@ class Store:
     def cycle_fact(self, table_id, fact, key):
         # (found, value) of one fact of one of the table's cycles (running.py).
         with self.engine.connect() as db:
-            row = db.execute(select(schema.cycles.c.value).where(
-                schema.cycles.c.table_id == table_id, schema.cycles.c.cycle == key,
-                schema.cycles.c.fact == fact)).first()
+            row = db.execute(_CYCLE_FACT, {"b_table": table_id, "b_key": key,
+                                           "b_fact": fact}).first()
         return (True, json.loads(row[0])) if row else (False, None)
 
     def count(self, name):
@@ -145,26 +166,23 @@ class Store:
         if found is None:
             db.execute(insert(schema.tables).values(table_id=table_id, casino=casino))
 
-    def append(self, casino, table_id, record, key_id=None, checks=None):
+    def append(self, casino, table_id, record, key_id=None, checks=None, known=False):
         # The record as the table's new chain head, in one transaction, with
         # the record key in force after it (None: the table is unsigned) and
-        # the record checks' running state after it (running.Running).
+        # the record checks' running state after it (running.Running; None:
+        # none kept). known: the caller has read the table's row.
         with self.engine.begin() as db:
-            self.ensure_table(db, casino, table_id)
-            row = db.execute(select(schema.tables.c.first_seq).where(
-                schema.tables.c.table_id == table_id)).first()
-            db.execute(insert(schema.records).values(
-                table_id=table_id, seq=record["seq"], hash=record["hash"], prev=record["prev"],
-                ev=record["ev"], body=json.dumps(record, sort_keys=True),
-                received_at=time.time()))
-            values = {"last_seq": record["seq"], "last_hash": record["hash"], "key_id": key_id}
-            if row[0] is None:
-                values["first_seq"] = record["seq"]
+            if not known:
+                self.ensure_table(db, casino, table_id)
+            db.execute(_ADD_RECORD, {
+                "table_id": table_id, "seq": record["seq"], "hash": record["hash"],
+                "prev": record["prev"], "ev": record["ev"],
+                "body": json.dumps(record, sort_keys=True), "received_at": time.time()})
             if checks is not None:
-                values["checks"] = checks.dumps()
                 self._write_cycles(db, table_id, checks)
-            db.execute(update(schema.tables).where(
-                schema.tables.c.table_id == table_id).values(**values))
+            db.execute(_MOVE_HEAD, {"b_table": table_id, "b_seq": record["seq"],
+                                    "b_hash": record["hash"], "b_key": key_id,
+                                    "b_checks": checks.dumps() if checks else None})
 
     def save_checks(self, table_id, checks):
         # The running state walked from the table's records, so that the

@@ -175,7 +175,8 @@ class Intake:
             return refused
         checks = self._checks_for(table, state, record)
         checks.take(record)
-        self.store.append(self.casino, table, record, key_id=in_force, checks=checks)
+        self.store.append(self.casino, table, record, key_id=in_force, checks=checks,
+                          known=bool(state))
         checks.written(self._cycle_reader(table))
         if in_force is None:
             self._unsigned(table)
