@@ -19,6 +19,7 @@ import argparse
 import io
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -30,17 +31,19 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "floor")]
 
 import servers  # noqa: E402
-from chains import CASINO, message, topic  # noqa: E402
-from sqlalchemy import insert  # noqa: E402
+from chains import CASINO, message, records, topic  # noqa: E402
+from sqlalchemy import insert, text  # noqa: E402
 
 from uthctl.analysis import log_verify, mystery_sim  # noqa: E402
 from uthctl.floor import schema  # noqa: E402
 from uthctl.floor.database import Store, sqlite_url  # noqa: E402
 from uthctl.floor.intake import ACCEPTED, Intake  # noqa: E402
+from uthctl.floor.tiles import tiles  # noqa: E402
 
 GOAL_PER_S = 2_000
 GOAL_APART = 0.20  # the two databases' rates within 20% of each other
 BATCH = 10_000  # rows a bulk insert
+TILE_TABLES = 20  # tables on the page whose tiles are timed
 
 
 def genuine_log(count, seed):
@@ -85,6 +88,16 @@ def server_cpu_s(pid):
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def stored_bytes(store):
+    # What the database takes on disk: the SQLite file with its WAL, or
+    # PostgreSQL's records table with its indexes.
+    if store.engine.dialect.name == "sqlite":
+        path = Path(store.engine.url.database)
+        return sum(p.stat().st_size for p in (path, Path(str(path) + "-wal")) if p.exists())
+    with store.engine.connect() as db:
+        return db.execute(text("SELECT pg_total_relation_size('records')")).scalar()
+
+
 def timed_intake(store, table, records, server=None):
     # {per_s, s, cpu_per_record_ms} through a new Intake, every record
     # accepted; the CPU time is this process's and the server's, so that a
@@ -102,6 +115,24 @@ def timed_intake(store, table, records, server=None):
             "cpu_ms": 1000 * cpu / len(records)}
 
 
+def tiles_ms(store, tables):
+    # The page's tiles (what each event-stream client builds every
+    # PUSH_EVERY_S on this branch) for `tables` tables: the median of 11 calls.
+    intake = Intake(store, CASINO)
+    for number in range(tables):
+        table = "T%d" % number
+        for record in records(3, tag=table):
+            intake.take(topic(table), message(table, record))
+        intake.take(topic(table, "status"), json.dumps(
+            {"table": table, "status": "online", "board": {"state": "betting"}}).encode())
+    spent = []
+    for _ in range(11):
+        started = time.perf_counter()
+        tiles(store)
+        spent.append(time.perf_counter() - started)
+    return 1000 * statistics.median(spent)
+
+
 def one_database(name, url, log, stored, before, server=None):
     figures = {"database": name}
     store = Store(url)
@@ -112,6 +143,7 @@ def one_database(name, url, log, stored, before, server=None):
         started = time.perf_counter()
         bulk_store(store, "H", log[:stored])
         figures["bulk_s"] = time.perf_counter() - started
+        figures["bytes_per_record"] = stored_bytes(store) / (stored + len(taken))
         if before:
             # What every hit and redraw cost before running checks: the
             # table's whole log read and verified (log_verify.verify_log).
@@ -124,6 +156,7 @@ def one_database(name, url, log, stored, before, server=None):
         # restarted floor, reads the stored state back and walks nothing.
         figures["first_walk_s"] = timed_intake(store, "H", taken[:1], server)["s"]
         figures["stored"] = timed_intake(store, "H", taken[1:], server)
+        figures["tiles_ms"] = tiles_ms(store, TILE_TABLES)
     finally:
         store.close()
     return figures
@@ -137,9 +170,12 @@ def report(results, stored, taken):
         empty, full = figures["empty"], figures["stored"]
         line = ("  %-10s empty: %5.0f records/s (%.2f ms CPU a record); with %d stored: "
                 "%5.0f records/s (%.2f ms CPU); bulk store %.0f s; the once-only walk of the "
-                "stored log %.1f s" % (figures["database"], empty["per_s"], empty["cpu_ms"],
-                                      stored, full["per_s"], full["cpu_ms"], figures["bulk_s"],
-                                      figures["first_walk_s"]))
+                "stored log %.1f s; %.0f bytes a record stored"
+                % (figures["database"], empty["per_s"], empty["cpu_ms"], stored, full["per_s"],
+                   full["cpu_ms"], figures["bulk_s"], figures["first_walk_s"],
+                   figures["bytes_per_record"]))
+        line += "; the page's tiles of %d tables %.1f ms" % (TILE_TABLES + 2,
+                                                             figures["tiles_ms"])
         if "whole_walk_s" in figures:
             line += "; one whole-log check (each hit's cost before) %.1f s" % (
                 figures["whole_walk_s"])
