@@ -138,6 +138,20 @@ def test_a_database_from_before_the_running_checks_is_walked_once(db_url):
         assert [a["kind"] for a in store.alerts("3")] == ["commitment"]
 
 
+def test_a_database_from_before_the_running_checks_is_read_without_change(db_url):
+    # A reader that must not change it (the audit: Store(create=False)).
+    with contextlib.closing(Store(db_url)) as first:
+        took(Intake(first, CASINO), "3", cycle_opened(rounds=2))
+        with first.engine.begin() as db:
+            db.execute(text("DROP TABLE cycles"))
+            db.execute(text("ALTER TABLE tables DROP COLUMN checks"))
+    with contextlib.closing(Store(db_url, create=False)) as reader:
+        assert reader.table("3")["last_seq"] == 3 and "checks" not in reader.table("3")
+        assert len(reader.records("3")) == 3
+    with contextlib.closing(Store(db_url)) as upgraded:  # for the fixture's drop_all
+        assert upgraded.table("3")["checks"] is None
+
+
 def redrawn_log():
     # The firmware's engine's log (hits, resets, rounds, a configuration),
     # then a new cycle's reset, its value redrawn and revealed, chained on:

@@ -79,6 +79,16 @@ def check_existing(url):
                          % (url, ", ".join(sorted(missing))))
 
 
+def _older_table_row(engine):
+    # A reader's look at a table's row in a database an older floor made
+    # and this reader must not change: the columns it has.
+    present = {column["name"] for column in inspect(engine).get_columns("tables")}
+    if present >= set(schema.tables.c.keys()):
+        return _TABLE_ROW
+    return select(*[column for column in schema.tables.c if column.name in present]).where(
+        schema.tables.c.table_id == bindparam("b_table"))
+
+
 class Store:
     def __init__(self, url, create=True):
         # create=False: a database that must already be the floor's (check_existing).
@@ -91,9 +101,12 @@ class Store:
         self.reads = self.engine
         if self.engine.dialect.name == "postgresql":
             self.reads = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.table_row = _TABLE_ROW
         if create:
             schema.metadata.create_all(self.engine)
             schema.upgrade(self.engine)
+        else:
+            self.table_row = _older_table_row(self.engine)
 
     def close(self):
         self.engine.dispose()
@@ -102,7 +115,7 @@ class Store:
 
     def table(self, table_id):
         with self.reads.connect() as db:
-            row = db.execute(_TABLE_ROW, {"b_table": table_id}).mappings().first()
+            row = db.execute(self.table_row, {"b_table": table_id}).mappings().first()
         return dict(row) if row else None
 
     def table_ids(self):
