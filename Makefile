@@ -14,7 +14,7 @@ BUILD ?= build
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup unix-port soak-heap check test test-cpython test-micropython test-pico test-long test-floor floor-demo test-hil lint build deploy bench clean sim soak image test-image
+.PHONY: setup unix-port soak-heap check test test-cpython test-micropython test-pico test-long test-floor floor-demo test-hil lint build deploy bench bench-floor clean sim soak image test-image
 
 # The Debian packages the Pico image needs, named in one line when missing.
 IMAGE_PACKAGES := cmake gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib g++
@@ -131,6 +131,12 @@ deploy: build
 
 bench: setup image
 	$(BIN)/python bench/run.py
+
+# The floor's intake in records a second on SQLite and PostgreSQL, empty and with
+# 1,000,000 genuine records stored (docs/floor.md, "The floor's cost and limits");
+# several minutes, most of them making and storing the million records.
+bench-floor: setup
+	$(BIN)/python bench/floor_intake.py --before
 
 # The soak: random rounds through the rig, the host's record reconciled with the
 # meters after every hit, the log exported as it goes and audited from record 1;

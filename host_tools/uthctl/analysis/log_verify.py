@@ -6,7 +6,9 @@ from mystery import chain, configs, hitvalue
 from . import settled
 
 
-class _LogCheck:
+class LogCheck:
+    # What the check has met so far; fed record by record (check_record), so
+    # a floor keeps it running beside a table's log instead of walking the log.
     def __init__(self):
         self.resets = {}  # cycle -> reset record
         self.published = {}  # cycle -> (its commitment in force, "reset" or "redraw")
@@ -71,10 +73,23 @@ class _LogCheck:
         return settled.problem(record)
 
 
-# The kinds of record checked beyond the chain, each by its _LogCheck method
+# The kinds of record checked beyond the chain, each by its LogCheck method
 # (the fields each needs are in logread.KIND_FIELDS).
-_KIND_CHECKS = {"reset": _LogCheck.reset, "redraw": _LogCheck.redraw, "hit": _LogCheck.hit,
-                "settled": _LogCheck.settlement}
+_KIND_CHECKS = {"reset": LogCheck.reset, "redraw": LogCheck.redraw, "hit": LogCheck.hit,
+                "settled": LogCheck.settlement}
+
+
+def check_record(check, record):
+    # The record's own check beyond the chain, against what `check` has met
+    # before it: the problem, or None.
+    checker = _KIND_CHECKS.get(record["ev"])
+    return checker(check, record) if checker else None
+
+
+def start_problem(first):
+    # Why a log whose first record is `first` cannot be checked from there
+    # without an anchor (verify_log with no after, dropped or from_seq), or None.
+    return _start([first], None, None, None)[1]
 
 
 def _hit_in_range(record, reset):
@@ -171,10 +186,9 @@ def verify_log(records, after=None, head=None, dropped=None, from_seq=None):
     if problem:
         result["problem"] = problem
         return result
-    check = _LogCheck()
+    check = LogCheck()
     for record in records:
-        checker = _KIND_CHECKS.get(record["ev"])
-        problem = checker(check, record) if checker else None
+        problem = check_record(check, record)
         if problem:
             result["problem"] = problem
             return result

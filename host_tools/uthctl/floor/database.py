@@ -4,7 +4,17 @@ import json
 import time
 from pathlib import Path
 
-from sqlalchemy import create_engine, event, insert, inspect, select, update
+from sqlalchemy import (
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    inspect,
+    select,
+    update,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -12,6 +22,19 @@ from . import schema
 from .limits import storable
 
 PAYLOAD_KEPT = 2000  # characters of a refused payload kept for the record
+
+# The statements the intake runs for every record, made once: SQLAlchemy
+# then binds their parameters only (making one costs more than running it).
+_TABLE_ROW = select(schema.tables).where(schema.tables.c.table_id == bindparam("b_table"))
+_ADD_RECORD = insert(schema.records)
+_MOVE_HEAD = update(schema.tables).where(
+    schema.tables.c.table_id == bindparam("b_table")).values(
+    last_seq=bindparam("b_seq"), last_hash=bindparam("b_hash"), key_id=bindparam("b_key"),
+    first_seq=func.coalesce(schema.tables.c.first_seq, bindparam("b_seq")),
+    checks=bindparam("b_checks"))
+_CYCLE_FACT = select(schema.cycles.c.value).where(
+    schema.cycles.c.table_id == bindparam("b_table"), schema.cycles.c.cycle == bindparam("b_key"),
+    schema.cycles.c.fact == bindparam("b_fact"))
 
 
 def engine_for(url):
@@ -45,7 +68,7 @@ def check_existing(url):
             raise ValueError("no floor database at %s (no such file)" % parsed.database)
     engine = engine_for(url)
     try:
-        missing = set(schema.metadata.tables) - set(inspect(engine).get_table_names())
+        missing = set(schema.FIRST) - set(inspect(engine).get_table_names())
     except SQLAlchemyError as error:
         reason = (str(getattr(error, "orig", None) or error).strip().splitlines() or ["?"])[0]
         raise ValueError("cannot read the database %s: %s" % (url, reason)) from None
@@ -56,15 +79,34 @@ def check_existing(url):
                          % (url, ", ".join(sorted(missing))))
 
 
+def _older_table_row(engine):
+    # A reader's look at a table's row in a database an older floor made
+    # and this reader must not change: the columns it has.
+    present = {column["name"] for column in inspect(engine).get_columns("tables")}
+    if present >= set(schema.tables.c.keys()):
+        return _TABLE_ROW
+    return select(*[column for column in schema.tables.c if column.name in present]).where(
+        schema.tables.c.table_id == bindparam("b_table"))
+
+
 class Store:
     def __init__(self, url, create=True):
         # create=False: a database that must already be the floor's (check_existing).
         if not create:
             check_existing(url)
         self.engine = engine_for(url)
+        # The reads the intake makes for every record, each one statement:
+        # on PostgreSQL without a transaction around it (BEGIN and the
+        # ROLLBACK on its return were two more round trips to the server).
+        self.reads = self.engine
+        if self.engine.dialect.name == "postgresql":
+            self.reads = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.table_row = _TABLE_ROW
         if create:
             schema.metadata.create_all(self.engine)
             schema.upgrade(self.engine)
+        else:
+            self.table_row = _older_table_row(self.engine)
 
     def close(self):
         self.engine.dispose()
@@ -72,9 +114,8 @@ class Store:
     # ---- reading ----
 
     def table(self, table_id):
-        with self.engine.connect() as db:
-            row = db.execute(select(schema.tables).where(
-                schema.tables.c.table_id == table_id)).mappings().first()
+        with self.reads.connect() as db:
+            row = db.execute(self.table_row, {"b_table": table_id}).mappings().first()
         return dict(row) if row else None
 
     def table_ids(self):
@@ -95,6 +136,28 @@ class Store:
             rows = db.execute(select(schema.records.c.body).where(
                 schema.records.c.table_id == table_id).order_by(schema.records.c.seq))
             return [json.loads(row[0]) for row in rows]
+
+    def walk_records(self, table_id, chunk=1000):
+        # The table's records in order, read a chunk at a time: a walk of a
+        # long log without holding it all (the running checks' first walk).
+        after = 0
+        while True:
+            with self.engine.connect() as db:
+                rows = db.execute(select(schema.records.c.seq, schema.records.c.body).where(
+                    schema.records.c.table_id == table_id, schema.records.c.seq > after).order_by(
+                    schema.records.c.seq).limit(chunk)).all()
+            for row in rows:
+                yield json.loads(row[1])
+            if len(rows) < chunk:
+                return
+            after = rows[-1][0]
+
+    def cycle_fact(self, table_id, fact, key):
+        # (found, value) of one fact of one of the table's cycles (running.py).
+        with self.reads.connect() as db:
+            row = db.execute(_CYCLE_FACT, {"b_table": table_id, "b_key": key,
+                                           "b_fact": fact}).first()
+        return (True, json.loads(row[0])) if row else (False, None)
 
     def count(self, name):
         with self.engine.connect() as db:
@@ -122,22 +185,48 @@ class Store:
         if found is None:
             db.execute(insert(schema.tables).values(table_id=table_id, casino=casino))
 
-    def append(self, casino, table_id, record, key_id=None):
+    def append(self, casino, table_id, record, key_id=None, checks=None, known=False):
         # The record as the table's new chain head, in one transaction, with
-        # the record key in force after it (None: the table is unsigned).
+        # the record key in force after it (None: the table is unsigned) and
+        # the record checks' running state after it (running.Running; None:
+        # none kept). known: the caller has read the table's row.
         with self.engine.begin() as db:
-            self.ensure_table(db, casino, table_id)
-            row = db.execute(select(schema.tables.c.first_seq).where(
-                schema.tables.c.table_id == table_id)).first()
-            db.execute(insert(schema.records).values(
-                table_id=table_id, seq=record["seq"], hash=record["hash"], prev=record["prev"],
-                ev=record["ev"], body=json.dumps(record, sort_keys=True),
-                received_at=time.time()))
-            values = {"last_seq": record["seq"], "last_hash": record["hash"], "key_id": key_id}
-            if row[0] is None:
-                values["first_seq"] = record["seq"]
-            db.execute(update(schema.tables).where(
-                schema.tables.c.table_id == table_id).values(**values))
+            if not known:
+                self.ensure_table(db, casino, table_id)
+            db.execute(_ADD_RECORD, {
+                "table_id": table_id, "seq": record["seq"], "hash": record["hash"],
+                "prev": record["prev"], "ev": record["ev"],
+                "body": json.dumps(record, sort_keys=True), "received_at": time.time()})
+            if checks is not None:
+                self._write_cycles(db, table_id, checks)
+            db.execute(_MOVE_HEAD, {"b_table": table_id, "b_seq": record["seq"],
+                                    "b_hash": record["hash"], "b_key": key_id,
+                                    "b_checks": checks.dumps() if checks else None})
+
+    def save_checks(self, table_id, checks):
+        # The running state walked from the table's records, so that the
+        # walk is made once; at the head the state was walked to.
+        with self.engine.begin() as db:
+            done = db.execute(update(schema.tables).where(
+                schema.tables.c.table_id == table_id,
+                schema.tables.c.last_seq == checks.seq).values(checks=checks.dumps()))
+            if done.rowcount == 1:
+                self._write_cycles(db, table_id, checks)
+            return done.rowcount == 1
+
+    def _write_cycles(self, db, table_id, checks):
+        # A state built afresh replaces every row the table had; else the
+        # cycles it changed replace their own.
+        cycles = schema.cycles
+        rows = checks.rows()
+        if checks.fresh:
+            db.execute(delete(cycles).where(cycles.c.table_id == table_id))
+        for fact, key, _ in rows if not checks.fresh else ():
+            db.execute(delete(cycles).where(cycles.c.table_id == table_id,
+                                            cycles.c.cycle == key, cycles.c.fact == fact))
+        if rows:
+            db.execute(insert(cycles), [{"table_id": table_id, "fact": fact, "cycle": key,
+                                         "value": value} for fact, key, value in rows])
 
     def set_table(self, casino, table_id, **values):
         with self.engine.begin() as db:

@@ -5,6 +5,9 @@
 # asked for. Nothing refused reaches `records`. A meters snapshot at the
 # floor's head is checked against the records: the accounting identity on
 # its meters, and the meters against the records added up (analysis/ledger).
+# Those checks run as the records join, on each table's running state
+# (running.py): a hit or a redraw is checked against its cycle's stored
+# commitment, never by a walk of the log.
 # A record of a table with a key file must carry its board's authenticator
 # once a key is in force (table_keys.py). Each message is handled on its own:
 # whatever goes wrong in one (a bug, the database) refuses that message,
@@ -14,9 +17,9 @@ import time
 
 from mystery import chain
 
-from ..analysis import ledger, log_verify, logread
+from ..analysis import logread
 from ..analysis.audit import identity_failures, ledger_failures
-from . import limits, topics
+from . import limits, running, topics
 from .table_keys import KeyFileError
 
 ACCEPTED, DUPLICATE, REFUSED, KEPT = "accepted", "duplicate", "refused", "kept"
@@ -38,9 +41,14 @@ class Intake:
         self.asked = {}  # table -> (since, when) of the last log request
         self.counts = {ACCEPTED: 0, DUPLICATE: 0, REFUSED: 0, KEPT: 0, EARLY: 0, INTERNAL: 0}
         self.told_unsigned = set()  # tables whose `unsigned` alert this run has raised
-        # table -> its records' accounts walked so far, extended record by
-        # record, so a snapshot's check does not read the table's whole log.
-        self.ledgers = {}
+        # table -> its record checks' running state at its head, as the
+        # database holds it (running.Running): read once, then kept.
+        self.checks = {}
+
+    @property
+    def ledgers(self):
+        # table -> its records' accounts added up so far (running sums, no chart).
+        return {table: checks.ledger for table, checks in self.checks.items()}
 
     def take(self, topic, payload):
         # One message: its outcome, ACCEPTED, DUPLICATE, KEPT, EARLY or REFUSED.
@@ -69,7 +77,7 @@ class Intake:
         where = topics.parse(topic) if isinstance(topic, str) else None
         if where is None or where[0] != self.casino:
             return
-        self.ledgers.pop(where[1], None)  # its running sums may be half walked
+        self.checks.pop(where[1], None)  # its running state may be half moved
         try:
             self.store.count_internal(self.casino, where[1])
         except Exception as error:  # noqa: BLE001 -- a count lost, never the floor
@@ -165,13 +173,19 @@ class Intake:
                                                  state.get("key_id"))
         if refused:
             return refused
-        self.store.append(self.casino, table, record, key_id=in_force)
+        checks = self._checks_for(table, state, record)
+        checks.take(record)
+        self.store.append(self.casino, table, record, key_id=in_force, checks=checks,
+                          known=bool(state))
+        checks.written(self._cycle_reader(table))
         if in_force is None:
             self._unsigned(table)
-        if table in self.ledgers:
-            self.ledgers[table].walk([record])
-        if record["ev"] in REVEALING:
-            self._check_commitments(table)
+        if record["ev"] in REVEALING and checks.problem:
+            # A revealed hit value that does not open its cycle's commitment
+            # (or an earlier problem of the log's, as `uthctl mystery verify`
+            # reports the first): the record is the board's own (its chain
+            # holds), so it stays on the floor, under an alert.
+            self.store.raise_alert(table, "commitment", checks.problem)
         if last_seq is None and seq > 1:
             self.store.raise_alert(table, "gap", "the table's log on the floor starts at "
                                    "record %d: the board no longer kept the earlier ones" % seq)
@@ -209,13 +223,34 @@ class Intake:
                                "held by their hash chain alone, which anyone with the table's "
                                "account can extend" % (table, why))
 
-    def _check_commitments(self, table):
-        # A revealed hit value against its cycle's commitment, as `uthctl
-        # mystery verify` checks an export: the record is the board's own
-        # (its chain holds), so it stays on the floor, under an alert.
-        result = log_verify.verify_log(self.store.records(table))
-        if not result["ok"]:
-            self.store.raise_alert(table, "commitment", result["problem"])
+    def _checks_for(self, table, state, record):
+        # The running state the record is checked on: a new one for the
+        # table's first record, else the state at the floor's head.
+        if state.get("last_seq") is None:
+            self.checks[table] = running.Running(record, self._cycle_reader(table))
+            return self.checks[table]
+        return self._checks_at_head(table, state)
+
+    def _checks_at_head(self, table, state):
+        # Kept in memory; else as the database holds it; else (a database
+        # from before running checks) walked once from the table's records
+        # and stored, so no later start walks them again.
+        checks = self.checks.get(table)
+        if checks is not None and checks.seq == state["last_seq"]:
+            return checks
+        read = self._cycle_reader(table)
+        checks = running.stored(state, read)
+        if checks is None:
+            checks = running.walked(self.store.walk_records(table), read)
+            if self.store.save_checks(table, checks):
+                checks.written(read)
+            self.log("table %s: record checks walked once from its %d records' log"
+                     % (table, checks.seq - state["first_seq"] + 1))
+        self.checks[table] = checks
+        return checks
+
+    def _cycle_reader(self, table):
+        return lambda fact, key: self.store.cycle_fact(table, fact, key)
 
     def _again(self, table, record, in_force):
         stored = self.store.record_at(table, record["seq"])
@@ -267,14 +302,8 @@ class Intake:
         if state.get("last_seq") is None or meters.get("log_seq") != state["last_seq"] or \
                 meters.get("log_hash") != state["last_hash"]:
             return []
-        return identity_failures(meters) + ledger_failures(self._ledger(table), meters)[1]
-
-    def _ledger(self, table):
-        if table not in self.ledgers:
-            records = self.store.records(table)
-            walked = ledger.Ledger(bool(records) and records[0]["seq"] == 1, chart=False)
-            self.ledgers[table] = walked.walk(records)
-        return self.ledgers[table]
+        return identity_failures(meters) + ledger_failures(
+            self._checks_at_head(table, state).ledger, meters)[1]
 
     def _status(self, table, message):
         status = message.get("status")

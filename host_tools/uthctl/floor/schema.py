@@ -2,7 +2,9 @@
 # same statements. `records` holds only records that joined their table's
 # hash chain; what was refused goes to `refusals`, with the reason, and is
 # never read back as fact. A column added since a floor's database was made
-# is added to it when the floor opens it (upgrade), rows kept.
+# is added to it when the floor opens it (upgrade), rows kept; a table added
+# since is made by create_all, and the running checks of a database from
+# before them are walked once from its records (running.py).
 from sqlalchemy import (
     BigInteger,
     Column,
@@ -38,6 +40,9 @@ tables = Table(
     # Messages of the table the floor failed on (a bug, the database): each
     # one refused with its reason, and counted here for its tile.
     Column("internal", BigInteger, nullable=False, default=0, server_default="0"),
+    # The record checks' running state at the head (running.py), JSON,
+    # written with each record; None: not kept yet, walked from the records.
+    Column("checks", Text),
 )
 
 records = Table(
@@ -51,6 +56,22 @@ records = Table(
     Column("received_at", Float, nullable=False),
     UniqueConstraint("table_id", "hash", name="one_record_a_hash"),
 )
+
+# What each cycle of a table published, as the running checks keep it
+# (running.CycleFacts): its reset record, the commitment in force as the
+# log check and as the ledger follow it; a row a cycle and fact, read by
+# its key when a record names the cycle.
+cycles = Table(
+    "cycles", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("cycle", String(64), primary_key=True),  # running.cycle_key
+    Column("fact", String(16), primary_key=True),
+    Column("value", Text, nullable=False),  # JSON
+)
+
+# The tables an older floor's database already has: a reader that must not
+# change the database (the audit) needs these and no more.
+FIRST = ("tables", "records", "notices", "refusals", "alerts")
 
 # Live events that are no log record (started, fault, refused, ...).
 notices = Table(
@@ -84,7 +105,7 @@ alerts = Table(
 
 
 # Columns of `tables` later than its first form, as ALTER TABLE adds them.
-ADDED = {"key_id": "VARCHAR(16)", "internal": "BIGINT NOT NULL DEFAULT 0"}
+ADDED = {"key_id": "VARCHAR(16)", "internal": "BIGINT NOT NULL DEFAULT 0", "checks": "TEXT"}
 
 
 def upgrade(engine):
