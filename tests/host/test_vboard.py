@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 from build_identity import VERSION, expected_identity, sources_hash
 from independent_draws import commitment, seeded_draws
+from pico_target import BOOT_WAIT
 from targets import SimTarget
 
 from uthctl.boards.max7219_model import reading
@@ -145,7 +146,7 @@ def test_vboard_fresh_board_plays_rounds(table, capsys):
     link, rig = table.link(vb), table.rig(vb)
     vb.power(True)
 
-    first = link.read_line(10.0)
+    first = link.read_line(BOOT_WAIT)  # an emulated Pico on a busy host boots slowly
     assert first is not None and first.endswith(b"}\r\n") and not first.endswith(b"\r\r\n")
     assert json.loads(first) == {"ev": "started", "state": "unconfigured"}
     assert rig.wait_for(lambda s: reading(s["display"]) == reading("no CFG"))["board"]

@@ -100,7 +100,6 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
     title = "emulated Pico"  # how the interactive table names it
     RIG_OPS = ("state, set, press, power, reset, cut, time, throttle, gpio, i2c_fault, expander, "
                "ping")
-    _CALL_TIMEOUT = 15.0
     _START_TIMEOUT = 60.0
     _START_POLL = 0.05
     # A level is applied within a few seconds at any lag the emulator is held to

@@ -88,7 +88,9 @@ class Supervisor(RigPort):
     # _read_host, _feed_board), reports its pins (_state) and applies a level
     # (_check_pin, _wired, _send_level).
     title = "board"
-    _CALL_TIMEOUT = 10.0
+    # A call the I/O thread has not taken up in this long is a hung supervisor;
+    # a host loaded many times over its cores has kept a sound one 10 s away.
+    _CALL_TIMEOUT = 30.0
     _START_TIMEOUT = 20.0
     _START_POLL = 0.02
 
