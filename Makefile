@@ -162,8 +162,11 @@ soak-heap: setup
 # The virtual table in this terminal (SIM_ARGS="--flash FILE" for another flash
 # image); BOARD=rp2040_pico for the emulated Pico (BOARD=sim: the virtual board).
 # The emulated Pico runs the project's image: built first (once; cached by its key).
-sim: setup $(if $(filter rp2040_pico,$(BOARD)),image)
-	$(BIN)/uthctl sim $(if $(filter command line environment,$(origin BOARD)),--board $(BOARD)) $(SIM_ARGS)
+# BOARD's own default (rp2040_pico, make deploy's) is not make sim's: plain
+# `make sim` is the virtual board and builds no image.
+SIM_BOARD := $(if $(filter command line environment,$(origin BOARD)),$(BOARD))
+sim: setup $(if $(filter rp2040_pico,$(SIM_BOARD)),image)
+	$(BIN)/uthctl sim $(if $(SIM_BOARD),--board $(SIM_BOARD)) $(SIM_ARGS)
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

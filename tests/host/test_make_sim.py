@@ -1,0 +1,31 @@
+# `make sim` is the virtual board and builds no firmware image; only
+# `make sim BOARD=rp2040_pico` builds the Pico's first. BOARD's own default
+# (make deploy's rp2040_pico) once made plain `make sim` build the image for
+# minutes before a virtual table. Read from make's dry run, which runs nothing.
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="no make")
+
+
+def dry_run(*args):
+    done = subprocess.run(["make", "-n", "sim", *args], cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_plain_make_sim_builds_no_image_and_names_no_board():
+    commands = dry_run()
+    assert "build_image.py" not in commands
+    assert commands.rstrip().splitlines()[-1].split()[1:] == ["sim"]
+
+
+def test_make_sim_for_the_pico_builds_its_image_first():
+    lines = dry_run("BOARD=rp2040_pico").rstrip().splitlines()
+    assert any("build_image.py --board rp2040_pico" in line for line in lines)
+    assert lines[-1].split()[1:] == ["sim", "--board", "rp2040_pico"]
