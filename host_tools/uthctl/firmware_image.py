@@ -20,11 +20,11 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from . import firmware_sources
 from .build_mpy import BUILD_INFO, build_hash, project_version
+from .logged_run import PROGRESS_EVERY_S, StepFailed, run_logged
 
 ROOT = firmware_sources.ROOT
 PORT_BOARD = {"rp2040_pico": "RPI_PICO"}
@@ -35,7 +35,6 @@ TOOLS = ("arm-none-eabi-gcc", "cmake", "g++", "make")
 DEBIAN_PACKAGES = ("cmake gcc-arm-none-eabi libnewlib-arm-none-eabi"
                    " libstdc++-arm-none-eabi-newlib g++")
 JOBS = os.environ.get("UTH_IMAGE_JOBS", "2")
-PROGRESS_EVERY_S = 15.0
 _PERCENT = re.compile(rb"^\[\s*(\d+)%\]")
 
 
@@ -138,28 +137,14 @@ def build_env(epoch, folders):
 
 
 def run(command, env, log, say=None, step=None):
-    # The command's output into the log; with say, a line every
-    # PROGRESS_EVERY_S naming the step, the build's last percentage (cmake's
-    # "[ 42%]") and the time so far, so a build of minutes shows it is working.
+    # The command's output into the log, with a progress line every
+    # PROGRESS_EVERY_S (logged_run.py), so a build of minutes shows it is working.
     with open(log, "ab") as out:
-        out.write(b"$ " + " ".join(map(str, command)).encode() + b"\n")
-        out.flush()
-        process = subprocess.Popen([str(part) for part in command], env=env,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        started = said = time.monotonic()
-        percent = None
-        for line in process.stdout:
-            out.write(line)
-            found = _PERCENT.match(line)
-            percent = int(found.group(1)) if found else percent
-            if say is not None and time.monotonic() - said >= PROGRESS_EVERY_S:
-                said = time.monotonic()
-                say("  %s: %s, %d s so far" % (step, "working" if percent is None else
-                                               "%d%%" % percent, said - started))
-        returncode = process.wait()
-    if returncode:
-        raise ImageError("make image: %s failed (exit %d); its log: %s"
-                         % (Path(str(command[0])).name, returncode, log))
+        try:
+            run_logged(command, env, out, say, step)
+        except StepFailed as failed:
+            raise ImageError("make image: %s failed (exit %d); its log: %s"
+                             % (Path(str(command[0])).name, failed.returncode, log)) from None
 
 
 def picotool(micropython, build, env, log, say=None):

@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from . import firmware_sources
+from .logged_run import StepFailed, run_logged
 
 ROOT = firmware_sources.ROOT
 MANIFEST = ROOT / "tools" / "unix_port_manifest.py"
@@ -55,27 +56,37 @@ def can_compile_32bit(cc="cc"):
         return done.returncode == 0
 
 
-def _make(folder, *args, log, tree):
+def _make(folder, *args, log, tree, step):
     # The unpacked tree sits inside this checkout: without a ceiling, the build's
     # `git describe` would name this project's commit as MicroPython's version.
     env = dict(os.environ, GIT_CEILING_DIRECTORIES=str(tree.parent))
-    done = subprocess.run(["make", "-C", str(folder), "-j%d" % (os.cpu_count() or 2), *args],
-                          stdout=log, stderr=subprocess.STDOUT, env=env)
-    if done.returncode:
-        raise PortError("make setup: the 32-bit MicroPython did not build; see %s" % log.name)
+    try:
+        run_logged(["make", "-C", str(folder), "-j%d" % (os.cpu_count() or 2), *args], env, log,
+                   _say, step)
+    except StepFailed:
+        raise PortError("make setup: the 32-bit MicroPython did not build; see %s"
+                        % log.name) from None
+
+
+def _say(line):
+    # Progress to stderr: make setup keeps stdout for the program's path.
+    print(line, file=sys.stderr, flush=True)
 
 
 def _build(tree, target):
     partial = target.with_name(target.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
-    with open(partial / "build.log", "w") as log:
+    _say("make setup: building MicroPython's unix port as a 32-bit program, once (1-4 "
+         "minutes; log %s)" % (partial / "build.log"))
+    with open(partial / "build.log", "wb") as log:
         cross = partial / "mpy-cross"
-        _make(tree / "mpy-cross", "BUILD=" + str(cross), log=log, tree=tree)
+        _make(tree / "mpy-cross", "BUILD=" + str(cross), log=log, tree=tree, step="mpy-cross")
         _make(tree / "ports" / "unix", *FLAGS, "BUILD=" + str(partial / "port"),
               "FROZEN_MANIFEST=" + str(MANIFEST),
               "MICROPY_MPYCROSS=" + str(cross / "mpy-cross"),
-              "MICROPY_MPYCROSS_DEPENDENCY=" + str(cross / "mpy-cross"), log=log, tree=tree)
+              "MICROPY_MPYCROSS_DEPENDENCY=" + str(cross / "mpy-cross"), log=log, tree=tree,
+              step="the unix port")
     shutil.copy2(partial / "port" / "micropython", partial / DONE)
     shutil.rmtree(target, ignore_errors=True)
     partial.rename(target)
