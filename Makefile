@@ -45,7 +45,16 @@ $(PICO_STAMP): $(PICO_EMU)/package.json $(PICO_EMU)/package-lock.json
 		echo "make setup: no emulated Pico: install Node.js 18 or later with npm (nodejs.org or the nodejs package), then make setup"; \
 	fi
 
-test: lint test-cpython test-micropython
+# ruff, then in two lanes side by side (tools/side_by_side.py): the board
+# tests (pytest less tests/floor), and the floor's tests then every logic
+# module on the unix port, one at a time. The same suites as test-cpython and
+# test-micropython, which run them one after the other.
+test: lint image unix-port
+	$(BIN)/python tools/side_by_side.py \
+		--lane "$(BIN)/python -m pytest --target both -m '$(CPYTHON_MARKS)' --ignore=tests/floor" \
+		--lane "$(BIN)/python -m pytest -p no:cacheprovider --basetemp=$(BUILD)/pytest-floor \
+		        -m '$(CPYTHON_MARKS)' tests/floor" \
+		       "env UTH_JOBS=1 $(BIN)/python tests/mp_each.py $(MICROPYTHON)"
 
 # The project's own firmware image, the controller frozen in (docs/boards.md):
 # build/images/$(BOARD)/firmware.uf2 and its .sha256 from ../shared/firmware-sources,
@@ -66,8 +75,9 @@ check: lint
 # The board scenarios run on both targets (tests/host/conftest.py): all of
 # them on the virtual board, the pico_quick ones on the emulated Pico (which
 # skip, saying why, where node or the image is missing).
+CPYTHON_MARKS := (not pico or pico_quick) and not long_run and not image_build
 test-cpython: setup image
-	$(BIN)/python -m pytest --target both -m "(not pico or pico_quick) and not long_run and not image_build"
+	$(BIN)/python -m pytest --target both -m "$(CPYTHON_MARKS)"
 
 # The long virtual-board runs `make test` leaves out (minutes).
 test-long: setup
