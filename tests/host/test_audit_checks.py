@@ -303,3 +303,13 @@ def test_the_firmware_version_is_shown_when_the_board_sends_it():
     result = audit(status, meters, records, [], "test")
     assert result["firmware"] == {"version": "0.9.1", "build": "3f2a9c1"}
     assert "firmware       version 0.9.1, build 3f2a9c1" in audit_report.text(result)
+
+
+def test_a_table_with_no_meters_snapshot_yet_is_reported_and_fails():
+    # The floor's audit of a table whose first meters snapshot has not come:
+    # its report said nothing but "KeyError: 'phase'", an internal error.
+    result = audit({}, {}, [], ["meters: no meters snapshot from the table yet"], "the floor")
+    report = audit_report.text(result)
+    assert "Meters\n  none: no meters snapshot to audit" in report
+    assert report.splitlines()[-3].startswith("AUDIT FAILED")
+    assert "  - meters: no meters snapshot from the table yet" in report

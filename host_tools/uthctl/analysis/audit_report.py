@@ -77,7 +77,7 @@ def _by_cycle(records, kind):
 # ---- the text ----
 
 def text(r):
-    sections = [_heading(r), _block("Meters", format_meters(r["meters"]).splitlines()),
+    sections = [_heading(r), _block("Meters", _meters_lines(r["meters"])),
                 _block("Settings", _setting_lines(r.get("settings"))),
                 _block("Last hits", _hit_lines(r["hits"])), _block("Log", _log_lines(r)),
                 _block("Record keys", _key_lines(r.get("keys"))),
@@ -88,6 +88,13 @@ def text(r):
                        % r["rule_tables"]["today"], _table_lines(r["rule_tables"])),
                 _verdict(r)]
     return "\n\n".join(sections)
+
+
+def _meters_lines(meters):
+    # A floor's table may not have sent its first meters snapshot yet.
+    if not meters:
+        return ["none: no meters snapshot to audit (the audit fails for it)"]
+    return format_meters(meters).splitlines()
 
 
 def _block(title, lines):
