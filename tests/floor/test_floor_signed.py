@@ -16,7 +16,6 @@ from sqlalchemy import delete, update
 from floor_demo.virtual_tables import start_floor, stop_process, wait_until
 from mystery import chain
 from uthctl.analysis import record_auth
-from uthctl.boards.max7219_model import reading
 from uthctl.cli import main as uthctl
 from uthctl.floor import schema
 from uthctl.floor.database import Store
@@ -27,21 +26,6 @@ pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
 CATCH_UP_S = 60.0
 ROUNDS = 3
 ROUND_CENTS = 3 * 2  # three seats' $1 chips at 2%
-
-
-def provisioned(table, floor_dir, capsys):
-    # The table's newest key from its key file, given as a technician gives it.
-    table.rig.key(True)
-    table.rig.wait_for(lambda s: reading(s["display"]) == reading("SErvICE"), timeout=10.0,
-                       what="service mode")
-    capsys.readouterr()
-    code = uthctl(["provision", "--port", table.board.serial_path, "--key-file",
-                   str(floor_dir.key_file(table.name)), "--json"])
-    reply = json.loads(capsys.readouterr().out)
-    table.rig.key(False)
-    assert code == 0, reply
-    table.expected += 1  # the key's own record
-    return reply["key_id"]
 
 
 def audit(capsys, floor_dir, db_url, *more):
@@ -65,7 +49,7 @@ def test_signed_boards_records_reach_the_floor_verified_and_no_forgery_joins(
     with contextlib.ExitStack() as stack:
         broker, tables = servers.tables_on_mosquitto(stack, floor_dir, tmp_path,
                                                      (ROUNDS + 2) * ROUND_CENTS)
-        key_ids = {table.name: provisioned(table, floor_dir, capsys) for table in tables}
+        key_ids = {table.name: table.provision(floor_dir.key_file(table.name)) for table in tables}
         for table in tables:
             assert key_ids[table.name] == record_auth.newest_key(
                 floor_dir.key_file(table.name), table.name)[0]

@@ -62,6 +62,7 @@ def main(folder=Path("build/floor-demo")):
                                           folder / "floor.log"))
         for name in TABLES:
             tables.append(Table(name, folder, accounts, broker))
+            tables[-1].provision(accounts.key_file(name))  # its records signed, as a casino's
             tables[-1].start_bridge()
         password = secrets.token_urlsafe(12)
         Users(accounts.folder / "users.json").add("demo", "supervisor", password)

@@ -2,6 +2,7 @@
 # each a virtual board configured A1, its rig, and its `uthctl bridge` run
 # as its own process (killed and started again by the tests), and the floor
 # service likewise.
+import json
 import os
 import subprocess
 import sys
@@ -56,6 +57,23 @@ class Table:
             assert link.command("config", mystery="A1")["ok"]
             self.rig.key(False)
             link.wait_event("reset", timeout=10.0)
+
+    def provision(self, key_file):
+        # The table's newest key from its key file, given as a technician
+        # gives it (`uthctl provision`, the key held); the key's id.
+        self.rig.key(True)
+        self.rig.wait_for(lambda s: reading(s["display"]) == reading("SErvICE"), timeout=10.0,
+                          what="service mode")
+        try:
+            done = subprocess.run([sys.executable, "-m", "uthctl.cli", "provision", "--port",
+                                   self.board.serial_path, "--key-file", str(key_file), "--json"],
+                                  capture_output=True, text=True, timeout=60)
+        finally:
+            self.rig.key(False)
+        if done.returncode:
+            raise RuntimeError("provision of table %s: %s" % (self.name, done.stderr.strip()))
+        self.expected += 1  # the key's own record
+        return json.loads(done.stdout)["key_id"]
 
     def start_bridge(self):
         self.bridge = uthctl_process(
