@@ -4,7 +4,7 @@ import json
 import time
 from pathlib import Path
 
-from sqlalchemy import create_engine, event, insert, inspect, select, update
+from sqlalchemy import and_, create_engine, event, func, insert, inspect, or_, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -114,6 +114,78 @@ class Store:
         with self.engine.connect() as db:
             return [dict(row) for row in db.execute(query).mappings()]
 
+    # ---- reading for the page (page_data.py, table_page.py) ----
+
+    def all_tables(self):
+        with self.engine.connect() as db:
+            return [dict(row) for row in db.execute(
+                select(schema.tables).order_by(schema.tables.c.table_id)).mappings()]
+
+    def alerts_shown(self, history):
+        # (the standing alerts, the `history` last acknowledged, newest first).
+        with self.engine.connect() as db:
+            standing = db.execute(select(schema.alerts).where(
+                schema.alerts.c.acked_by.is_(None)).order_by(schema.alerts.c.id)).mappings()
+            standing = [dict(row) for row in standing]
+            done = db.execute(select(schema.alerts).where(
+                schema.alerts.c.acked_by.is_not(None)).order_by(
+                schema.alerts.c.acked_at.desc(), schema.alerts.c.id.desc()).limit(
+                history)).mappings()
+            return standing, [dict(row) for row in done]
+
+    def records_after(self, heads):
+        # heads: {table: the last seq read}; every record past them, as
+        # (table, seq, received_at, record) in each table's order. One query.
+        if not heads:
+            return []
+        columns = schema.records.c
+        past = or_(*[and_(columns.table_id == table, columns.seq > seq)
+                     for table, seq in heads.items()])
+        with self.engine.connect() as db:
+            rows = db.execute(select(columns.table_id, columns.seq, columns.received_at,
+                                     columns.body).where(past).order_by(
+                columns.table_id, columns.seq))
+            return [(t, seq, at, json.loads(body)) for t, seq, at, body in rows]
+
+    def records_received_since(self, table_id, since, kinds=None):
+        # The table's records the floor took at or after `since`, in order,
+        # as (seq, received_at, record); kinds: only those `ev`s.
+        columns = schema.records.c
+        query = select(columns.seq, columns.received_at, columns.body).where(
+            columns.table_id == table_id, columns.received_at >= since)
+        if kinds is not None:
+            query = query.where(columns.ev.in_(kinds))
+        with self.engine.connect() as db:
+            return [(seq, at, json.loads(body))
+                    for seq, at, body in db.execute(query.order_by(columns.seq))]
+
+    def newest_of(self, table_id, kinds, limit=1):
+        # The table's newest records of those `ev`s, newest first, as
+        # (seq, received_at, record).
+        columns = schema.records.c
+        with self.engine.connect() as db:
+            rows = db.execute(select(columns.seq, columns.received_at, columns.body).where(
+                columns.table_id == table_id, columns.ev.in_(kinds)).order_by(
+                columns.seq.desc()).limit(limit))
+            return [(seq, at, json.loads(body)) for seq, at, body in rows]
+
+    def records_page(self, table_id, before, count):
+        # Up to `count` records of the table below seq `before` (None: from
+        # the head), newest first, as (seq, received_at, ev, record).
+        columns = schema.records.c
+        query = select(columns.seq, columns.received_at, columns.ev, columns.body).where(
+            columns.table_id == table_id)
+        if before is not None:
+            query = query.where(columns.seq < before)
+        with self.engine.connect() as db:
+            rows = db.execute(query.order_by(columns.seq.desc()).limit(count))
+            return [(seq, at, ev, json.loads(body)) for seq, at, ev, body in rows]
+
+    def record_count(self, table_id):
+        with self.engine.connect() as db:
+            return db.execute(select(func.count()).select_from(schema.records).where(
+                schema.records.c.table_id == table_id)).scalar()
+
     # ---- writing ----
 
     def ensure_table(self, db, casino, table_id):
@@ -140,8 +212,15 @@ class Store:
                 schema.tables.c.table_id == table_id).values(**values))
 
     def set_table(self, casino, table_id, **values):
+        # A board status whose state differs from the one before moves the
+        # table's state_at (the page's "betting since ...").
         with self.engine.begin() as db:
             self.ensure_table(db, casino, table_id)
+            if "board_status" in values:
+                was = db.execute(select(schema.tables.c.board_status).where(
+                    schema.tables.c.table_id == table_id)).scalar()
+                if _state_of(was) != _state_of(values["board_status"]):
+                    values["state_at"] = time.time()
             db.execute(update(schema.tables).where(
                 schema.tables.c.table_id == table_id).values(**values))
 
@@ -187,3 +266,13 @@ class Store:
                 schema.alerts.c.id == alert_id, schema.alerts.c.acked_by.is_(None)).values(
                 acked_by=name, acked_at=time.time()))
             return done.rowcount == 1
+
+
+def _state_of(board_status):
+    # The "state" of a board status the floor holds as JSON text; None for
+    # none or one the page could not read.
+    try:
+        board = json.loads(board_status) if board_status else {}
+    except ValueError:
+        return None
+    return board.get("state") if isinstance(board, dict) else None

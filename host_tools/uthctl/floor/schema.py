@@ -38,6 +38,9 @@ tables = Table(
     # Messages of the table the floor failed on (a bug, the database): each
     # one refused with its reason, and counted here for its tile.
     Column("internal", BigInteger, nullable=False, default=0, server_default="0"),
+    # When the board's status last named a state other than the one before
+    # (the page's "betting since"); None: no status with a state yet.
+    Column("state_at", Float),
 )
 
 records = Table(
@@ -84,7 +87,7 @@ alerts = Table(
 
 
 # Columns of `tables` later than its first form, as ALTER TABLE adds them.
-ADDED = {"key_id": "VARCHAR(16)", "internal": "BIGINT NOT NULL DEFAULT 0"}
+ADDED = {"key_id": "VARCHAR(16)", "internal": "BIGINT NOT NULL DEFAULT 0", "state_at": "FLOAT"}
 
 
 def upgrade(engine):
