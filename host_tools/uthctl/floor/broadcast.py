@@ -54,6 +54,13 @@ class Broadcast:
             self.thread = None
             self.changed.notify_all()
 
+    def join(self, timeout_s):
+        # Waits for the builder to end (after `stopping` is set): no build
+        # then outlives the database it reads.
+        thread = self.thread
+        if thread is not None:
+            thread.join(timeout_s)
+
     def _publish(self, view):
         # Called holding self.changed.
         if view != self.view:
