@@ -66,7 +66,9 @@ def test_a_state_change_moves_its_since_and_a_repeated_state_does_not(store):
 def test_the_meter_is_drawn_against_its_must_hit_by_maximum(shift):
     _, _, page = floor_page(shift[0])
     # A1: must hit by $200.00 (653b.1(c)(4)); table 1's meter is $150.00.
-    assert '<meter class="bar" min="0" max="200000000" value="150000000"' in page
+    # The bar: 150/200 of its length, 750 thousandths.
+    assert 'aria-valuemax="200000000" aria-valuenow="150000000"' in page
+    assert '<rect class="fill" width="750" height="10"/>' in page
     shown, _, _ = floor_page(shift[0])
     assert "$150.00 of the $200.00 must-hit-by" in shown["table-1"]
 
@@ -171,3 +173,28 @@ def test_the_meter_chart_points(shift, span):
     assert chart["t"] == [NOON + seq for seq, _ in points]
     assert chart["dollars"] == [dollars for _, dollars in points]
     assert client.get("/tables/1/meter.json?span=year").status_code == 400
+
+
+def test_a_database_made_before_state_at_is_upgraded_rows_kept(db_url):
+    from sqlalchemy import Column, MetaData, Table, insert
+
+    from uthctl.floor import schema
+    from uthctl.floor.database import Store, engine_for
+
+    old = MetaData()  # `tables` as the floor made it before the page said "since"
+    Table("tables", old, *[Column(c.name, c.type, primary_key=c.primary_key,
+                                  nullable=c.nullable, default=c.default)
+                           for c in schema.tables.columns if c.name != "state_at"])
+    engine = engine_for(db_url)
+    old.create_all(engine)
+    with engine.begin() as db:
+        db.execute(insert(old.tables["tables"]).values(table_id="3", casino="riverside",
+                                                       internal=0))
+    engine.dispose()
+    store = Store(db_url)
+    try:
+        assert (store.table("3")["casino"], store.table("3")["state_at"]) == ("riverside", None)
+        store.set_table("riverside", "3", board_status=json.dumps({"state": "service"}))
+        assert store.table("3")["state_at"] is not None
+    finally:
+        store.close()

@@ -88,7 +88,9 @@ def _meter(meters):
     if type(micros) is not int:
         return None
     return {"micros": micros, "maximum": maximum, "shown": "$" + decimal(micros),
-            "maximum_shown": "$" + decimal(maximum) if maximum else None}
+            "maximum_shown": "$" + decimal(maximum) if maximum else None,
+            # The bar's length in thousandths of the maximum (a meter past it, full).
+            "per_mille": min(1000, 1000 * micros // maximum) if maximum else None}
 
 
 def _pending(pending, last_hit):
