@@ -64,8 +64,8 @@ def page_url(floor, live_page):
     return live_page(store, app.config["FLOOR_USERS"])
 
 
-@pytest.fixture
-def browser():
+@pytest.fixture(scope="module")
+def browser():  # one Chromium for the module's tests, each in a page of its own
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -131,11 +131,23 @@ def test_an_unsigned_table_says_so(browser, page_url, floor):
 
 
 @pytest.fixture
-def shift_url(store, tmp_path, live_page):
+def shift_store(tmp_path):
+    # On SQLite alone: test_page_shift.py reads the same page on both databases.
+    from uthctl.floor.database import Store, sqlite_url
+
+    store = Store(sqlite_url(tmp_path / "floor.db"))
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def shift_url(shift_store, live_page, tmp_path):
     # floor_shift's floor (a pending hit, an offline table, a standing
     # alert), with five more tables betting, as a pit's podium sees it.
+    # (The page, set up after the database, ends before it.)
     from uthctl.floor.users import Users
 
+    store = shift_store
     users = Users(tmp_path / "users.json")
     users.add("sam", "supervisor", PASSWORDS["sam"])
     make_shift(store)
@@ -186,3 +198,22 @@ def kept(shot):
     from PIL import Image
 
     Image.open(shot).convert("RGB").quantize(64).save(Path(SHOTS) / shot.name, optimize=True)
+
+
+def test_the_pages_own_scripts_and_chart_run_under_its_content_security_policy(browser,
+                                                                               shift_url):
+    # No bypass here: the page's Content-Security-Policy (its own files
+    # alone) in force, and nothing it needs refused by it.
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    refused = []
+    page.on("console", lambda message: refused.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    page.goto(shift_url + "/")
+    page.fill("input[name=name]", "sam")
+    page.fill("input[name=password]", PASSWORDS["sam"])
+    page.click("button[type=submit]")
+    page.wait_for_selector("#live >> text=live", timeout=WAIT_MS)
+    page.goto(shift_url + "/tables/1")
+    page.wait_for_selector("#chart canvas", timeout=WAIT_MS)
+    page.wait_for_selector("#chart-note >> text=points over the day", timeout=WAIT_MS)
+    assert refused == []

@@ -198,3 +198,20 @@ def test_a_database_made_before_state_at_is_upgraded_rows_kept(db_url):
         assert store.table("3")["state_at"] is not None
     finally:
         store.close()
+
+
+def test_every_template_and_static_file_ships_with_an_installed_uthctl():
+    import tomllib
+    from pathlib import Path, PurePosixPath
+
+    import uthctl.floor
+
+    folder = Path(uthctl.floor.__file__).parent
+    config = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["uthctl.floor"]
+    files = [PurePosixPath(p.relative_to(folder).as_posix()) for top in ("templates", "static")
+             for p in (folder / top).rglob("*") if p.is_file()]
+    # (a pattern matches a path of as many parts, as setuptools' globs do)
+    assert files and [f for f in files if not any(
+        len(f.parts) == len(PurePosixPath(pattern).parts) and f.match(pattern)
+        for pattern in patterns)] == []
