@@ -215,3 +215,13 @@ def test_every_template_and_static_file_ships_with_an_installed_uthctl():
     assert files and [f for f in files if not any(
         len(f.parts) == len(PurePosixPath(pattern).parts) and f.match(pattern)
         for pattern in patterns)] == []
+
+
+def test_the_first_record_taken_since_a_time_is_found_by_halving(shift):
+    _, store = shift
+    # Table 1's records 1-9 were taken at NOON + 1 ... NOON + 9.
+    assert [store.first_seq_since("1", NOON + offset) for offset in (-5, 1, 4.5, 9, 9.5)] == [
+        1, 1, 5, 9, 10]
+    assert [seq for seq, _, _ in store.records_received_since("1", NOON + 4.5)] == [
+        5, 6, 7, 8, 9]
+    assert store.first_seq_since("no such table", NOON) == 0

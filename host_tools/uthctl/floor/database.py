@@ -149,15 +149,40 @@ class Store:
 
     def records_received_since(self, table_id, since, kinds=None):
         # The table's records the floor took at or after `since`, in order,
-        # as (seq, received_at, record); kinds: only those `ev`s.
+        # as (seq, received_at, record); kinds: only those `ev`s. Read from
+        # the first record at or after `since` on (first_seq_since), so a
+        # day costs a day's records, not the table's history.
         columns = schema.records.c
         query = select(columns.seq, columns.received_at, columns.body).where(
-            columns.table_id == table_id, columns.received_at >= since)
+            columns.table_id == table_id, columns.received_at >= since,
+            columns.seq >= self.first_seq_since(table_id, since))
         if kinds is not None:
             query = query.where(columns.ev.in_(kinds))
         with self.engine.connect() as db:
             return [(seq, at, json.loads(body))
                     for seq, at, body in db.execute(query.order_by(columns.seq))]
+
+    def first_seq_since(self, table_id, since):
+        # The first of the table's records the floor took at or after
+        # `since`, found by halving its records' seq range (the primary
+        # key): the floor holds a table's records from first_seq to
+        # last_seq without a gap, taken in that order. Past last_seq: none.
+        with self.engine.connect() as db:
+            row = db.execute(select(schema.tables.c.first_seq, schema.tables.c.last_seq).where(
+                schema.tables.c.table_id == table_id)).first()
+            if row is None or row[0] is None:
+                return 0
+            low, high = row[0], row[1] + 1
+            while low < high:
+                middle = (low + high) // 2
+                at = db.execute(select(schema.records.c.received_at).where(
+                    schema.records.c.table_id == table_id,
+                    schema.records.c.seq == middle)).scalar()
+                if at is not None and at >= since:
+                    high = middle
+                else:
+                    low = middle + 1
+            return low
 
     def newest_of(self, table_id, kinds, limit=1):
         # The table's newest records of those `ev`s, newest first, as

@@ -137,7 +137,7 @@ def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
         if user() is None:
             return redirect(url_for("login_form"))
         shown = table_page.table_view(store, table_id, request.args.get("before"), keys_dir,
-                                      data.clock())
+                                      data.build())
         if shown is None:
             abort(404, "the floor holds no table %s" % table_id)
         return render_template("table.html", user=g.user, role=g.role, csrf=session["csrf"],

@@ -7,8 +7,6 @@
 from mystery.money import decimal
 
 from . import audit
-from .tiles import tile_or_why
-from .today import Today
 
 PAGE = 50  # records a page
 HITS = 100  # hits shown, newest first
@@ -17,19 +15,15 @@ CHART_POINTS = 2000  # at most, spread evenly over the span
 METER_KINDS = ("round", "reset", "redraw")  # the records that state the meter after them
 
 
-def table_view(store, table_id, before, keys_dir, now):
-    # Everything the table's page shows, or None: no such table.
-    row = store.table(table_id)
-    if row is None:
+def table_view(store, table_id, before, keys_dir, view):
+    # Everything the table's page shows, or None: no such table. view: the
+    # floor's (page_data.PageData.build), whose tile of the table is shown.
+    tile = next((t for t in view["tiles"] if t["table"] == table_id), None)
+    if tile is None:
         return None
-    today = Today(store)
-    today.catch_up({table_id: row["last_seq"]}, now)
-    standing = store.alerts(table_id, open_only=True)
     before = int(before) if before and before.isdigit() else None
     records = store.records_page(table_id, before, PAGE)
-    return {"table": table_id, "now": now,
-            "tile": tile_or_why(row, standing, today.days[table_id],
-                                today.last_hits[table_id]),
+    return {"table": table_id, "now": view["at"], "tile": tile,
             "records": [{"seq": seq, "at": at, "ev": ev, "text": _record_text(record)}
                         for seq, at, ev, record in records],
             "older": records[-1][0] if len(records) == PAGE and records[-1][0] > 1 else None,
