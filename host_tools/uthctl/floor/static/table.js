@@ -18,7 +18,8 @@ async function draw(span) {
     width: Math.max(300, box.clientWidth), height: 260,
     series: [{}, {label: "meter", stroke: "#ffb300", width: 2, value: dollars}],
     axes: [{stroke: "#ccc", grid: {stroke: "#444"}},
-           {stroke: "#ccc", grid: {stroke: "#444"}, values: (u, v) => v.map((x) => "$" + x)}],
+           {stroke: "#ccc", grid: {stroke: "#444"}, size: 80,
+            values: (u, v) => v.map((x) => "$" + x.toFixed(2))}],
   }, [points.t, points.dollars], box);
   box.dataset.drawn = span;
   for (const b of document.querySelectorAll("button.span")) {
