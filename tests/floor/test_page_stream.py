@@ -18,9 +18,13 @@ def test_thirty_more_viewers_cost_the_database_no_query(floor, monkeypatch):
     queries = []
     event.listen(store.engine, "before_cursor_execute", lambda *_: queries.append(1))
 
-    def first_event():
+    viewer = live.test_client()
+    viewer.post("/login", data={"name": "vera", "password": PASSWORDS["vera"]})
+    cookie = viewer.get_cookie("session").value
+
+    def first_event():  # a viewer of its own, on the session's cookie
         client = live.test_client()
-        client.post("/login", data={"name": "vera", "password": PASSWORDS["vera"]})
+        client.set_cookie("session", cookie)
         reply = client.get("/events", buffered=False)
         chunk = next(iter(reply.response))
         reply.close()
