@@ -225,3 +225,12 @@ def test_the_first_record_taken_since_a_time_is_found_by_halving(shift):
     assert [seq for seq, _, _ in store.records_received_since("1", NOON + 4.5)] == [
         5, 6, 7, 8, 9]
     assert store.first_seq_since("no such table", NOON) == 0
+
+
+def test_the_liability_keeps_a_meters_fraction_of_a_cent(shift):
+    app, store = shift
+    # A contribution of 150 cents at 150 basis points is 22,500 micro-dollars: 2.25 cents.
+    store.set_table("riverside", "9", status="online", status_at=NOON,
+                    meters=json.dumps({"config": "A1", "meter": 22_500, "display_cents": 2}))
+    shown, _, _ = floor_page(app)
+    assert shown["liability"] == "$437.3625"  # 150.00 + 187.34 + 100.00 + 0.0225

@@ -5,6 +5,8 @@
 import threading
 import time
 
+from mystery.money import decimal
+
 from .tiles import tile_or_why
 from .today import Today
 
@@ -36,7 +38,8 @@ def totals(tiles, standing):
     # The floor's liability (every meter added up), tables online and
     # offline, hits pending, alerts standing.
     readable = [t for t in tiles if "unreadable" not in t]
-    return {"liability": sum(t["meter"]["micros"] for t in readable if t["meter"]),
+    liability = sum(t["meter"]["micros"] for t in readable if t["meter"])
+    return {"liability": liability, "liability_shown": "$" + decimal(liability),
             "online": sum(t["link"] == "online" for t in readable),
             "offline": sum(t["link"] != "online" for t in readable),
             "unreadable": len(tiles) - len(readable),
