@@ -18,6 +18,7 @@ import argparse
 import http.client
 import json
 import logging
+import shutil
 import statistics
 import subprocess
 import sys
@@ -207,6 +208,7 @@ def main():
     finally:
         if postgres:
             postgres.stop()
+        shutil.rmtree(folder, ignore_errors=True)
     print("%s, %d tables, %d viewers on /events: %.1f queries/s while idle; a pending hit "
           "on every viewer's stream in median %.3f s, worst %.3f s (goal 1 s); the stream's "
           "builder every %.1f s" % (args.db, args.tables, args.clients, idle_rate,
