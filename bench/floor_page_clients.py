@@ -32,11 +32,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests" / "floor")]
 
+# isort: off
+import uthctl  # noqa: E402,F401 -- installs the firmware's `micropython` shim, which chains needs
+# isort: on
 import servers  # noqa: E402
 from chains import CASINO, NO_MONEY, message, records, topic  # noqa: E402
 from sqlalchemy import event  # noqa: E402
 
-import uthctl  # noqa: E402,F401 -- installs the firmware's `micropython` shim first
 from uthctl.floor import page  # noqa: E402
 from uthctl.floor.database import Store, sqlite_url  # noqa: E402
 from uthctl.floor.intake import Intake  # noqa: E402
