@@ -3,6 +3,7 @@
 # the floor's accounts.
 import contextlib
 import json
+import threading
 
 import pytest
 import servers
@@ -99,4 +100,6 @@ def floor(store, tmp_path):
                                                          "rules": RULES}}
     intake.take(topic("3", "status"), json.dumps(status).encode())
     intake.take(topic("4", "status"), b'{"table": "4", "status": "offline"}')
-    return create_app(store, users, stream_for_s=0.1), store
+    stopping = threading.Event()  # ends the page's builder before the database goes
+    yield create_app(store, users, stream_for_s=0.1, stopping=stopping), store
+    stopping.set()

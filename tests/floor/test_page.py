@@ -42,7 +42,7 @@ def test_the_tiles_show_each_table(floor):
     app, _ = floor
     tiles = {t["table"]: t for t in logged_in(app, "vera").get("/tiles.json").json["tiles"]}
     assert tiles["3"]["display"] == "$187.34"
-    assert tiles["3"]["pending"] == {"seat": 4, "award": "$187.34"}
+    assert tiles["3"]["pending"] == {"seat": 4, "award": "$187.34", "since": None}
     assert tiles["3"]["records"] == 2 and tiles["3"]["config"] == "A1"
     assert tiles["4"]["link"] == "offline"
     assert [a["kind"] for a in tiles["4"]["alerts"]] == ["offline"]
@@ -91,7 +91,8 @@ def test_the_event_stream_carries_the_tiles(floor):
     assert reply.mimetype == "text/event-stream"
     first = reply.get_data(as_text=True).split("\n\n")[0]
     assert first.startswith("data: ")
-    assert [t["table"] for t in json.loads(first[len("data: "):])] == ["3", "4"]
+    body = json.loads(first[len("data: "):])["html"]
+    assert 'id="table-3"' in body and 'id="table-4"' in body
 
 
 def test_user_passwords_are_stored_hashed(tmp_path):
@@ -127,7 +128,8 @@ def test_a_status_of_any_shape_blanks_no_tile(floor, sections):
     assert tiles["3"]["rules"] == [] and tiles["3"]["records"] == 2
     assert tiles["4"]["link"] == "offline"
     first = client.get("/events").get_data(as_text=True).split("\n\n")[0]
-    assert [t["table"] for t in strict_json(first[len("data: "):])] == ["3", "4"]
+    body = strict_json(first[len("data: "):])["html"]
+    assert 'id="table-3"' in body and 'id="table-4"' in body
 
 
 @pytest.mark.parametrize("stored", ["{not json", '{"state": NaN}', "[1, 2]"])
@@ -141,7 +143,7 @@ def test_a_tile_that_cannot_be_built_shows_that_table_alone_as_unreadable(floor,
     assert reply.status_code == 200
     tiles = {t["table"]: t for t in strict_json(reply.get_data(as_text=True))["tiles"]}
     if stored == "[1, 2]":  # JSON, not an object: read as no status
-        assert "unreadable" not in tiles["3"] and tiles["3"]["state"] is None
+        assert "unreadable" not in tiles["3"] and tiles["3"]["board_state"] is None
     else:
         assert set(tiles["3"]) == {"table", "unreadable"}
     assert tiles["4"]["link"] == "offline" and "unreadable" not in tiles["4"]

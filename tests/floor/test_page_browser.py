@@ -2,44 +2,70 @@
 # Playwright from pytest): the login, the tiles drawn from the event
 # stream, a change on the floor reaching the page without a reload, the
 # acknowledge button only a supervisor has, and the acknowledgement
-# recorded with their name.
+# recorded with their name; the floor in mid-shift at a laptop's and a wall
+# display's size (the screenshots of docs/floor.md); a table's page with
+# its meter chart.
 import json
+import os
+import re
 import shutil
 import threading
-import time
+from pathlib import Path
 
 import pytest
 import servers
 from chains import CASINO, NO_MONEY, topic
 from floor_data import PASSWORDS
+from floor_shift import NOW, make_shift, when
 
 from uthctl.floor.intake import Intake
-from uthctl.floor.page import PUSH_EVERY_S, create_app
+from uthctl.floor.page import create_app
 
 CHROMIUM = shutil.which("chromium")
 WAIT_MS = 15_000
+FULL_DATE = re.compile(r"since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
+# FLOOR_SCREENSHOTS=docs writes the two screenshots there (docs/floor.md shows them).
+SHOTS = os.environ.get("FLOOR_SCREENSHOTS")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium: apt-get install "
                                 "chromium (.ci/run does as root)")
 
 
-@pytest.fixture
-def page_url(floor):
+def serve(app, stopping):
     from werkzeug.serving import make_server
 
-    app, store = floor
-    stopping = threading.Event()
-    live = create_app(store, app.config["FLOOR_USERS"], stream_for_s=60, stopping=stopping)
-    server = make_server("127.0.0.1", servers.free_port(), live, threaded=True)
+    server = make_server("127.0.0.1", servers.free_port(), app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield "http://127.0.0.1:%d" % server.server_port
-    stopping.set()
-    server.shutdown()
-    time.sleep(2 * PUSH_EVERY_S)  # the streams see it before the database goes
+    return server
 
 
 @pytest.fixture
-def browser():
+def live_page():
+    # live_page(app factory's arguments): the page served on loopback; its
+    # builder and server end with the test, before the database goes.
+    running = []
+
+    def start(store, users, **options):
+        stopping = threading.Event()
+        app = create_app(store, users, stream_for_s=60, stopping=stopping, **options)
+        running.append((serve(app, stopping), stopping, app))
+        return "http://127.0.0.1:%d" % running[-1][0].server_port
+
+    yield start
+    for server, stopping, app in running:
+        stopping.set()
+        server.shutdown()
+        app.extensions["floor_broadcast"].join(10)
+
+
+@pytest.fixture
+def page_url(floor, live_page):
+    app, store = floor
+    return live_page(store, app.config["FLOOR_USERS"])
+
+
+@pytest.fixture(scope="module")
+def browser():  # one Chromium for the module's tests, each in a page of its own
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -47,23 +73,28 @@ def browser():
         launched.close()
 
 
-def log_in(browser, url, name):
-    page = browser.new_page(viewport={"width": 1000, "height": 500})
+def log_in(browser, url, name, size=(1000, 500), first="#table-3"):
+    # bypass_csp: Playwright's waits evaluate script text, which the page's
+    # Content-Security-Policy (no eval) refuses; the page's own scripts are files.
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]}, bypass_csp=True)
     page.goto(url + "/")
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", PASSWORDS[name])
     page.click("button[type=submit]")
-    page.wait_for_selector("#table-3", timeout=WAIT_MS)
+    page.wait_for_selector(first, timeout=WAIT_MS)
+    page.wait_for_function("document.getElementById('live').textContent === 'live'",
+                           timeout=WAIT_MS)
     return page
 
 
-def test_a_supervisor_sees_the_tiles_live_and_acknowledges(browser, page_url, floor, tmp_path):
+def test_a_supervisor_sees_the_tiles_live_and_acknowledges(browser, page_url, floor):
     _, store = floor
     page = log_in(browser, page_url, "sam")
     assert "$187.34" in page.inner_text("#table-3")
     assert "PENDING: seat 4, award $187.34" in page.inner_text("#table-3")
     assert "653b.1: 2021-09-04 to 2024-09-04, EXPIRED" in page.inner_text("#table-3")
-    assert "offline since" in page.inner_text("#table-4")
+    assert "OFFLINE" in page.inner_text("#table-4")
+    assert FULL_DATE.search(page.inner_text("#table-4"))
     # The meter moves at the table: the page follows without a reload.
     meters = {"table": "3", "meters": dict(NO_MONEY, log_seq=2,
                                            log_hash=store.table("3")["last_hash"],
@@ -71,10 +102,10 @@ def test_a_supervisor_sees_the_tiles_live_and_acknowledges(browser, page_url, fl
     Intake(store, CASINO).take(topic("3", "meters"), json.dumps(meters).encode())
     page.wait_for_function("document.querySelector('#table-3').innerText.includes('$188.00')",
                            timeout=WAIT_MS)
-    page.screenshot(path=str(tmp_path / "floor-page.png"))
     page.click("#table-4 button.ack")
     page.wait_for_function("!document.querySelector('#table-4 .alert')", timeout=WAIT_MS)
     assert store.alerts("4")[0]["acked_by"] == "sam"
+    assert "acknowledged by sam" in page.inner_text("#history")
 
 
 def test_a_viewer_has_no_acknowledge_button(browser, page_url, floor):
@@ -89,7 +120,7 @@ def test_an_unreadable_tile_is_drawn_as_such_and_the_others_as_ever(browser, pag
     page = log_in(browser, page_url, "vera")
     assert "Table 3 \u00b7 unreadable" in page.inner_text("#table-3")
     assert "JSONDecodeError" in page.inner_text("#table-3")
-    assert "offline since" in page.inner_text("#table-4")
+    assert "OFFLINE" in page.inner_text("#table-4")
 
 
 def test_an_unsigned_table_says_so(browser, page_url, floor):
@@ -97,3 +128,89 @@ def test_an_unsigned_table_says_so(browser, page_url, floor):
     page = log_in(browser, page_url, "vera")
     assert "UNSIGNED" in page.inner_text("#table-3")
     assert "UNSIGNED" not in page.inner_text("#table-4")  # no records: nothing to sign
+
+
+@pytest.fixture
+def shift_store(tmp_path):
+    # On SQLite alone: test_page_shift.py reads the same page on both databases.
+    from uthctl.floor.database import Store, sqlite_url
+
+    store = Store(sqlite_url(tmp_path / "floor.db"))
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def shift_url(shift_store, live_page, tmp_path):
+    # floor_shift's floor (a pending hit, an offline table, a standing
+    # alert), with five more tables betting, as a pit's podium sees it.
+    # (The page, set up after the database, ends before it.)
+    from uthctl.floor.users import Users
+
+    store = shift_store
+    users = Users(tmp_path / "users.json")
+    users.add("sam", "supervisor", PASSWORDS["sam"])
+    make_shift(store)
+    for table, cents in zip("45678", (12_345, 19_020, 10_410, 16_650, 13_300), strict=True):
+        store.set_table(CASINO, table, status="online", status_at=NOW - 7200,
+                        meters=json.dumps({"config": "A1", "meter": cents * 10_000,
+                                           "display_cents": cents, "pending": None}),
+                        board_status=json.dumps({"state": "betting"}))
+        store.set_table(CASINO, table, state_at=NOW - 600)
+    return live_page(store, users, clock=lambda: NOW, keys_dir=tmp_path / "keys")
+
+
+@pytest.mark.parametrize("name, size", [("laptop", (1366, 768)), ("wall", (1920, 1080))])
+def test_the_floor_in_mid_shift_at_a_laptops_and_a_wall_displays_size(browser, shift_url,
+                                                                       tmp_path, name, size):
+    page = log_in(browser, shift_url, "sam", size, first="#table-2")
+    assert "HIT PENDING" in page.inner_text("#table-2")
+    assert "PENDING: seat 4, award $187.34, since %s" % when(40) in page.inner_text("#table-2")
+    assert "OFFLINE" in page.inner_text("#table-3")
+    assert "Table 3 \u00b7 offline" in page.inner_text("#alerts")
+    # Every tile and the alerts lie side by side within the window's width.
+    widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1]
+    shot = tmp_path / ("floor-%s.png" % name)
+    page.screenshot(path=str(shot))
+    if SHOTS:
+        kept(shot)
+
+
+def test_a_tables_page_draws_its_meter_over_a_day_and_a_week(browser, shift_url, tmp_path):
+    page = log_in(browser, shift_url, "sam", (1366, 768), first="#table-2")
+    page.click("#table-1 .name a")
+    page.wait_for_function("document.getElementById('chart').dataset.drawn === 'day'",
+                           timeout=WAIT_MS)
+    assert page.query_selector("#chart canvas") is not None
+    assert "by E1042, slip JS-77" in page.inner_text("#hits")
+    page.click("button[data-span=week]")
+    page.wait_for_function("document.getElementById('chart').dataset.drawn === 'week'",
+                           timeout=WAIT_MS)
+    page.screenshot(path=str(tmp_path / "floor-table.png"), full_page=True)
+
+
+def kept(shot):
+    # The screenshot in SHOTS, in 64 colours (a quarter of the bytes; the page is flat).
+    from PIL import Image
+
+    Image.open(shot).convert("RGB").quantize(64).save(Path(SHOTS) / shot.name, optimize=True)
+
+
+def test_the_pages_own_scripts_and_chart_run_under_its_content_security_policy(browser,
+                                                                               shift_url):
+    # No bypass here: the page's Content-Security-Policy (its own files
+    # alone) in force, and nothing it needs refused by it.
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    refused = []
+    page.on("console", lambda message: refused.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    page.goto(shift_url + "/")
+    page.fill("input[name=name]", "sam")
+    page.fill("input[name=password]", PASSWORDS["sam"])
+    page.click("button[type=submit]")
+    page.wait_for_selector("#live >> text=live", timeout=WAIT_MS)
+    page.goto(shift_url + "/tables/1")
+    page.wait_for_selector("#chart canvas", timeout=WAIT_MS)
+    page.wait_for_selector("#chart-note >> text=points over the day", timeout=WAIT_MS)
+    assert refused == []

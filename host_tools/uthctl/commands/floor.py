@@ -175,7 +175,7 @@ def run_page(args):
     tls = page_tls(args)
     opened = database.Store(database_url(args))
     app = page.create_app(opened, users.Users(Path(args.dir) / "users.json"),
-                          secure_cookie=tls is not None)
+                          secure_cookie=tls is not None, keys_dir=Path(args.dir) / "keys")
     print("the floor page: %s://%s:%d/" % ("https" if tls else "http", args.host, args.listen),
           flush=True)
     try:

@@ -5,6 +5,7 @@ import time
 from pathlib import Path
 
 from sqlalchemy import (
+    and_,
     bindparam,
     create_engine,
     delete,
@@ -12,6 +13,7 @@ from sqlalchemy import (
     func,
     insert,
     inspect,
+    or_,
     select,
     update,
 )
@@ -177,6 +179,103 @@ class Store:
         with self.engine.connect() as db:
             return [dict(row) for row in db.execute(query).mappings()]
 
+    # ---- reading for the page (page_data.py, table_page.py) ----
+
+    def all_tables(self):
+        with self.engine.connect() as db:
+            return [dict(row) for row in db.execute(
+                select(schema.tables).order_by(schema.tables.c.table_id)).mappings()]
+
+    def alerts_shown(self, history):
+        # (the standing alerts, the `history` last acknowledged, newest first).
+        with self.engine.connect() as db:
+            standing = db.execute(select(schema.alerts).where(
+                schema.alerts.c.acked_by.is_(None)).order_by(schema.alerts.c.id)).mappings()
+            standing = [dict(row) for row in standing]
+            done = db.execute(select(schema.alerts).where(
+                schema.alerts.c.acked_by.is_not(None)).order_by(
+                schema.alerts.c.acked_at.desc(), schema.alerts.c.id.desc()).limit(
+                history)).mappings()
+            return standing, [dict(row) for row in done]
+
+    def records_after(self, heads):
+        # heads: {table: the last seq read}; every record past them, as
+        # (table, seq, received_at, record) in each table's order. One query.
+        if not heads:
+            return []
+        columns = schema.records.c
+        past = or_(*[and_(columns.table_id == table, columns.seq > seq)
+                     for table, seq in heads.items()])
+        with self.engine.connect() as db:
+            rows = db.execute(select(columns.table_id, columns.seq, columns.received_at,
+                                     columns.body).where(past).order_by(
+                columns.table_id, columns.seq))
+            return [(t, seq, at, json.loads(body)) for t, seq, at, body in rows]
+
+    def records_received_since(self, table_id, since, kinds=None):
+        # The table's records the floor took at or after `since`, in order,
+        # as (seq, received_at, record); kinds: only those `ev`s. Read from
+        # the first record at or after `since` on (first_seq_since), so a
+        # day costs a day's records, not the table's history.
+        columns = schema.records.c
+        query = select(columns.seq, columns.received_at, columns.body).where(
+            columns.table_id == table_id, columns.received_at >= since,
+            columns.seq >= self.first_seq_since(table_id, since))
+        if kinds is not None:
+            query = query.where(columns.ev.in_(kinds))
+        with self.engine.connect() as db:
+            return [(seq, at, json.loads(body))
+                    for seq, at, body in db.execute(query.order_by(columns.seq))]
+
+    def first_seq_since(self, table_id, since):
+        # The first of the table's records the floor took at or after
+        # `since`, found by halving its records' seq range (the primary
+        # key): the floor holds a table's records from first_seq to
+        # last_seq without a gap, taken in that order. Past last_seq: none.
+        with self.engine.connect() as db:
+            row = db.execute(select(schema.tables.c.first_seq, schema.tables.c.last_seq).where(
+                schema.tables.c.table_id == table_id)).first()
+            if row is None or row[0] is None:
+                return 0
+            low, high = row[0], row[1] + 1
+            while low < high:
+                middle = (low + high) // 2
+                at = db.execute(select(schema.records.c.received_at).where(
+                    schema.records.c.table_id == table_id,
+                    schema.records.c.seq == middle)).scalar()
+                if at is not None and at >= since:
+                    high = middle
+                else:
+                    low = middle + 1
+            return low
+
+    def newest_of(self, table_id, kinds, limit=1):
+        # The table's newest records of those `ev`s, newest first, as
+        # (seq, received_at, record).
+        columns = schema.records.c
+        with self.engine.connect() as db:
+            rows = db.execute(select(columns.seq, columns.received_at, columns.body).where(
+                columns.table_id == table_id, columns.ev.in_(kinds)).order_by(
+                columns.seq.desc()).limit(limit))
+            return [(seq, at, json.loads(body)) for seq, at, body in rows]
+
+    def records_page(self, table_id, before, count):
+        # Up to `count` records of the table below seq `before` (None: from
+        # the head), newest first, as (seq, received_at, ev, record).
+        columns = schema.records.c
+        query = select(columns.seq, columns.received_at, columns.ev, columns.body).where(
+            columns.table_id == table_id)
+        if before is not None:
+            query = query.where(columns.seq < before)
+        with self.engine.connect() as db:
+            rows = db.execute(query.order_by(columns.seq.desc()).limit(count))
+            return [(seq, at, ev, json.loads(body)) for seq, at, ev, body in rows]
+
+    def record_count(self, table_id):
+        with self.engine.connect() as db:
+            return db.execute(select(func.count()).select_from(schema.records).where(
+                schema.records.c.table_id == table_id)).scalar()
+
     # ---- writing ----
 
     def ensure_table(self, db, casino, table_id):
@@ -229,8 +328,15 @@ class Store:
                                          "value": value} for fact, key, value in rows])
 
     def set_table(self, casino, table_id, **values):
+        # A board status whose state differs from the one before moves the
+        # table's state_at (the page's "betting since ...").
         with self.engine.begin() as db:
             self.ensure_table(db, casino, table_id)
+            if "board_status" in values:
+                was = db.execute(select(schema.tables.c.board_status).where(
+                    schema.tables.c.table_id == table_id)).scalar()
+                if _state_of(was) != _state_of(values["board_status"]):
+                    values["state_at"] = time.time()
             db.execute(update(schema.tables).where(
                 schema.tables.c.table_id == table_id).values(**values))
 
@@ -276,3 +382,13 @@ class Store:
                 schema.alerts.c.id == alert_id, schema.alerts.c.acked_by.is_(None)).values(
                 acked_by=name, acked_at=time.time()))
             return done.rowcount == 1
+
+
+def _state_of(board_status):
+    # The "state" of a board status the floor holds as JSON text; None for
+    # none or one the page could not read.
+    try:
+        board = json.loads(board_status) if board_status else {}
+    except ValueError:
+        return None
+    return board.get("state") if isinstance(board, dict) else None

@@ -1,7 +1,10 @@
-# The floor page: one tile a table, kept live by server-sent events, behind
-# a login. Viewers see; only a supervisor acknowledges an alert, and the
-# acknowledgement is recorded with the supervisor's name. Reads the floor's
-# database, which `uthctl floor` writes (SQLite in WAL mode lets both run).
+# The floor page: the floor's totals, its alerts and one tile a table, kept
+# live by server-sent events, and a page for each table; behind a login.
+# Rendered by Flask's Jinja2 templates (templates/, autoescaped: nothing a
+# table sends is taken as markup). Viewers see; only a supervisor
+# acknowledges an alert, and the acknowledgement is recorded with the
+# supervisor's name. Reads the floor's database, which `uthctl floor`
+# writes (SQLite in WAL mode lets both run).
 # A session stands only while its grounds do: every request (and every tick
 # of an event stream) reads the user's role and generation from users.json
 # anew, so a demoted, removed or re-passworded user, or one who logged out,
@@ -9,29 +12,54 @@
 import ipaddress
 import json
 import secrets
+import threading
 import time
 
-from flask import Flask, Response, abort, g, redirect, request, session, url_for
+from flask import Flask, Response, abort, g, redirect, render_template, request, session, url_for
 
-from .page_html import LOGIN, PAGE
+from . import page_text, table_page
+from .broadcast import Broadcast
+from .page_data import PageData
 from .throttle import Throttle
-from .tiles import tiles
 
-PUSH_EVERY_S = 0.5  # how often the event stream looks for a change
+PUSH_EVERY_S = 0.5  # how often the floor's view is built for every event stream
 NAME_KEPT = 64  # a user's name is no longer; the throttle keeps no more of a guess
 
 
 def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
-               secure_cookie=False, throttle=None):
+               secure_cookie=False, throttle=None, keys_dir=None, clock=None):
     # stream_for_s: each event stream ends after that long (None: never);
     # stopping: a threading.Event that ends every stream when set;
     # secure_cookie: the cookie goes over HTTPS only (the page off loopback);
-    # throttle: the logins' Throttle (a test's clock in it).
+    # throttle: the logins' Throttle (a test's clock in it); keys_dir: the
+    # tables' record key files, for a table page's authenticators (None:
+    # not checked); clock: the page's time.time (a test's).
     app = Flask(__name__)
     app.secret_key = secret or secrets.token_bytes(32)
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict",
                       SESSION_COOKIE_SECURE=secure_cookie, FLOOR_USERS=users)
+    page_text.install(app.jinja_env)
     throttle = throttle or Throttle()
+    stopping = stopping or threading.Event()
+    data = PageData(store, clock) if clock else PageData(store)
+
+    def rendered():
+        # The floor's body as each role sees it (only a supervisor's has the
+        # Acknowledge buttons), from one build.
+        view = data.build()
+        return {role: app.jinja_env.get_template("floor_body.html").render(
+            view=view, supervisor=role == "supervisor") for role in ("viewer", "supervisor")}
+
+    broadcast = Broadcast(rendered, PUSH_EVERY_S, stopping, app.logger.error)
+    app.extensions["floor_broadcast"] = broadcast
+
+    @app.after_request
+    def no_foreign_content(reply):
+        # Scripts, styles and the chart come from the page's own static files.
+        reply.headers["Content-Security-Policy"] = (
+            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+        reply.headers["X-Content-Type-Options"] = "nosniff"
+        return reply
 
     def user():
         # The session's user name while its grounds stand, else None (and
@@ -49,7 +77,7 @@ def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
 
     @app.get("/login")
     def login_form():
-        return LOGIN.replace("{error}", "")
+        return render_template("login.html", error=None)
 
     @app.post("/login")
     def login():
@@ -57,15 +85,16 @@ def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
         keys = ("name:" + name[:NAME_KEPT], "address:%s" % request.remote_addr)
         wait = throttle.wait_s(keys)
         if wait > 0:
-            return (LOGIN.replace("{error}", "too many wrong passwords: try again in %d s"
-                                  % (wait + 1)), 429, {"Retry-After": str(int(wait) + 1)})
+            return (render_template("login.html", error="too many wrong passwords: try again "
+                                    "in %d s" % (wait + 1)),
+                    429, {"Retry-After": str(int(wait) + 1)})
         role = users.check(name, request.form.get("password", ""))
         standing = users.standing(name) if role is not None else None
         if standing is None:  # (or removed in between)
             failures = throttle.failed(keys)
             app.logger.warning("floor page: wrong name or password for %r from %s (%d in a "
                                "row)", name[:NAME_KEPT], request.remote_addr, failures)
-            return LOGIN.replace("{error}", "name or password not known"), 401
+            return render_template("login.html", error="name or password not known"), 401
         throttle.succeeded(keys[0])
         session.clear()
         session.update(user=name, generation=standing[1],
@@ -83,24 +112,44 @@ def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
     def floor():
         if user() is None:
             return redirect(url_for("login_form"))
-        return (PAGE.replace("{user}", _escape(g.user)).replace("{role}", g.role)
-                .replace("{csrf}", session["csrf"]))
+        return render_template("floor.html", user=g.user, role=g.role, csrf=session["csrf"],
+                               view=data.build(), supervisor=g.role == "supervisor")
 
     @app.get("/tiles.json")
     def tiles_now():
         needs_login()
-        return {"tiles": tiles(store)}
+        view = data.build()
+        return {"tiles": view["tiles"], "totals": view["totals"]}
 
     @app.get("/events")
     def events():
         needs_login()
-        name, generation = g.user, session.get("generation")
+        name, generation, role = g.user, session.get("generation"), g.role
 
         def standing():
             return _standing(users, name, generation) is not None
 
-        return Response(_stream(store, stream_for_s, stopping, standing),
+        return Response(_stream(broadcast, role, stream_for_s, stopping, standing),
                         mimetype="text/event-stream", headers={"Cache-Control": "no-store"})
+
+    @app.get("/tables/<table_id>")
+    def table(table_id):
+        if user() is None:
+            return redirect(url_for("login_form"))
+        shown = table_page.table_view(store, table_id, request.args.get("before"), keys_dir,
+                                      data.build())
+        if shown is None:
+            abort(404, "the floor holds no table %s" % table_id)
+        return render_template("table.html", user=g.user, role=g.role, csrf=session["csrf"],
+                               shown=shown)
+
+    @app.get("/tables/<table_id>/meter.json")
+    def meter_chart(table_id):
+        needs_login()
+        span = request.args.get("span", "day")
+        if span not in table_page.SPANS:
+            abort(400, "span is one of %s" % ", ".join(table_page.SPANS))
+        return table_page.meter_points(store, table_id, span, data.clock())
 
     @app.post("/alerts/<int:alert_id>/ack")
     def acknowledge(alert_id):
@@ -125,22 +174,20 @@ def _standing(users, name, generation):
     return name, now[0]
 
 
-def _stream(store, for_s, stopping, standing):
-    # The tiles at once, then again at each change; a comment line keeps the
-    # connection open between changes (and finds a closed one). It ends when
-    # the session's grounds do (standing() false).
-    last, started = None, time.monotonic()
-    while (for_s is None or time.monotonic() - started < for_s) and not (
-            stopping is not None and stopping.is_set()) and standing():
-        now = json.dumps(tiles(store), sort_keys=True)
-        yield ("data: %s\n\n" % now) if now != last else ": quiet\n\n"
-        last = now
-        time.sleep(PUSH_EVERY_S)
-
-
-def _escape(text):
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))
+def _stream(broadcast, role, for_s, stopping, standing):
+    # The floor's body for the viewer's role at once, then again at each
+    # change; a comment line keeps the connection open between changes (and
+    # finds a closed one). Every stream waits on the one shared builder
+    # (broadcast.py). It ends when the session's grounds do (standing() false).
+    version, started = 0, time.monotonic()
+    while (for_s is None or time.monotonic() - started < for_s) and not stopping.is_set() \
+            and standing():
+        now, view = broadcast.newer_than(version, PUSH_EVERY_S)
+        if now != version and view is not None:
+            yield "data: %s\n\n" % json.dumps({"html": view[role]})
+        else:
+            yield ": quiet\n\n"
+        version = now
 
 
 def loopback(host):

@@ -43,6 +43,9 @@ tables = Table(
     # The record checks' running state at the head (running.py), JSON,
     # written with each record; None: not kept yet, walked from the records.
     Column("checks", Text),
+    # When the board's status last named a state other than the one before
+    # (the page's "betting since"); None: no status with a state yet.
+    Column("state_at", Float),
 )
 
 records = Table(
@@ -105,7 +108,8 @@ alerts = Table(
 
 
 # Columns of `tables` later than its first form, as ALTER TABLE adds them.
-ADDED = {"key_id": "VARCHAR(16)", "internal": "BIGINT NOT NULL DEFAULT 0", "checks": "TEXT"}
+ADDED = {"key_id": "VARCHAR(16)", "internal": "BIGINT NOT NULL DEFAULT 0", "checks": "TEXT",
+         "state_at": "FLOAT"}
 
 
 def upgrade(engine):

@@ -1,50 +1,132 @@
-# What the floor page shows of each table, from the database: its link,
-# state, meter as its display shows it, configuration, pending hit, fault,
-# the rule sections its configuration rests on with their dates (and which
-# are past them), and its alerts not yet acknowledged. Each tile is built on
-# its own: what a table sent is any JSON at all, and a tile that cannot be
-# built shows that table as unreadable, never the page as an error.
+# What the floor page shows of each table, from its row in the database and
+# the running sums of its day (today.py), with no query of its own: its real
+# state and since when (an offline table is offline, whatever its board last
+# said), the meter against its configuration's must-hit-by maximum, the
+# pending hit, the last hit and who validated it, the day's rounds,
+# contributions and hits, the side wagers' hold against par today, the rule
+# sections its configuration rests on with their dates, and its standing
+# alerts. Each tile is built on its own: what a table sent is any JSON at
+# all, and a tile that cannot be built shows that table as unreadable,
+# never the page as an error.
 import json
 
+from mystery import configs
 from mystery.meter import PENDING_AWARD, PENDING_SEAT
 from mystery.money import decimal
 
+from ..analysis import hold
 
-def tiles(store):
-    return [_tile_or_why(store, table_id) for table_id in store.table_ids()]
+OFFLINE, FAULT, PENDING = "offline", "fault", "hit_pending"
 
 
-def _tile_or_why(store, table_id):
+def tile_or_why(row, alerts, day, last_hit):
     try:
-        built = tile(store, table_id)
-        json.dumps(built, allow_nan=False)  # the page's JSON.parse takes every tile
+        built = tile(row, alerts, day, last_hit)
+        json.dumps(built, allow_nan=False)  # the page's JSON readers take every tile
         return built
     except Exception as error:  # noqa: BLE001 -- this table's alone; the others are shown
-        return {"table": table_id, "unreadable": "%s: %s" % (type(error).__name__, error)}
+        return {"table": row["table_id"],
+                "unreadable": "%s: %s" % (type(error).__name__, error)}
 
 
-def tile(store, table_id):
-    state = store.table(table_id)
-    meters = _object(state["meters"])
-    board = _object(state["board_status"])
+def tile(row, alerts, day, last_hit):
+    # row: the table's row of `tables`; alerts: its standing ones; day: its
+    # today.TableDay; last_hit: its today.LastHit.
+    meters = _object(row["meters"])
+    board = _object(row["board_status"])
+    pending = _pending(meters.get("pending"), last_hit)
+    state, since = _state(row, board, pending)
     return {
-        "table": table_id,
-        "link": state["status"] or "unknown", "link_since": state["status_at"],
-        "state": board.get("state"), "fault": board.get("fault"),
+        "table": row["table_id"],
+        "link": row["status"] or "unknown", "link_since": row["status_at"],
+        "state": state, "since": since, "board_state": board.get("state"),
+        "fault": board.get("fault"),
         "display": _dollars(meters.get("display_cents")),
+        "meter": _meter(meters),
         "config": meters.get("config"),
-        "pending": _pending(meters.get("pending")),
+        "pending": pending,
+        "last_hit": _last_hit(last_hit, pending),
+        "today": {"rounds": day.rounds, "contributed": "$" + decimal(day.contributed),
+                  "hits": day.hits},
+        "holds": _holds(day.side, meters),
         "expired": _rules(board).get("expired"),
         "rules": _sections(_rules(board)),
         "rules_clock": _rules(board).get("clock"),
-        "records": state["last_seq"],
+        "records": row["last_seq"],
         # Records held by their chain alone: no signed record has joined.
-        "unsigned": state["last_seq"] is not None and state["key_id"] is None,
-        "internal": state["internal"],
+        "unsigned": row["last_seq"] is not None and row["key_id"] is None,
+        "internal": row["internal"],
         "alerts": [{"id": a["id"], "kind": a["kind"], "text": a["text"],
-                    "raised_at": a["raised_at"]}
-                   for a in store.alerts(table_id, open_only=True)],
+                    "raised_at": a["raised_at"]} for a in alerts],
     }
+
+
+def _state(row, board, pending):
+    # (state, since when): the link first (an offline table's board says
+    # nothing now), then a fault, then the board's own state.
+    if row["status"] == OFFLINE:
+        return OFFLINE, row["status_at"]
+    named = board.get("state")
+    if board.get("fault") or named == FAULT:
+        return FAULT, row["state_at"] or row["status_at"]
+    if pending is not None and pending["since"] is not None:
+        return PENDING, pending["since"]
+    if isinstance(named, str):
+        return named, row["state_at"] or row["status_at"]
+    return row["status"] or "unknown", row["status_at"]
+
+
+def _meter(meters):
+    # The meter against its configuration's must-hit-by maximum, for the bar.
+    micros = meters.get("meter")
+    if type(micros) is not int and type(meters.get("display_cents")) is int:
+        micros = meters["display_cents"] * 10_000
+    try:
+        maximum = configs.get(meters.get("config")).maximum
+    except (ValueError, TypeError):
+        maximum = None
+    if type(micros) is not int:
+        return None
+    return {"micros": micros, "maximum": maximum, "shown": "$" + decimal(micros),
+            "maximum_shown": "$" + decimal(maximum) if maximum else None,
+            # The bar's length in thousandths of the maximum (a meter past it, full).
+            "per_mille": min(1000, 1000 * micros // maximum) if maximum else None}
+
+
+def _pending(pending, last_hit):
+    # The meters' pending hit, [seat, award in micro-dollars, ...], or None;
+    # since: when the floor took its hit record.
+    if not isinstance(pending, list) or len(pending) <= PENDING_AWARD:
+        return None
+    award = pending[PENDING_AWARD]
+    hit = last_hit.hit
+    since = hit["at"] if hit is not None and hit["seat"] == pending[PENDING_SEAT] and (
+        last_hit.validated is None) else None
+    return {"seat": pending[PENDING_SEAT],
+            "award": "$" + decimal(award) if type(award) is int else None, "since": since}
+
+
+def _last_hit(last_hit, pending):
+    # The newest hit validated (a pending one is shown as pending instead).
+    if last_hit.hit is None or last_hit.validated is None:
+        return None
+    hit = last_hit.hit
+    return {"seat": hit["seat"],
+            "award": "$" + decimal(hit["award"]) if type(hit["award"]) is int else None,
+            "at": hit["at"], "employee": last_hit.validated["employee"],
+            "slip": last_hit.validated["slip"], "validated_at": last_hit.validated["at"]}
+
+
+def _holds(side, meters):
+    # Each side wager's hold today against its par sheet (analysis/hold.py).
+    rows = {key: {"wagers": w, "wagered": wagered, "paid": paid}
+            for key, (w, wagered, paid) in side.items()}
+    settings = meters.get("settings")
+    found = hold.holds({"side_wagers": {"wagers": rows},
+                        "settings": settings if isinstance(settings, dict) else {}})
+    return [{"wager": h["wager"], "wagers": h["wagers"], "hold": h["hold"],
+             "house_edge": h["house_edge"], "low": h["low"], "high": h["high"],
+             "outside": h["outside"]} for h in found]
 
 
 def _object(text):
@@ -74,14 +156,13 @@ def _sections(rules):
     return shown
 
 
-def _pending(pending):
-    # The meters' pending hit, [seat, award in micro-dollars, ...], or None.
-    if not isinstance(pending, list) or len(pending) <= PENDING_AWARD:
-        return None
-    award = pending[PENDING_AWARD]
-    return {"seat": pending[PENDING_SEAT],
-            "award": "$" + decimal(award) if type(award) is int else None}
-
-
 def _dollars(cents):
     return None if type(cents) is not int else "$%d.%02d" % divmod(cents, 100)
+
+
+def tiles(store):
+    # Every table's tile now, from nothing kept before (a script's or a
+    # test's look; the page keeps its running sums in page_data.PageData).
+    from .page_data import PageData
+
+    return PageData(store).build()["tiles"]

@@ -1,0 +1,47 @@
+# The floor as the page shows it, built in a few queries whatever the
+# number of tables or viewers: the tables' rows, the alerts standing and
+# the last acknowledged, and the records past those read before (today.py's
+# running sums). One builder serves every viewer (broadcast.py).
+import threading
+import time
+
+from mystery.money import decimal
+
+from .tiles import tile_or_why
+from .today import Today
+
+HISTORY = 50  # acknowledged alerts the page lists
+
+
+class PageData:
+    def __init__(self, store, clock=time.time):
+        self.store = store
+        self.clock = clock
+        self.today = Today(store)
+        self.lock = threading.Lock()  # one build at a time: Today is running state
+
+    def build(self):
+        # {"at", "tiles", "totals", "standing", "history"}.
+        with self.lock:
+            now = self.clock()
+            rows = self.store.all_tables()
+            standing, history = self.store.alerts_shown(HISTORY)
+            self.today.catch_up({row["table_id"]: row["last_seq"] for row in rows}, now)
+            tiles = [tile_or_why(row, [a for a in standing if a["table_id"] == row["table_id"]],
+                                 self.today.days[row["table_id"]],
+                                 self.today.last_hits[row["table_id"]]) for row in rows]
+            return {"at": now, "tiles": tiles, "totals": totals(tiles, standing),
+                    "standing": standing, "history": history}
+
+
+def totals(tiles, standing):
+    # The floor's liability (every meter added up), tables online and
+    # offline, hits pending, alerts standing.
+    readable = [t for t in tiles if "unreadable" not in t]
+    liability = sum(t["meter"]["micros"] for t in readable if t["meter"])
+    return {"liability": liability, "liability_shown": "$" + decimal(liability),
+            "online": sum(t["link"] == "online" for t in readable),
+            "offline": sum(t["link"] != "online" for t in readable),
+            "unreadable": len(tiles) - len(readable),
+            "pending": sum(t["pending"] is not None for t in readable),
+            "alerts": len(standing)}

@@ -1,0 +1,43 @@
+# How the page writes times, spans and shares: a time in full with its date
+# and zone (2026-12-03 08:42:39 UTC, the floor host's local time), how long
+# ago in whole minutes (so the page changes once a minute, not at each
+# tick), and a state's name as the pit says it.
+import time
+
+STATE_NAMES = {"offline": "OFFLINE", "fault": "FAULT", "hit_pending": "HIT PENDING",
+               "service": "SERVICE", "betting": "betting", "locked": "locked",
+               "unconfigured": "unconfigured", "online": "online", "unknown": "unknown"}
+
+
+def when(at):
+    if not isinstance(at, (int, float)):
+        return "?"
+    return time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(at))
+
+
+def ago(at, now):
+    if not isinstance(at, (int, float)):
+        return "?"
+    minutes = int(max(0, now - at) // 60)
+    if minutes < 1:
+        return "under a minute"
+    if minutes < 60:
+        return "%d min" % minutes
+    hours, minutes = divmod(minutes, 60)
+    if hours < 24:
+        return "%d h %d min" % (hours, minutes)
+    days, hours = divmod(hours, 24)
+    return "%d d %d h" % (days, hours)
+
+
+def percent(share):
+    return "%.2f%%" % (100 * share)
+
+
+def state_name(state):
+    return STATE_NAMES.get(state, str(state))
+
+
+def install(env):
+    env.filters.update(when=when, percent=percent, state_name=state_name)
+    env.globals.update(ago=ago)

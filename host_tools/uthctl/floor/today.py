@@ -1,0 +1,103 @@
+# What the page shows of a table's day and its last hit, kept as running
+# sums: each record is added once, as the page's builder reads the records
+# past the ones it has read (page_data.py), so building the page costs the
+# same on a table's first day and after a year of records. The day is the
+# floor host's local day: at midnight the sums start again.
+import datetime
+
+from ..analysis import settled
+
+
+def day_start(now):
+    # The Unix time of the local midnight that began the day of `now`.
+    day = datetime.datetime.fromtimestamp(now).date()
+    return datetime.datetime(day.year, day.month, day.day).timestamp()
+
+
+class TableDay:
+    def __init__(self):
+        self.rounds = 0
+        self.contributed = 0  # micro-dollars
+        self.hits = 0
+        self.side = {}  # "wager/letter" -> [wagers, wagered cents, paid cents]
+
+    def add(self, record):
+        kind = record.get("ev")
+        if kind == "round":
+            self.rounds += 1
+            self.contributed += sum(row[2] for row in record.get("contributions") or ()
+                                    if isinstance(row, list) and len(row) == 3
+                                    and type(row[2]) is int)
+        elif kind == "hit":
+            self.hits += 1
+        elif kind == "settled":
+            for key, row in settled.totals([record]).items():
+                mine = self.side.setdefault(key, [0, 0, 0])
+                for at in range(3):
+                    mine[at] += row[at]
+
+
+class LastHit:
+    # The table's newest hit (seat, award, when the floor took it, the
+    # board's clock) and the validation after it (employee, slip, when).
+    def __init__(self):
+        self.hit = None
+        self.validated = None
+
+    def add(self, record, received_at):
+        kind = record.get("ev")
+        if kind == "hit":
+            self.hit = {"seat": record.get("seat"), "award": record.get("award"),
+                        "cycle": record.get("cycle"), "at": received_at,
+                        "board_time": record.get("time")}
+            self.validated = None
+        elif kind == "validated" and self.hit is not None and (
+                record.get("cycle") == self.hit["cycle"]):
+            self.validated = {"employee": record.get("employee"), "slip": record.get("slip"),
+                              "at": received_at}
+
+
+class Today:
+    # Per table: the seq read up to, the day's sums, the last hit.
+    def __init__(self, store):
+        self.store = store
+        self.day = None
+        self.read_to = {}  # table -> the last seq added
+        self.days = {}  # table -> TableDay
+        self.last_hits = {}  # table -> LastHit
+
+    def catch_up(self, heads, now):
+        # heads: {table: its chain head's seq on the floor}. Reads only the
+        # records past what was read; a table seen first reads its day and
+        # its newest hit and validation.
+        start = day_start(now)
+        if start != self.day:
+            self.day, self.days = start, {}
+        for table, head in heads.items():
+            if table not in self.read_to:
+                self._first_look(table, start, head or 0)
+            self.days.setdefault(table, TableDay())
+        behind = {table: self.read_to[table] for table, head in heads.items()
+                  if head is not None and head > self.read_to[table]}
+        for table, seq, received_at, record in self.store.records_after(behind):
+            self._add(table, seq, received_at, record, start)
+
+    def _first_look(self, table, start, head):
+        last_hit = self.last_hits[table] = LastHit()
+        newest = self.store.newest_of(table, ("hit", "validated"), limit=2)
+        for _, received_at, record in reversed(newest):
+            last_hit.add(record, received_at)
+        read = newest[0][0] if newest else 0
+        day = self.days[table] = TableDay()
+        for seq, received_at, record in self.store.records_received_since(table, start):
+            day.add(record)
+            if seq > read:  # (a hit since the look for the newest)
+                last_hit.add(record, received_at)
+                read = seq
+        self.read_to[table] = max(read, head)
+
+    def _add(self, table, seq, received_at, record, start):
+        self.read_to[table] = seq
+        self.last_hits[table].add(record, received_at)
+        if received_at >= start:
+            self.days[table].add(record)
