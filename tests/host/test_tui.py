@@ -632,3 +632,31 @@ def test_an_unset_clock_is_offered_to_be_set_in_service_mode():
     view.key(ord("T"))
     view.update()
     assert jobs == ["<lambda>"] and "only in service mode" in view.message[0]
+
+
+class _KeyRig:
+    # A rig whose key switch is let go, and which keeps the levels it is given.
+    def __init__(self):
+        self.levels = []
+
+    def state(self):
+        return {"inputs": {"key": 0}}
+
+    def key(self, level):
+        self.levels.append(level)
+
+
+@pytest.mark.parametrize("state, says", [
+    ("locked", "key held: service mode at the round's end (the round is in play)"),
+    ("betting", "key held: service mode"),
+])
+def test_the_key_held_says_when_service_mode_begins(state, says):
+    # A round in play ends before service mode begins (the controller's
+    # locked state waits for the round's end): the line says so, not that
+    # the table is in service mode while its header reads LOCKED.
+    said = []
+    rig = _KeyRig()
+    hands = Hands(rig, _Fake(status={"state": state}), lambda text, style: said.append(text))
+    hands.toggle_key()
+    assert rig.levels == [1]
+    assert said == [says]

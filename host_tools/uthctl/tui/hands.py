@@ -161,7 +161,18 @@ class Hands(threading.Thread):
     def toggle_key(self):
         level = 1 - self._level("key")
         self.rig.key(level)
-        self.say("key %s" % ("held: service mode" if level else "released"), "normal")
+        self.say("key held: %s" % self._key_held_means() if level else "key released", "normal")
+
+    def _key_held_means(self):
+        # What the held key does in the state the table is in: a round in
+        # play reaches service mode only at its end (the controller's own
+        # rule), and a pending hit's key turn validates it first.
+        state = (self.host.status or {}).get("state")
+        if state == LOCKED:
+            return "service mode at the round's end (the round is in play)"
+        if state == HIT_PENDING:
+            return "validates the pending hit; service mode at the round's end"
+        return "service mode"
 
     def reset_board(self, board):
         # As a technician's power cycle (`mpremote reset` on a board).
