@@ -590,7 +590,7 @@ def test_tui_reset_key_brings_back_a_controller_stopped_at_the_repl(tmp_path):
 
 def test_a_refusal_is_shown_whole_at_80_columns():
     # A refusal the board sends is read whole, wrapped under the hint, not cut
-    # at the screen's edge (the events pane keeps one line an event).
+    # at the screen's edge.
     pins = {"display": "100.00", "inputs": {}, "bet_lights": [0] * 7,
             "jackpot_lights": [0] * 7, "board": True, "powered": True, "boots": 1}
     meters = {"meter": 100_000_000, "contributed": 0, "seeded": 100_000_000, "paid": 0,
@@ -660,3 +660,28 @@ def test_the_key_held_says_when_service_mode_begins(state, says):
     hands.toggle_key()
     assert rig.levels == [1]
     assert said == [says]
+
+
+def test_a_long_event_is_wrapped_under_its_time_and_the_newest_shown():
+    # An event longer than the terminal (an EXPIRY warning) is read whole on
+    # the rows below its time; the newest event is on the pane's last row.
+    pins = {"display": "100.00", "inputs": {}, "bet_lights": [0] * 7,
+            "jackpot_lights": [0] * 7, "board": True, "powered": True, "boots": 1}
+    meters = {"meter": 100_000_000, "contributed": 0, "seeded": 100_000_000, "paid": 0,
+              "hits": 0, "phase": "running", "config": "A1", "cycle": 1, "round": 0,
+              "pending": None, "last_hits": []}
+    view = _view({"state": "betting"}, meters, pins)
+    for n in range(30):
+        view.note("locked round %d" % n)
+    reason = ("653b.12 lapses on 2027-01-01: play on only if the regulator has extended or "
+              "replaced it, and ask the regulator for the section that replaces it before "
+              "that day")
+    view.note("EXPIRY: " + reason, "warn")
+    view.note("locked round 31")
+    canvas = Canvas(80, 24)
+    view.draw(canvas)
+    lines = canvas.text().split("\n")
+    assert max(len(line) for line in lines) <= 80
+    assert reason in " ".join(line.strip() for line in lines), canvas.text()
+    footer = next(i for i, line in enumerate(lines) if line.startswith("1-7 chip"))
+    assert lines[footer - 1].rstrip().endswith("locked round 31"), canvas.text()

@@ -332,9 +332,8 @@ class Panels:
         rule = "─" if self.fancy else "-"
         c.put(top, 0, rule * 2 + " events " + rule * (c.width - 10), "frame")
         rows = bottom - top
-        shown = list(self.events)[-rows:] if rows > 0 else []
-        for i, (stamp, text, style) in enumerate(shown):
-            c.put(top + 1 + i, 0, "%s %s" % (stamp, text), style)
+        for i, (line, style) in enumerate(event_rows(self.events, c.width, rows)):
+            c.put(top + 1 + i, 0, line, style)
 
     def _menu(self, c):
         names = configs.NAMES
@@ -355,3 +354,20 @@ class Panels:
                   else "normal")
         c.put(row + height - 2, col + 2, "arrows or a name (A1), Enter sends, Esc cancels",
               "dim")
+
+
+def event_rows(events, width, rows):
+    # The newest events that fit in `rows`, oldest first, each wrapped to the
+    # width under its time (an EXPIRY warning is read whole); an older event
+    # that no longer fits whole is left out, the newest always shown.
+    shown = []
+    for stamp, text, style in reversed(events):
+        indent = " " * (len(stamp) + 1)
+        lines = wrapped(text, max(1, width - len(indent)), max(1, rows))
+        lines = [(stamp + " " if n == 0 else indent) + line for n, line in enumerate(lines)]
+        if shown and len(lines) + len(shown) > rows:
+            break
+        shown[:0] = [(line, style) for line in lines]
+        if len(shown) >= rows:
+            break
+    return shown[:rows] if rows > 0 else []
