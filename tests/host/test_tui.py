@@ -678,7 +678,7 @@ def test_a_long_event_is_wrapped_under_its_time_and_the_newest_shown():
               "that day")
     view.note("EXPIRY: " + reason, "warn")
     view.note("locked round 31")
-    canvas = Canvas(80, 24)
+    canvas = Canvas(80, 30)
     view.draw(canvas)
     lines = canvas.text().split("\n")
     assert max(len(line) for line in lines) <= 80

@@ -358,16 +358,14 @@ class Panels:
 
 def event_rows(events, width, rows):
     # The newest events that fit in `rows`, oldest first, each wrapped to the
-    # width under its time (an EXPIRY warning is read whole); an older event
-    # that no longer fits whole is left out, the newest always shown.
+    # width under its time (an EXPIRY warning is read whole); the oldest one
+    # shown is cut with "..." when the rows left are too few for it.
     shown = []
     for stamp, text, style in reversed(events):
-        indent = " " * (len(stamp) + 1)
-        lines = wrapped(text, max(1, width - len(indent)), max(1, rows))
-        lines = [(stamp + " " if n == 0 else indent) + line for n, line in enumerate(lines)]
-        if shown and len(lines) + len(shown) > rows:
-            break
-        shown[:0] = [(line, style) for line in lines]
         if len(shown) >= rows:
             break
-    return shown[:rows] if rows > 0 else []
+        indent = " " * (len(stamp) + 1)
+        lines = wrapped(text, max(1, width - len(indent)), rows - len(shown))
+        shown[:0] = [((stamp + " " if n == 0 else indent) + line, style)
+                     for n, line in enumerate(lines)]
+    return shown
