@@ -685,3 +685,43 @@ def test_a_long_event_is_wrapped_under_its_time_and_the_newest_shown():
     assert reason in " ".join(line.strip() for line in lines), canvas.text()
     footer = next(i for i, line in enumerate(lines) if line.startswith("1-7 chip"))
     assert lines[footer - 1].rstrip().endswith("locked round 31"), canvas.text()
+
+
+def test_an_unset_clock_is_offered_on_the_first_service_screen_and_in_the_keys():
+    # A board new from the box: service mode, no configuration yet, its clock
+    # unset. T is offered before the configuration is chosen (the sections in
+    # force depend on the date), and the footer lists it at 80 columns.
+    pins = {"display": "SErvICE", "inputs": {}, "bet_lights": [0] * 7,
+            "jackpot_lights": [0] * 7, "board": True, "powered": True, "boots": 1}
+    meters = {"meter": 0, "contributed": 0, "seeded": 0, "paid": 0, "hits": 0,
+              "phase": "unconfigured", "config": None, "cycle": 0, "round": 0,
+              "pending": None, "last_hits": []}
+    status = {"state": "service", "rules": {"clock": "unset", "date": "2021-01-01"}}
+    view = _view(status, meters, pins)
+    view.update()
+    text, style = view.hint()
+    assert "T sets it from this computer's clock" in text and "configuration (c)" in text
+    canvas = Canvas(80, 24)
+    view.draw(canvas)
+    assert "T clock" in canvas.text(), canvas.text()
+    assert max(len(line) for line in canvas.text().split("\n")) <= 80
+
+
+@pytest.mark.parametrize("reply, says", [
+    ({"ok": True, "reply": "clock", "was": [2021, 1, 1, 0, 3, 9, 4, 0],
+      "datetime": [2026, 12, 3, 18, 5, 0, 3, 0], "date": "2026-12-03", "clock": "set"},
+     "clock set to 2026-12-03 18:05:00 (was 2021-01-01 00:03:09)"),
+    ({"ok": False, "error": "the clock is set only in service mode: hold the key switch"},
+     "the board refused the clock: the clock is set only in service mode: hold the key "
+     "switch"),
+])
+def test_setting_the_clock_says_what_it_was_set_to(reply, says):
+    # The answer is the message and stays in the events after the message goes.
+    sent, said, inbox = [], [], deque()
+    host = _Fake(command=lambda cmd, **fields: sent.append((cmd, fields)) or reply,
+                 inbox=inbox, poll_soon=lambda: None)
+    hands = Hands(None, host, lambda text, style: said.append(text))
+    hands.set_clock()
+    assert sent[0][0] == "clock" and len(sent[0][1]["set"]) == 6
+    assert said == [says]
+    assert list(inbox) == [("note", says)]

@@ -131,13 +131,16 @@ class Hands(threading.Thread):
     def set_clock(self):
         # The board's calendar clock from this computer's, in service mode:
         # it decides which 653b sections the board says are in force.
+        # The outcome is said and kept in the events, read after the message goes.
         reply = self.host.command("clock", set=list(time.localtime()[:6]))
         if reply.get("ok"):
-            self.say("the board's clock is set: %s (was %s)"
-                     % (reply.get("date"), "-".join("%02d" % n for n in reply["was"][:3])),
-                     "head")
+            line = "clock set to %s (was %s)" % (_when(reply.get("datetime")),
+                                                  _when(reply.get("was")))
+            style = "head"
         else:
-            self.say("the board refused the clock: %s" % reply.get("error"), "error")
+            line, style = "the board refused the clock: %s" % reply.get("error"), "error"
+        self.host.inbox.append(("note", line))
+        self.say(line, style)
         self.host.poll_soon()
 
     def validate_hit(self, employee, slip):
@@ -315,3 +318,10 @@ class Hands(threading.Thread):
         self.rig.set_many([(pin, 0) for pin in chips])
         self._await_state((BETTING,), "end the round")
         return False
+
+
+def _when(fields):
+    # A clock's [year, month, day, hour, minute, second, ...] as it reads.
+    if not isinstance(fields, list) or len(fields) < 6:
+        return "?"
+    return "%04d-%02d-%02d %02d:%02d:%02d" % tuple(fields[:6])
