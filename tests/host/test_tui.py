@@ -37,7 +37,10 @@ A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100
 A1_CENTS_PER_SEAT = 100 * 2 // 100  # a $1 chip at 2%
 MICROS_PER_CENT = 10_000
-COLS, ROWS = 80, 24  # the smallest terminal the table supports
+COLS = 80  # the narrowest terminal the table supports
+# A played session's rows: room below the table for the events a test waits
+# for, a long one (an EXPIRY warning) wrapped over three rows at 80 columns.
+SESSION_ROWS = 32
 DISPLAY_WAIT = 7.0  # the LED shows the meter 4 s, then "hit bY" 1.5 s and the maximum 2 s
 
 
@@ -108,7 +111,7 @@ class Stream(pyte.ByteStream):
 
 
 class Terminal:
-    def __init__(self, argv, env, cols=COLS, rows=ROWS):
+    def __init__(self, argv, env, cols=COLS, rows=SESSION_ROWS):
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
