@@ -121,6 +121,12 @@ def limits(data):
     if data is None:
         return {}
     if not isinstance(data, dict):
+        # One figure for every wager: a bad one is named as it was given.
+        if data is not None and (type(data) is not int or
+                                 not 1 <= data <= PAYOUT_CEILING_CENTS):
+            raise _fault("max_payout_cents must be whole cents from 1 to %d (one figure for "
+                         "every wager), {wager: cents} (one a wager), or null for no limit, "
+                         "not %s", PAYOUT_CEILING_CENTS, _short(data))
         data = {wager: data for wager in paytables.SETTLED_WAGERS}
     limited = {}
     for wager in data:

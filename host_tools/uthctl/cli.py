@@ -6,6 +6,7 @@
 import argparse
 import difflib
 import json
+import os
 import re
 import sys
 import traceback
@@ -137,6 +138,23 @@ def _bug(wants_json, error):
     return 1
 
 
+def _reader_gone():
+    # The reader closed the pipe (`uthctl status | head`): it has what it
+    # wanted, so uthctl ends quietly with status 0, as `head` itself does;
+    # what is left in stdout's buffer goes to /dev/null, not to a flush at
+    # exit that would fail again.
+    try:
+        stdout = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file: nothing is flushed at exit
+        return 0
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, stdout)
+    finally:
+        os.close(devnull)
+    return 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
@@ -148,9 +166,7 @@ def main(argv=None):
     try:
         return args.run(args) or 0
     except BrokenPipeError:
-        # The reader went away (`uthctl par ... | head`): not an error of ours.
-        sys.stderr.close()
-        return 0
+        return _reader_gone()
     except UthctlError as error:
         return _fail(args.json, str(error))
     except Exception as error:  # noqa: BLE001 -- a bug in uthctl, said to be one

@@ -34,8 +34,8 @@ def expecting(*kinds):
         def converted(args):
             try:
                 return run(args)
-            except UthctlError:
-                raise
+            except (UthctlError, BrokenPipeError):
+                raise  # a reader gone (`| head`) is the entry point's, not an error
             except kinds as error:
                 raise UthctlError(str(error) or type(error).__name__) from error
         return converted

@@ -37,7 +37,10 @@ A1_MINIMUM_CENTS = 100 * 100
 A1_MAXIMUM_CENTS = 200 * 100
 A1_CENTS_PER_SEAT = 100 * 2 // 100  # a $1 chip at 2%
 MICROS_PER_CENT = 10_000
-COLS, ROWS = 80, 24  # the smallest terminal the table supports
+COLS = 80  # the narrowest terminal the table supports
+# A played session's rows: room below the table for the events a test waits
+# for, a long one (an EXPIRY warning) wrapped over three rows at 80 columns.
+SESSION_ROWS = 32
 DISPLAY_WAIT = 7.0  # the LED shows the meter 4 s, then "hit bY" 1.5 s and the maximum 2 s
 
 
@@ -108,7 +111,7 @@ class Stream(pyte.ByteStream):
 
 
 class Terminal:
-    def __init__(self, argv, env, cols=COLS, rows=ROWS):
+    def __init__(self, argv, env, cols=COLS, rows=SESSION_ROWS):
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
@@ -590,7 +593,7 @@ def test_tui_reset_key_brings_back_a_controller_stopped_at_the_repl(tmp_path):
 
 def test_a_refusal_is_shown_whole_at_80_columns():
     # A refusal the board sends is read whole, wrapped under the hint, not cut
-    # at the screen's edge (the events pane keeps one line an event).
+    # at the screen's edge.
     pins = {"display": "100.00", "inputs": {}, "bet_lights": [0] * 7,
             "jackpot_lights": [0] * 7, "board": True, "powered": True, "boots": 1}
     meters = {"meter": 100_000_000, "contributed": 0, "seeded": 100_000_000, "paid": 0,
@@ -632,3 +635,96 @@ def test_an_unset_clock_is_offered_to_be_set_in_service_mode():
     view.key(ord("T"))
     view.update()
     assert jobs == ["<lambda>"] and "only in service mode" in view.message[0]
+
+
+class _KeyRig:
+    # A rig whose key switch is let go, and which keeps the levels it is given.
+    def __init__(self):
+        self.levels = []
+
+    def state(self):
+        return {"inputs": {"key": 0}}
+
+    def key(self, level):
+        self.levels.append(level)
+
+
+@pytest.mark.parametrize("state, says", [
+    ("locked", "key held: service mode at the round's end (the round is in play)"),
+    ("betting", "key held: service mode"),
+])
+def test_the_key_held_says_when_service_mode_begins(state, says):
+    # A round in play ends before service mode begins (the controller's
+    # locked state waits for the round's end): the line says so, not that
+    # the table is in service mode while its header reads LOCKED.
+    said = []
+    rig = _KeyRig()
+    hands = Hands(rig, _Fake(status={"state": state}), lambda text, style: said.append(text))
+    hands.toggle_key()
+    assert rig.levels == [1]
+    assert said == [says]
+
+
+def test_a_long_event_is_wrapped_under_its_time_and_the_newest_shown():
+    # An event longer than the terminal (an EXPIRY warning) is read whole on
+    # the rows below its time; the newest event is on the pane's last row.
+    pins = {"display": "100.00", "inputs": {}, "bet_lights": [0] * 7,
+            "jackpot_lights": [0] * 7, "board": True, "powered": True, "boots": 1}
+    meters = {"meter": 100_000_000, "contributed": 0, "seeded": 100_000_000, "paid": 0,
+              "hits": 0, "phase": "running", "config": "A1", "cycle": 1, "round": 0,
+              "pending": None, "last_hits": []}
+    view = _view({"state": "betting"}, meters, pins)
+    for n in range(30):
+        view.note("locked round %d" % n)
+    reason = ("653b.12 lapses on 2027-01-01: play on only if the regulator has extended or "
+              "replaced it, and ask the regulator for the section that replaces it before "
+              "that day")
+    view.note("EXPIRY: " + reason, "warn")
+    view.note("locked round 31")
+    canvas = Canvas(80, 30)
+    view.draw(canvas)
+    lines = canvas.text().split("\n")
+    assert max(len(line) for line in lines) <= 80
+    assert reason in " ".join(line.strip() for line in lines), canvas.text()
+    footer = next(i for i, line in enumerate(lines) if line.startswith("1-7 chip"))
+    assert lines[footer - 1].rstrip().endswith("locked round 31"), canvas.text()
+
+
+def test_an_unset_clock_is_offered_on_the_first_service_screen_and_in_the_keys():
+    # A board new from the box: service mode, no configuration yet, its clock
+    # unset. T is offered before the configuration is chosen (the sections in
+    # force depend on the date), and the footer lists it at 80 columns.
+    pins = {"display": "SErvICE", "inputs": {}, "bet_lights": [0] * 7,
+            "jackpot_lights": [0] * 7, "board": True, "powered": True, "boots": 1}
+    meters = {"meter": 0, "contributed": 0, "seeded": 0, "paid": 0, "hits": 0,
+              "phase": "unconfigured", "config": None, "cycle": 0, "round": 0,
+              "pending": None, "last_hits": []}
+    status = {"state": "service", "rules": {"clock": "unset", "date": "2021-01-01"}}
+    view = _view(status, meters, pins)
+    view.update()
+    text, style = view.hint()
+    assert "T sets it from this computer's clock" in text and "configuration (c)" in text
+    canvas = Canvas(80, 24)
+    view.draw(canvas)
+    assert "T clock" in canvas.text(), canvas.text()
+    assert max(len(line) for line in canvas.text().split("\n")) <= 80
+
+
+@pytest.mark.parametrize("reply, says", [
+    ({"ok": True, "reply": "clock", "was": [2021, 1, 1, 0, 3, 9, 4, 0],
+      "datetime": [2026, 12, 3, 18, 5, 0, 3, 0], "date": "2026-12-03", "clock": "set"},
+     "clock set to 2026-12-03 18:05:00 (was 2021-01-01 00:03:09)"),
+    ({"ok": False, "error": "the clock is set only in service mode: hold the key switch"},
+     "the board refused the clock: the clock is set only in service mode: hold the key "
+     "switch"),
+])
+def test_setting_the_clock_says_what_it_was_set_to(reply, says):
+    # The answer is the message and stays in the events after the message goes.
+    sent, said, inbox = [], [], deque()
+    host = _Fake(command=lambda cmd, **fields: sent.append((cmd, fields)) or reply,
+                 inbox=inbox, poll_soon=lambda: None)
+    hands = Hands(None, host, lambda text, style: said.append(text))
+    hands.set_clock()
+    assert sent[0][0] == "clock" and len(sent[0][1]["set"]) == 6
+    assert said == [says]
+    assert list(inbox) == [("note", says)]

@@ -90,6 +90,13 @@ def test_a_bad_name_or_value_is_refused_with_the_reason_and_changes_nothing(root
          "limit, not 100000000000000000000..."),
         ({"name": "max_payout_cents", "value": {"bad_beat": 1_000_000_001}},
          "max_payout_cents for bad_beat must be whole cents from 1 to 1000000000"),
+        # One figure for every wager, refused as the setting given, not its first wager.
+        ({"name": "max_payout_cents", "value": True},
+         "max_payout_cents must be whole cents from 1 to 1000000000 (one figure for every "
+         "wager), {wager: cents} (one a wager), or null for no limit, not True"),
+        ({"name": "max_payout_cents", "value": "abc"},
+         "max_payout_cents must be whole cents from 1 to 1000000000 (one figure for every "
+         "wager), {wager: cents} (one a wager), or null for no limit, not 'abc'"),
         ({"name": "reset", "value": "sometimes"}, "reset must be one of carry, minimum"),
         ({"name": "reset", "value": None}, "reset must be one of carry, minimum"),
         ({"name": "reset"}, "set needs \"name\", a setting's name, and \"value\""),

@@ -244,6 +244,11 @@ def _verdict(r):
         signed = (r.get("keys") or {}).get("checked")
         return ("AUDIT PASSED: the chain, every revealed commitment%s and the accounts verify"
                 % (", every authenticator" if signed else ""))
+    if not r["failures"] and r.get("unverified"):
+        # Nothing failed, but something rests on another's word (the floor's
+        # audit: records unsigned, a head the board did not confirm).
+        return "\n".join(["NOT VERIFIED: nothing failed, but not everything could be checked"]
+                         + ["  - " + why for why in r["unverified"]])
     return "\n".join(["AUDIT FAILED: %d problem%s" % (len(r["failures"]),
                                                       "" if len(r["failures"]) == 1 else "s")]
                      + ["  - " + failure for failure in r["failures"]])

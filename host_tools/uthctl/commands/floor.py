@@ -152,6 +152,7 @@ def run_users(args):
     if args.change == "remove":
         people.remove(args.name)
         return _said(args, {"removed": args.name}, "user %s removed (sessions ended)")
+    people.require(args.name)  # an unknown name is said before a password is asked for
     people.passwd(args.name, users.password_from_user())
     return _said(args, {"password": args.name}, "user %s has a new password (sessions ended)")
 

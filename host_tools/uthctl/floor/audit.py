@@ -75,9 +75,26 @@ def _audit_one(store, name, records, unread, since, keys_dir, head):
     result["failures"] += signed["problems"]
     if head["state"] == audit_head.FAILED:
         result["failures"].append("head: " + head["text"])
-    result.update(signatures=signed, head=head, verdict=_table_verdict(result, signed, head))
+    result.update(signatures=signed, head=head, verdict=_table_verdict(result, signed, head),
+                  unverified=_unverified(signed, head))
+    if signed.get("checked"):
+        # The table's section reports the authenticators the floor checked
+        # with the key file, not uthctl audit's count of them unchecked.
+        result["keys"] = dict(result["keys"], checked=True, signed=signed["signed"],
+                              unsigned=signed["unsigned"], key_id=signed["key_id"],
+                              problems=signed["problems"])
     result["ok"] = result["verdict"] == VERIFIED
     return result
+
+
+def _unverified(signed, head):
+    # What rests on the database's word alone, each said with its reason.
+    reasons = []
+    if signed["state"] == audit_keys.UNSIGNED:
+        reasons.append("signatures unsigned: " + signed["text"])
+    if head["state"] == audit_head.UNCONFIRMED:
+        reasons.append("head unconfirmed: " + head["text"])
+    return reasons
 
 
 def _absent(name, head):

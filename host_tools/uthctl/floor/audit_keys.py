@@ -35,7 +35,7 @@ def signatures(records, keys_dir, table):
         found = {"signed": 0, "unsigned": len(records), "key_id": None}
         return _verdict(UNSIGNED, found, [], "no key file %s: the records cannot be "
                         "authenticated" % key_path(keys_dir, table))
-    checked = record_auth.check_records(records, keys)
+    checked = dict(record_auth.check_records(records, keys), checked=True)
     problems = checked.pop("problems")
     if problems:
         return _verdict(FAILED, checked, problems)

@@ -48,10 +48,14 @@ class Users:
             users[name] = {"role": role, "hash": generate_password_hash(password),
                            "generation": generation}
 
+    def require(self, name):
+        # Before a password is asked for: a name not known ends it first.
+        _known(self.all(), name)
+
     def passwd(self, name, password):
-        _check_password(password)
         with self._changing() as users:
             user = _known(users, name)
+            _check_password(password)
             user.update(hash=generate_password_hash(password),
                         generation=user.get("generation", 0) + 1)
 
@@ -107,7 +111,13 @@ def password_from_user():
     given = os.environ.get(PASSWORD_ENV)
     if given:
         return given
-    first = getpass.getpass("password: ")
-    if getpass.getpass("again: ") != first:
+    try:
+        first = getpass.getpass("password: ")
+        again = getpass.getpass("again: ")
+    except EOFError:
+        # No terminal, and standard input ended: nothing was typed.
+        raise ValueError("no terminal to ask the password on: set %s or run it in a "
+                         "terminal" % PASSWORD_ENV) from None
+    if again != first:
         raise ValueError("the two passwords differ")
     return first

@@ -131,13 +131,16 @@ class Hands(threading.Thread):
     def set_clock(self):
         # The board's calendar clock from this computer's, in service mode:
         # it decides which 653b sections the board says are in force.
+        # The outcome is said and kept in the events, read after the message goes.
         reply = self.host.command("clock", set=list(time.localtime()[:6]))
         if reply.get("ok"):
-            self.say("the board's clock is set: %s (was %s)"
-                     % (reply.get("date"), "-".join("%02d" % n for n in reply["was"][:3])),
-                     "head")
+            line = "clock set to %s (was %s)" % (_when(reply.get("datetime")),
+                                                  _when(reply.get("was")))
+            style = "head"
         else:
-            self.say("the board refused the clock: %s" % reply.get("error"), "error")
+            line, style = "the board refused the clock: %s" % reply.get("error"), "error"
+        self.host.inbox.append(("note", line))
+        self.say(line, style)
         self.host.poll_soon()
 
     def validate_hit(self, employee, slip):
@@ -161,7 +164,18 @@ class Hands(threading.Thread):
     def toggle_key(self):
         level = 1 - self._level("key")
         self.rig.key(level)
-        self.say("key %s" % ("held: service mode" if level else "released"), "normal")
+        self.say("key held: %s" % self._key_held_means() if level else "key released", "normal")
+
+    def _key_held_means(self):
+        # What the held key does in the state the table is in: a round in
+        # play reaches service mode only at its end (the controller's own
+        # rule), and a pending hit's key turn validates it first.
+        state = (self.host.status or {}).get("state")
+        if state == LOCKED:
+            return "service mode at the round's end (the round is in play)"
+        if state == HIT_PENDING:
+            return "validates the pending hit; service mode at the round's end"
+        return "service mode"
 
     def reset_board(self, board):
         # As a technician's power cycle (`mpremote reset` on a board).
@@ -304,3 +318,10 @@ class Hands(threading.Thread):
         self.rig.set_many([(pin, 0) for pin in chips])
         self._await_state((BETTING,), "end the round")
         return False
+
+
+def _when(fields):
+    # A clock's [year, month, day, hour, minute, second, ...] as it reads.
+    if not isinstance(fields, list) or len(fields) < 6:
+        return "?"
+    return "%04d-%02d-%02d %02d:%02d:%02d" % tuple(fields[:6])

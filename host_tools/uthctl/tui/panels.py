@@ -24,12 +24,15 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 # the digit on any keyboard, for the UTH wager.
 SEAT_KEYS = "1234567"[:SEATS]
 UTH_KEYS = "!@#$%^&"[:SEATS]
-HELP = ("1-%d chip  !-%s or u,1-%d UTH  0 clear  l LOCK  L hold LOCK %g s  e round  q quit"
-        % (SEATS, UTH_KEYS[-1], SEATS, REOPEN_HOLD_S),
-        "k turn key  s hold key  c config  t settings  p pay  a auto  r reset  o power")
+# The keys, in groups each starting a line, packed to the terminal's width.
+HELP = (("1-%d chip" % SEATS, "!-%s or u,1-%d UTH" % (UTH_KEYS[-1], SEATS), "0 clear",
+         "l LOCK", "L hold LOCK %g s" % REOPEN_HOLD_S, "e round", "q quit"),
+        ("k turn key", "s hold key", "c config", "t settings", "T clock", "p pay", "a auto",
+         "r reset", "o power"))
 # Attached with no rig: only the host link's commands.
-HELP_NO_RIG = ("no rig given (--rig ADDRESS): no chips, LOCK, key, reset or power keys",
-               "c config  t settings  d redraw  p payment  e round  q quit  (key: service mode)")
+HELP_NO_RIG = (("no rig given (--rig ADDRESS): no chips, LOCK, key, reset or power keys",),
+               ("c config", "t settings", "T clock", "d redraw", "p payment", "e round",
+                "q quit", "(key: service mode)"))
 # A failed commit left the cycle's hit value on flash: no round until redrawn.
 EXPOSED_HEADLINE = "hit value EXPOSED: hold key (s), then d redraws"
 
@@ -66,12 +69,12 @@ class Panels:
         self._meters(canvas, 1, 54)
         self._seats(canvas, 8, 0)
         self._inputs(canvas, 8, 54)
+        help_lines = key_lines(HELP if self.rig is not None else HELP_NO_RIG, w)
         # Below the seats' rows; a message, while shown, covers the events' rule.
-        self._events(canvas, 10 + SEATS, h - 3)
+        self._events(canvas, 10 + SEATS, h - 1 - len(help_lines))
         self._hint(canvas, 9 + SEATS)
-        help_lines = HELP if self.rig is not None else HELP_NO_RIG
-        canvas.put(h - 2, 0, help_lines[0], "help")
-        canvas.put(h - 1, 0, help_lines[1], "help")
+        for i, line in enumerate(help_lines):
+            canvas.put(h - len(help_lines) + i, 0, line, "help")
         if self.menu is not None:
             self._menu(canvas)
         if self.settings is not None:
@@ -298,10 +301,11 @@ class Panels:
                         "then s", "error")
             return ("hit value exposed: rounds refused until redrawn; hold the key (s), then d",
                     "error")
-        if state == SERVICE and meters.get("phase") != UNCONFIGURED and \
-                (status.get("rules") or {}).get("clock") == "unset":
+        if state == SERVICE and (status.get("rules") or {}).get("clock") == "unset":
+            then = (", then choose a configuration (c)" if meters.get("phase") == UNCONFIGURED
+                    else "")
             return ("service mode: the board's clock is unset (it reads %s): T sets it from "
-                    "this computer's clock" % status["rules"].get("date"), "warn")
+                    "this computer's clock%s" % (status["rules"].get("date"), then), "warn")
         if self.rig is None and state in NO_RIG_HINTS:
             return (NO_RIG_HINTS[state], "warn" if state in (NOT_CONFIGURED, SERVICE)
                     else "normal")
@@ -332,9 +336,8 @@ class Panels:
         rule = "─" if self.fancy else "-"
         c.put(top, 0, rule * 2 + " events " + rule * (c.width - 10), "frame")
         rows = bottom - top
-        shown = list(self.events)[-rows:] if rows > 0 else []
-        for i, (stamp, text, style) in enumerate(shown):
-            c.put(top + 1 + i, 0, "%s %s" % (stamp, text), style)
+        for i, (line, style) in enumerate(event_rows(self.events, c.width, rows)):
+            c.put(top + 1 + i, 0, line, style)
 
     def _menu(self, c):
         names = configs.NAMES
@@ -355,3 +358,33 @@ class Panels:
                   else "normal")
         c.put(row + height - 2, col + 2, "arrows or a name (A1), Enter sends, Esc cancels",
               "dim")
+
+
+def event_rows(events, width, rows):
+    # The newest events that fit in `rows`, oldest first, each wrapped to the
+    # width under its time (an EXPIRY warning is read whole); the oldest one
+    # shown is cut with "..." when the rows left are too few for it.
+    shown = []
+    for stamp, text, style in reversed(events):
+        if len(shown) >= rows:
+            break
+        indent = " " * (len(stamp) + 1)
+        lines = wrapped(text, max(1, width - len(indent)), rows - len(shown))
+        shown[:0] = [((stamp + " " if n == 0 else indent) + line, style)
+                     for n, line in enumerate(lines)]
+    return shown
+
+
+def key_lines(groups, width):
+    # The footer's keys: each group from a new line, its keys packed two
+    # spaces apart onto as few lines of `width` as they fit.
+    lines = []
+    for group in groups:
+        line = ""
+        for item in group:
+            if line and len(line) + 2 + len(item) > width:
+                lines.append(line)
+                line = ""
+            line = line + "  " + item if line else item
+        lines.append(line)
+    return lines

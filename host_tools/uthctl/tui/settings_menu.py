@@ -16,6 +16,7 @@ ENTER = (10, 13, curses.KEY_ENTER)
 BACKSPACE = (curses.KEY_BACKSPACE, 127, 8)
 ESC = 27
 _MORE_LINES = 2  # a refusal's lines past its first, inside the box
+_WIDEST = 100  # the box's columns at most, on a wide terminal
 EXAMPLES = {  # what to type, for the settings whose values are objects
     "paytables": '{"trips": "E", "bad_beat": "C", "play_the_board": "A", '
                  '"ultimate_pairs": "F"}',
@@ -80,23 +81,25 @@ class SettingsMenu:
     def draw(self, c, box, message=None):
         # box(c, row, col, width, height, title): the table's frame; message:
         # (text, style), the table's latest (the board's answer), shown inside.
-        width = min(c.width - 2, 78)
-        height = len(self.names) + 7 + _MORE_LINES
+        width = min(c.width - 2, _WIDEST)
+        inner = width - 4
+        room = max(2, c.height - 2 - (len(self.names) + 5 + _MORE_LINES))
+        helps = [self._help(name, inner, room) for name in self.names]
+        help_rows = max(len(lines) for lines in helps)
+        height = len(self.names) + 5 + _MORE_LINES + help_rows
         row, col = max(1, (c.height - height) // 2), (c.width - width) // 2
         for r in range(row, row + height):
             c.put(r, col, " " * width, "normal")
         box(c, row, col, width, height, "table settings (service mode)")
-        inner = width - 4
         for i, name in enumerate(self.names):
             value = json.dumps(settings.value(self.in_force, name))
             line = "%s %-17s %s" % (">" if i == self.index else " ", name, value)
             c.put(row + 1 + i, col + 2, _fit(line, inner),
                   "select" if i == self.index else "normal")
         below = row + 1 + len(self.names)
-        c.put(below, col + 2, _fit(settings.description(self.chosen()), inner), "dim")
-        example = EXAMPLES.get(self.chosen())
-        if example:
-            c.put(below + 1, col + 2, _fit("e.g. " + example, inner), "dim")
+        for i, line in enumerate(helps[self.index]):
+            c.put(below + i, col + 2, line.ljust(inner), "dim")
+        below += help_rows - 2  # the typed value and the answer follow the help
         if self.typed is not None:
             shown = ("= [%s]  (typing replaces it)" % self.typed if self.selected
                      else "= " + self.typed + "_")
@@ -108,6 +111,15 @@ class SettingsMenu:
         hint = ("Enter sends, Esc keeps the value" if self.typed is not None
                 else "arrows choose, Enter changes, Esc closes")
         c.put(row + height - 2, col + 2, hint, "dim")
+
+    def _help(self, name, width, most):
+        # The setting's description and its example, wrapped to the box, as
+        # many lines as the screen has room for.
+        lines = wrapped(settings.description(name), width, most)
+        example = EXAMPLES.get(name)
+        if example and len(lines) < most:
+            lines += wrapped("e.g. " + example, width, most - len(lines))
+        return lines
 
 
 def _fit(text, width, tail=False):

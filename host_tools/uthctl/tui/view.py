@@ -179,8 +179,8 @@ class TableView(Panels):
                          "error")
         elif char == "T":
             if self.state() == SERVICE:
-                self.hands.do(self.hands.set_clock)
                 self.say("setting the board's clock from this computer's...", "normal")
+                self.hands.do(self.hands.set_clock)  # its answer follows the line above
             else:
                 self.say("the clock is set only in service mode: %s first" % self.service_how(),
                          "error")
