@@ -38,7 +38,7 @@ from uthctl.analysis import log_verify, mystery_sim  # noqa: E402
 from uthctl.floor import schema  # noqa: E402
 from uthctl.floor.database import Store, sqlite_url  # noqa: E402
 from uthctl.floor.intake import ACCEPTED, Intake  # noqa: E402
-from uthctl.floor.tiles import tiles  # noqa: E402
+from uthctl.floor.page_data import tiles  # noqa: E402
 
 GOAL_PER_S = 2_000
 GOAL_APART = 0.20  # the two databases' rates within 20% of each other

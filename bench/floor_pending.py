@@ -28,7 +28,7 @@ from floor_demo.virtual_tables import SEATS, Table, start_floor, stop_process  #
 from uthctl.floor.accounts import Accounts  # noqa: E402
 from uthctl.floor.database import Store  # noqa: E402
 from uthctl.floor.page import PUSH_EVERY_S  # noqa: E402
-from uthctl.floor.tiles import tiles  # noqa: E402
+from uthctl.floor.page_data import tiles  # noqa: E402
 from uthctl.links.rig import lit  # noqa: E402
 
 GOAL_S = 2.0

@@ -13,7 +13,7 @@ from chains import message, records, signed, topic
 from floor_demo.virtual_tables import start_floor, stop_process, wait_until
 from uthctl.floor.database import Store
 from uthctl.floor.mqtt import Client, read_credentials
-from uthctl.floor.tiles import tiles
+from uthctl.floor.page_data import tiles
 
 WAIT_S = 30.0
 POISON = b"[" * 100_000

@@ -20,7 +20,7 @@ from uthctl.cli import main as uthctl
 from uthctl.floor import schema
 from uthctl.floor.database import Store
 from uthctl.floor.mqtt import Client, read_credentials
-from uthctl.floor.tiles import tiles
+from uthctl.floor.page_data import tiles
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
 CATCH_UP_S = 60.0

@@ -14,8 +14,8 @@ from mystery import chain
 from uthctl.floor import schema
 from uthctl.floor.database import Store, engine_for
 from uthctl.floor.intake import ACCEPTED, REFUSED, Intake
+from uthctl.floor.page_data import tiles
 from uthctl.floor.service import Floor
-from uthctl.floor.tiles import tiles
 
 
 @pytest.fixture

@@ -158,11 +158,3 @@ def _sections(rules):
 
 def _dollars(cents):
     return None if type(cents) is not int else "$%d.%02d" % divmod(cents, 100)
-
-
-def tiles(store):
-    # Every table's tile now, from nothing kept before (a script's or a
-    # test's look; the page keeps its running sums in page_data.PageData).
-    from .page_data import PageData
-
-    return PageData(store).build()["tiles"]
