@@ -65,7 +65,10 @@ def page_answers(client):
     assert stream.status_code == 200
     first = next(iter(stream.response)).decode()
     stream.close()
-    assert json.loads(first[len("data: "):], parse_constant=_no_constant) == tiles
+    event = json.loads(first[len("data: "):], parse_constant=_no_constant)
+    assert set(event) == {"html"}  # the view rendered once for every viewer of the role
+    for tile in tiles:  # each table of the JSON view on the streamed page too
+        assert 'href="/tables/%s"' % tile["table"] in event["html"]
 
 
 def _no_constant(name):
