@@ -11,8 +11,11 @@ def reload_broker(accounts):
     # What was done, or what to run, in one line.
     pid = _live_mosquitto(accounts.pid_file)
     if pid is None:
-        return ("reload the broker so it takes the new account: `kill -HUP $(cat %s)` for "
-                "Mosquitto, or restart `uthctl floor --embedded-broker`" % accounts.pid_file)
+        # No broker of this folder's running: the one started later reads the accounts then.
+        return ("no Mosquitto of this floor is running (none in %s): the broker reads the "
+                "new account when it starts; a broker already running elsewhere needs a "
+                "reload (`kill -HUP` for Mosquitto, a restart of `uthctl floor "
+                "--embedded-broker`)" % accounts.pid_file)
     try:
         os.kill(pid, signal.SIGHUP)
     except PermissionError:  # a broker run as another user

@@ -66,7 +66,7 @@ class Link:
             self.serial = serial.Serial(port, baudrate, timeout=0.05,
                                         exclusive=exclusive or None)
         except serial.SerialException as error:
-            busy = " (another program holds it: uthctl monitor? mpremote?)" \
+            busy = " (another program holds it: a table's bridge? uthctl monitor? mpremote?)" \
                 if "exclusively lock" in str(error) else ""
             raise LinkError("cannot open %s%s: %s" % (port, busy, error)) from None
         self.buffer = b""
