@@ -2,6 +2,7 @@
 # `make sim BOARD=rp2040_pico` builds the Pico's first. BOARD's own default
 # (make deploy's rp2040_pico) once made plain `make sim` build the image for
 # minutes before a virtual table. Read from make's dry run, which runs nothing.
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,8 +14,12 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="no make")
 
 
 def dry_run(*args):
-    done = subprocess.run(["make", "-n", "sim", *args], cwd=REPO, capture_output=True,
-                          text=True, timeout=60)
+    # Run from make test, this make is a sub-make: its parent's flags and
+    # directory lines are not this dry run's.
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+    done = subprocess.run(["make", "--no-print-directory", "-n", "sim", *args], cwd=REPO,
+                          capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
