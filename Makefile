@@ -22,6 +22,7 @@ setup: $(STAMP) $(PICO_STAMP) unix-port
 	@missing=""; for tool in cmake arm-none-eabi-gcc g++; do \
 		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; done; \
 	[ -z "$$missing" ] || echo "make setup: no$$missing for make image: apt-get install -y $(IMAGE_PACKAGES)"
+	@$(BIN)/python -m uthctl.boards.esp32_flash --check
 
 # MicroPython v1.28.0's unix port as a 32-bit program, from ../shared/firmware-sources
 # (about a minute once; cached by content under build/unix-port, so later runs build nothing).
