@@ -56,17 +56,49 @@ def run(path, code, timeout=600.0, enter_timeout=120.0, boots=None):
                     raise
                 port.write(b"\r\x03\x03\x01")
         data = code.encode() if isinstance(code, str) else code
-        for at in range(0, len(data), 256):
-            port.write(data[at:at + 256])
-            time.sleep(0.01)
-        port.write(b"\x04")
         deadline = time.monotonic() + timeout
-        _read_until(port, b"OK", deadline, "acknowledgement of the program", boots)
+        _paste(port, data, deadline, boots)
         out = _read_until(port, b"\x04", deadline, "end of the program's output", boots)[:-1]
         err = _read_until(port, b"\x04", deadline, "end of the program's errors", boots)[:-1]
         _read_until(port, b">", deadline, "raw REPL prompt", boots)
         port.write(b"\x02")  # the friendly REPL again
     return out.decode(errors="replace"), err.decode(errors="replace")
+
+
+def _paste(port, data, deadline, boots):
+    # The raw REPL's paste mode, flow-controlled: the board grants a window of
+    # bytes at a time (\x01 for another), so a slow chip's UART drops nothing.
+    port.write(b"\x05A\x01")
+    answer = _read_until(port, b"\x01", deadline, "paste mode's answer", boots)
+    if not answer.endswith(b"R\x01"):
+        raise RawReplError("the board has no raw paste mode: %r" % answer[-20:])
+    window = int.from_bytes(_read_exactly(port, 2, deadline), "little")
+    remain, at = window, 0
+    while at < len(data):
+        while remain == 0 or port.in_waiting:
+            byte = _read_exactly(port, 1, deadline)
+            if byte == b"\x01":
+                remain += window
+            elif byte == b"\x04":
+                port.write(b"\x04")
+                raise RawReplError("the board ended the paste early")
+            else:
+                raise RawReplError("unexpected %r during paste" % byte)
+        piece = data[at:at + remain]
+        port.write(piece)
+        remain -= len(piece)
+        at += len(piece)
+    port.write(b"\x04")
+    _read_until(port, b"\x04", deadline, "end of the paste", boots)
+
+
+def _read_exactly(port, count, deadline):
+    data = b""
+    while len(data) < count:
+        if time.monotonic() > deadline:
+            raise RawReplError("the board stopped answering during paste")
+        data += port.read(count - len(data))
+    return data
 
 
 def check(path, code, timeout=600.0, boots=None):
