@@ -14,7 +14,7 @@ BUILD ?= build
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup unix-port soak-heap check test test-cpython test-micropython test-pico test-long test-floor floor-demo test-hil lint build deploy bench clean sim soak image test-image
+.PHONY: setup unix-port soak-heap check test test-cpython test-micropython test-pico test-esp32 test-long test-floor floor-demo test-hil lint build deploy bench clean sim soak image test-image
 
 # The Debian packages the Pico image needs, named in one line when missing.
 IMAGE_PACKAGES := cmake gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib g++
@@ -68,7 +68,7 @@ check: lint
 # them on the virtual board, the pico_quick ones on the emulated Pico (which
 # skip, saying why, where node or the image is missing).
 test-cpython: setup image
-	$(BIN)/python -m pytest --target both -m "(not pico or pico_quick) and not long_run and not image_build"
+	$(BIN)/python -m pytest --target both -m "(not pico or pico_quick) and not esp32 and not long_run and not image_build"
 
 # The long virtual-board runs `make test` leaves out (minutes).
 test-long: setup
@@ -91,6 +91,13 @@ floor-demo: setup
 test-pico: setup image
 	UTH_PICO_FULL=1 $(BIN)/python -m pytest --target pico -m pico tests/host tests/hil
 	$(BIN)/python -m pytest -m pico_slow tests/host/test_pico_flash_wear.py
+
+# Every test that runs on the emulated ESP32 (QEMU, ../shared/esp32-emulator): the
+# official image mounting the host-made littlefs, the heap census on the WROOM's and
+# the WROVER's images, and the board scenarios (--target esp32); one QEMU at a time
+# (it takes a core). Slow: its flash is (docs/boards.md, "The emulated ESP32").
+test-esp32: setup
+	$(BIN)/python -m pytest --target esp32 -m esp32 tests/host
 
 # The scenario suite on a test bench (tests/hil, docs/testing.md "The scenario suite on
 # real hardware"): a controller on PORT and a rig Pico on RIG, or without them
@@ -157,6 +164,8 @@ soak-heap: setup
 # The virtual table in this terminal (SIM_ARGS="--flash FILE" for another flash
 # image); BOARD=rp2040_pico for the emulated Pico (BOARD=sim: the virtual board).
 # The emulated Pico runs the project's image: built first (once; cached by its key).
+# BOARD=esp32_devkitc: the emulated ESP32 (QEMU, ../shared/esp32-emulator), its flash
+# file made with the .mpy build on first use (docs/boards.md, "The emulated ESP32").
 sim: setup $(if $(filter rp2040_pico,$(BOARD)),image)
 	$(BIN)/uthctl sim $(if $(filter command line environment,$(origin BOARD)),--board $(BOARD)) $(SIM_ARGS)
 

@@ -65,6 +65,7 @@ class Esp32Board(I2cFaultOps, Supervisor):
     # QEMU boots the image in 10-45 s on the 2-core machine, and importing the
     # controller's .mpy files from its slow flash takes about a minute more.
     _START_TIMEOUT = 300.0
+    HEADLESS_WAIT = _START_TIMEOUT  # uthctl sim --headless waits this long for its line
     _START_POLL = 0.1
     _APPLY_TIMEOUT = 30.0
 
