@@ -20,6 +20,8 @@ class BoardRestarted(RawReplError):
 
 
 def _read_until(port, marker, deadline, what, boots=None):
+    # What the board sends up to and including marker, read a byte at a time so
+    # nothing past the marker is taken from the port.
     data = b""
     first = boots() if boots is not None else None
     checked = time.monotonic()
@@ -30,8 +32,7 @@ def _read_until(port, marker, deadline, what, boots=None):
             checked = time.monotonic()
             if boots() != first:
                 raise BoardRestarted("the board restarted before the %s" % what)
-        chunk = port.read(max(1, min(port.in_waiting, 4096)))
-        data += chunk
+        data += port.read(1)
     return data
 
 
@@ -69,9 +70,9 @@ def _paste(port, data, deadline, boots):
     # The raw REPL's paste mode, flow-controlled: the board grants a window of
     # bytes at a time (\x01 for another), so a slow chip's UART drops nothing.
     port.write(b"\x05A\x01")
-    answer = _read_until(port, b"\x01", deadline, "paste mode's answer", boots)
-    if not answer.endswith(b"R\x01"):
-        raise RawReplError("the board has no raw paste mode: %r" % answer[-20:])
+    _read_until(port, b"R", deadline, "paste mode's answer", boots)
+    if _read_exactly(port, 1, deadline) != b"\x01":
+        raise RawReplError("the board has no raw paste mode")
     window = int.from_bytes(_read_exactly(port, 2, deadline), "little")
     remain, at = window, 0
     while at < len(data):
