@@ -21,19 +21,26 @@ from uthctl.boards.esp32 import Esp32Board
 HERE = Path(__file__).resolve().parent
 REPL_HEAP = """
 import gc, json
+print(json.dumps({"gc_heap": gc.mem_free() + gc.mem_alloc(), "gc_free": gc.mem_free()}))
+"""
+# After a collection, and the ESP-IDF heap (the SPIRAM image panics in both under QEMU).
+REPL_COLLECTED = """
+import gc, json
 gc.collect()
 figures = {"gc_heap": gc.mem_free() + gc.mem_alloc(), "gc_free": gc.mem_free()}
-try:
-    import esp32
-    figures["idf_free"] = sum(r[1] for r in esp32.idf_heap_info(esp32.HEAP_DATA))
-    figures["idf_largest"] = max(r[2] for r in esp32.idf_heap_info(esp32.HEAP_DATA))
-except Exception as e:
-    figures["idf_error"] = repr(e)
+import esp32
+figures["idf_free"] = sum(r[1] for r in esp32.idf_heap_info(esp32.HEAP_DATA))
+figures["idf_largest"] = max(r[2] for r in esp32.idf_heap_info(esp32.HEAP_DATA))
 print(json.dumps(figures))
 """
 
 
-def census(image="wroom", memory=None, repl_only=False, tries=3, stderr=None):
+def at_repl(programs, image="wroom", memory=None, tries=3, stderr=None):
+    # {name: the JSON its program printed last} for each (name, program, tries)
+    # run in turn at the REPL of an emulated ESP32 whose flash holds the .mpy
+    # build and the stand-ins, no main.py; with the boot's time and the
+    # emulator's panics, QEMU aborts and resets. A program the board restarted
+    # under (a panic) is run again, up to its tries, each counted.
     build = esp32_flash.emulated_build()
     figures = {"image": image, "memory": memory, "tries": 0}
     with tempfile.TemporaryDirectory(prefix="uth-esp32-census-") as scratch:
@@ -47,11 +54,8 @@ def census(image="wroom", memory=None, repl_only=False, tries=3, stderr=None):
             came = board.wait_started()
             figures["boot_s"] = round(time.monotonic() - started, 1)
             assert came["state"] == "repl", (came, board.state())
-            programs = [("repl", REPL_HEAP)]
-            if not repl_only:
-                programs.append(("census", (HERE / "heap_census.py").read_text()))
-            for name, program in programs:
-                for _ in range(tries):
+            for name, program, most in programs:
+                for _ in range(most):
                     figures["tries"] += 1
                     try:
                         if board.wait_started()["state"] != "repl":
@@ -62,10 +66,22 @@ def census(image="wroom", memory=None, repl_only=False, tries=3, stderr=None):
                         break
                     except raw_repl.BoardRestarted:
                         continue
+                    except raw_repl.RawReplError as error:
+                        figures[name + "_error"] = str(error)[-1000:]
+                        break
+            if not all(name in figures for name, _, _ in programs):
+                figures["console"] = board.console_tail()[-3000:]
             state = board.state()
             figures.update(panics=state["panics"], qemu_aborts=state["qemu_aborts"],
                            resets=state["resets"])
     return figures
+
+
+def census(image="wroom", memory=None, repl_only=False, tries=3, stderr=None):
+    programs = [("repl", REPL_HEAP, tries), ("repl_collected", REPL_COLLECTED, 1)]
+    if not repl_only:
+        programs.append(("census", (HERE / "heap_census.py").read_text(), tries))
+    return at_repl(programs, image, memory, tries, stderr)
 
 
 def main(argv=None):

@@ -51,6 +51,7 @@ QEMU_ABORT = b"cpu->halted"
 PANIC = b"Guru Meditation Error"
 _RESET_MARK = b"\nrst:0x"  # the ROM's first line after a reset: rst:0x1 is a power-on
 _TAIL = 256
+_CONSOLE_KEPT = 16384
 
 
 def default_esp32_flash():
@@ -247,10 +248,19 @@ class Esp32Board(I2cFaultOps, Supervisor):
             self._track_mode(data)
             self._watch_start(data)
             self._to_host(data)
+            self._console_log(data)
             if self._chip_reset(data):
                 return
             if not drain:
                 return
+
+    def _console_log(self, data):
+        # The console's last output, for a failure's report (console_tail()).
+        self._console = (getattr(self, "_console", b"") + data)[-_CONSOLE_KEPT:]
+
+    def console_tail(self):
+        # What the chip printed last (panics, tracebacks, the REPL), any thread.
+        return getattr(self, "_console", b"").decode(errors="replace")
 
     def _chip_reset(self, data):
         # A panic, or a reset the chip made itself: counted, then a fresh QEMU.
