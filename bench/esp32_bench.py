@@ -41,13 +41,19 @@ def best(score, hs, repeats):
     return min(times)
 
 hs = hands(2000)
-agree = all(evaluator.score(h, 7) == eval_plain.score(h, 7) for h in hs[:200])
-v = best(evaluator.score, hs, 7)
-p = best(eval_plain.score, hs, 7)
 n = len(hs)
-print(json.dumps({"kind": evaluator.KIND, "hands": n, "viper_us": v, "plain_us": p,
-                  "viper_hands_s": round(n * 1e6 / v), "plain_hands_s": round(n * 1e6 / p),
-                  "agree": agree}))
+p = best(eval_plain.score, hs, 7)
+figures = {"kind": evaluator.KIND, "hands": n, "plain_us": p,
+           "plain_hands_s": round(n * 1e6 / p)}
+gc.collect()
+figures["free_before_viper"] = gc.mem_free()
+try:
+    figures["agree"] = all(evaluator.score(h, 7) == eval_plain.score(h, 7) for h in hs[:200])
+    v = best(evaluator.score, hs, 7)
+    figures.update(viper_us=v, viper_hands_s=round(n * 1e6 / v))
+except MemoryError as error:
+    figures["viper_error"] = "MemoryError: %s" % error
+print(json.dumps(figures))
 """
 SPIN = """
 import time, json

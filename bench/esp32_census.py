@@ -89,8 +89,9 @@ def main(argv=None):
     parser.add_argument("image", nargs="?", default="wroom", choices=sorted(esp32_flash.IMAGES))
     parser.add_argument("--memory", help="QEMU's -m (the SPIRAM image's PSRAM)")
     parser.add_argument("--repl-only", action="store_true")
+    parser.add_argument("--tries", type=int, default=3, help="boots a program may take")
     args = parser.parse_args(argv)
-    print(json.dumps(census(args.image, args.memory, args.repl_only)))
+    print(json.dumps(census(args.image, args.memory, args.repl_only, args.tries)))
     return 0
 
 

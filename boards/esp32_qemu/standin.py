@@ -10,8 +10,8 @@
 # table/max7219.py) run as shipped.
 #
 # The host's supervisor (host_tools/uthctl/boards/esp32.py) reaches the
-# stand-ins over the chip's UART2 (QEMU's third serial port; GPIO 17 TX and 16
-# RX on a DevKitC, pins the board file leaves free), in the virtual board's
+# stand-ins over the chip's UART2 (QEMU's third serial port; routed to GPIO 32 TX
+# and 33 RX, pins the board file leaves free; a WROVER's PSRAM holds 16 and 17), in the virtual board's
 # wire protocol (boards/sim/board.py): "hello" and the outputs go out
 # ("betlightN 1", "jackpotN 0", and "spi REG DATA" for each frame the display
 # is sent), input levels ("bet3 1", "lock 1": 1 = a chip present, a button
@@ -38,8 +38,8 @@ GP_LOCK = const(13)  # its _GP_LOCK, _GP_KEY and _GP_CS
 GP_KEY = const(14)
 GP_CS = const(5)
 UART_ID = const(2)
-UART_TX = const(17)
-UART_RX = const(16)
+UART_TX = const(32)
+UART_RX = const(33)
 UART_BAUD = const(460_800)
 _READY_MS = const(3000)
 
