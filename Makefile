@@ -14,7 +14,7 @@ BUILD ?= build
 PICO_EMU := host_tools/pico_emu
 PICO_STAMP := $(PICO_EMU)/node_modules/.installed
 
-.PHONY: setup unix-port soak-heap check test test-cpython test-micropython test-pico test-long test-floor floor-demo test-hil lint build deploy bench bench-floor clean sim soak image test-image
+.PHONY: setup unix-port soak-heap check test test-cpython test-micropython test-pico test-esp32 test-long test-floor floor-demo test-hil lint build deploy bench bench-floor clean sim soak image test-image
 
 # The Debian packages the Pico image needs, named in one line when missing.
 IMAGE_PACKAGES := cmake gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib g++
@@ -22,6 +22,7 @@ setup: $(STAMP) $(PICO_STAMP) unix-port
 	@missing=""; for tool in cmake arm-none-eabi-gcc g++; do \
 		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; done; \
 	[ -z "$$missing" ] || echo "make setup: no$$missing for make image: apt-get install -y $(IMAGE_PACKAGES)"
+	@$(BIN)/python -m uthctl.boards.esp32_flash --check
 
 # MicroPython v1.28.0's unix port as a 32-bit program, from ../shared/firmware-sources
 # (about a minute once; cached by content under build/unix-port, so later runs build nothing).
@@ -75,7 +76,7 @@ check: lint
 # The board scenarios run on both targets (tests/host/conftest.py): all of
 # them on the virtual board, the pico_quick ones on the emulated Pico (which
 # skip, saying why, where node or the image is missing).
-CPYTHON_MARKS := (not pico or pico_quick) and not long_run and not image_build
+CPYTHON_MARKS := (not pico or pico_quick) and not esp32 and not long_run and not image_build
 test-cpython: setup image
 	$(BIN)/python -m pytest --target both -m "$(CPYTHON_MARKS)"
 
@@ -100,6 +101,13 @@ floor-demo: setup
 test-pico: setup image
 	UTH_PICO_FULL=1 $(BIN)/python -m pytest --target pico -m pico tests/host tests/hil
 	$(BIN)/python -m pytest -m pico_slow tests/host/test_pico_flash_wear.py
+
+# Every test that runs on the emulated ESP32 (QEMU, ../shared/esp32-emulator): the
+# official image mounting the host-made littlefs, the heap census on the WROOM's and
+# the WROVER's images, and the board scenarios (--target esp32); one QEMU at a time
+# (it takes a core). Slow: its flash is (docs/boards.md, "The emulated ESP32").
+test-esp32: setup
+	$(BIN)/python -m pytest --target esp32 -m esp32 tests/host
 
 # The scenario suite on a test bench (tests/hil, docs/testing.md "The scenario suite on
 # real hardware"): a controller on PORT and a rig Pico on RIG, or without them
@@ -172,6 +180,8 @@ soak-heap: setup
 # The virtual table in this terminal (SIM_ARGS="--flash FILE" for another flash
 # image); BOARD=rp2040_pico for the emulated Pico (BOARD=sim: the virtual board).
 # The emulated Pico runs the project's image: built first (once; cached by its key).
+# BOARD=esp32_devkitc: the emulated ESP32 (QEMU, ../shared/esp32-emulator), its flash
+# file made with the .mpy build on first use (docs/boards.md, "The emulated ESP32").
 # BOARD's own default (rp2040_pico, make deploy's) is not make sim's: plain
 # `make sim` is the virtual board and builds no image.
 SIM_BOARD := $(if $(filter command line environment,$(origin BOARD)),$(BOARD))

@@ -1,6 +1,8 @@
 # The controller's heap, stage by stage, where it runs: on the emulated Pico
 # (`bench/pico_round.py bench/heap_census.py`: the deployed build, the
-# board's own pins and flash) or on the unix port with the sim build
+# board's own pins and flash), on the emulated ESP32 (bench/esp32_census.py:
+# the .mpy build on its flash, the shipped board file on the bus stand-ins)
+# or on the unix port with the sim build
 # (MICROPYPATH=.frozen:<the sim build's lib>:tests/logic micropython
 # -X heapsize=$UTH_HEAPSIZE bench/heap_census.py: fake pins, a folder for flash).
 # Each figure is gc.mem_alloc() after a collection, bytes. Prints one JSON line:
@@ -34,14 +36,14 @@ def used():
 
 
 def _controller():
-    if sys.platform == "rp2":
+    if sys.platform in ("rp2", "esp32"):
         import board
 
         from table import app
 
         table, link = app.build(board.build())
         table.start(time.ticks_ms())
-        return table, link, "rp2"
+        return table, link, sys.platform
     import tmpdir
     from table_rig import Rig
 

@@ -9,10 +9,12 @@ import uthctl  # noqa: F401
 # tests/hil/conftest.py read it), defined here so that `pytest --target ...`
 # is known from the root too.
 def pytest_addoption(parser):
-    parser.addoption("--target", choices=("sim", "pico", "both", "real", "pair"), default="sim",
+    parser.addoption("--target", choices=("sim", "pico", "esp32", "both", "real", "pair"),
+                     default="sim",
                      help="the board the scenario tests drive: sim (the virtual board, the "
-                     "default), pico (the emulated Pico), both; for tests/hil also real (a "
-                     "controller on --port and a rig Pico on --rig) or pair (two emulated "
+                     "default), pico (the emulated Pico), esp32 (the emulated ESP32), both "
+                     "(sim and pico); for tests/hil also real (a controller on --port and a rig "
+                     "Pico on --rig) or pair (two emulated "
                      "Picos wired pin to pin, standing in for real)")
     parser.addoption("--port", help="--target real: the controller's serial device")
     parser.addoption("--rig", help="--target real: the rig Pico's serial device")
@@ -36,6 +38,14 @@ def micropython():
         return find_micropython()
     except OSError as error:
         pytest.fail(str(error), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def esp32_images(tmp_path_factory):
+    # The emulated ESP32's flash files, made once a session (tests/host/targets.py).
+    from targets import Esp32Images
+
+    return Esp32Images(tmp_path_factory.mktemp("esp32-images"))
 
 
 @pytest.fixture(scope="session")

@@ -11,12 +11,16 @@ from table.seat_expanders import SeatExpanders
 
 STORAGE_ROOT = "/meter"
 # The supported module is the ESP32-WROVER with PSRAM. HEAP_BYTES bounds its GC
-# heap; WROOM_HEAP_BYTES is the most an ESP32-WROOM-32's reaches, too small for
-# settlement, so there the controller refuses `round` and plays everything else
-# (docs/heap.md, "The ESP32-WROOM-32: settlement refused").
+# heap (from the SPIRAM image's sources; under QEMU that image panics in its first
+# collection, docs/heap.md). WROOM_HEAP_BYTES is an ESP32-WROOM-32's GC heap as
+# measured: gc.mem_free() + gc.mem_alloc() at the REPL of MicroPython v1.28.0's
+# official ESP32_GENERIC image on the emulated ESP32, 3 December 2026 (the ESP-IDF
+# heap had 138,728 bytes free beside it, the GC heap's to grow into). That is
+# room for settlement with the reserve the Pico keeps, so a WROOM settles too
+# (docs/heap.md, "The ESP32-WROOM-32: settlement on its measured heap").
 MODULE = "ESP32-WROVER"
 HEAP_BYTES = const(3_145_728)
-WROOM_HEAP_BYTES = const(114_688)
+WROOM_HEAP_BYTES = const(166_592)
 
 _SEATS = const(7)
 _EXPANDERS = (0x20, 0x21)  # I2C addresses, seats 1-4 and 5-7

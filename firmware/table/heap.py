@@ -21,7 +21,7 @@ _CHECK_MS = const(10_000)  # an idle check (a collection, a probe) at most this 
 COMMIT_BLOCK = const(2_400)
 # What settlement takes: what the controller has in use after a six-seat
 # settled round and 24 KB free to play on (docs/heap.md, "The ESP32-WROOM-32:
-# settlement refused").
+# settlement on its measured heap").
 SETTLE_HEAP = const(141_312)
 NO_SETTLEMENT = "round refused: this board's heap (%d bytes) is below the %d settlement needs"
 

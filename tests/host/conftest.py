@@ -27,6 +27,8 @@ def pytest_configure(config):
                             "`make test-pico`'s alone")
     config.addinivalue_line("markers", "pico_xfail(reason): a scenario known to fail on the "
                             "Pico, for that reason (strict: its passing is news)")
+    config.addinivalue_line("markers", "esp32_xfail(reason): a scenario known to fail on the "
+                            "emulated ESP32, for that reason (strict)")
 
 
 def chosen_targets(config):
@@ -35,7 +37,7 @@ def chosen_targets(config):
     chosen = config.getoption("target")
     if chosen in ("real", "pair"):
         return ()
-    return targets.NAMES if chosen == "both" else (chosen,)
+    return ("sim", "pico") if chosen == "both" else (chosen,)
 
 
 def pytest_generate_tests(metafunc):
@@ -57,6 +59,12 @@ def pytest_collection_modifyitems(config, items):
                 (on is not None and on not in targets.NAMES):
             dropped.append(item)
             continue
+        if on == "esp32":
+            item.add_marker(pytest.mark.esp32)
+            item.add_marker(pytest.mark.slow)
+            known = item.get_closest_marker("esp32_xfail")
+            if known is not None:
+                item.add_marker(pytest.mark.xfail(strict=True, reason=known.args[0]))
         on_pico = on == "pico" or \
             item.fspath.basename.startswith("test_pico_")
         if on_pico:
@@ -84,6 +92,13 @@ def target(request):
     if request.param == "sim":
         request.getfixturevalue("micropython")
         return targets.SimTarget()
+    if request.param == "esp32":
+        from uthctl.boards import esp32_flash
+
+        why_not = esp32_flash.unavailable()
+        if why_not is not None:
+            pytest.skip(why_not)
+        return targets.Esp32Target(request.getfixturevalue("esp32_images"))
     from uthctl.boards import pico_image
 
     why_not = pico_image.unavailable()

@@ -21,7 +21,7 @@ from pico_target import BOOT_WAIT, fresh_controller, mpremote, seeded_copies
 from uthctl.links.board_link import Link
 from uthctl.links.rig import Rig
 
-NAMES = ("sim", "pico")
+NAMES = ("sim", "pico", "esp32")
 RP2_EPOCH = 1609459200  # 2021-01-01 00:00:00 UTC
 
 
@@ -139,3 +139,55 @@ class PicoImages:
             assert board.wait_started(BOOT_WAIT)["state"] == "unconfigured"
             mpremote(board.serial_path, *seeded_copies(folder, seed))
         return flash
+
+
+class Esp32Target(SimTarget):
+    # The emulated ESP32 (uthctl/boards/esp32.py): the official ESP32_GENERIC image on
+    # QEMU, the .mpy build and the bus stand-ins on its flash. Its CPU runs near the
+    # chip's speed, its flash far slower (about 2.5 KB/s read, about 2 s a small file
+    # written), and it comes up in one to three minutes: waits are long.
+    name = "esp32"
+    stretch = 12.0
+
+    def __init__(self, images):
+        self.images = images
+
+    def process_ids(self, board):
+        return [board.state()["pid"]]
+
+    def clock_window(self, rig):
+        # Nobody set the chip's clock: it counts from the port's epoch at power-on.
+        return 0, time.time()
+
+    def board(self, flash, seed=None, power=True, **options):
+        from uthctl.boards.esp32 import Esp32Board
+
+        assert not options, "the emulated ESP32 takes no %s" % sorted(options)
+        flash = Path(flash)
+        if not flash.exists():
+            self.images.copy_to(seed, flash)
+        return Esp32Board(flash=flash).start(power=power)
+
+
+class Esp32Images(PicoImages):
+    # Flash files of the emulated ESP32, one a seed, made on the host once a session:
+    # with a seed, /boot.py installs the stand-ins and then the seeded random
+    # source (pico_seeded_boot.py, as on the emulated Pico), seeded_bytes.py beside it.
+    def image(self, seed):
+        if seed not in self.made:
+            self.made[seed] = self._made(seed)
+        return self.made[seed]
+
+    def _made(self, seed):
+        from uthctl.boards import esp32_flash
+
+        build = esp32_flash.emulated_build()
+        extra = {}
+        if seed is not None:
+            from pico_target import SEEDED_BYTES, seeded_boot
+
+            extra = {"boot.py": (build / "boot.py").read_bytes() + b"\n"
+                     + seeded_boot(seed).encode(),
+                     "seeded_bytes.py": SEEDED_BYTES.read_bytes()}
+        flash = self.folder / ("esp32-%s.bin" % ("deployed" if seed is None else seed))
+        return esp32_flash.make_flash(flash, build, extra=extra)

@@ -18,6 +18,12 @@
 # `make deploy BOARD=rp2040_pico PORT=PTY` copied there (a new flash boots to
 # the REPL, "state": "repl").
 #
+# --board esp32_devkitc runs the emulated ESP32 (boards/esp32.py): MicroPython's
+# official ESP32_GENERIC image on QEMU's ESP32 machine, its 16 MB flash file made
+# when missing with the controller's .mpy build and the bus stand-ins in its
+# littlefs (boards/esp32_flash.py), the same JSON line and rig. It comes up
+# in one to three minutes (QEMU's flash is slow).
+#
 # --port PORT starts no board: the interactive table attaches to one already
 # running there (a real board's device, the virtual board's or the emulated
 # Pico's pty, or `auto`), taking the port as mpremote does, exclusively, and
@@ -34,7 +40,8 @@ from ..boards.virtual import VirtualBoard, default_flash
 from ..errors import UthctlError, expecting
 
 STARTED_WAIT = 20.0  # seconds for the board to come up before its line is printed
-BOARDS = ("sim", "rp2040_pico")
+BOARDS = ("sim", "rp2040_pico", "esp32_devkitc")
+EMULATED = ("rp2040_pico", "esp32_devkitc")
 
 
 def add_parser(sub):
@@ -48,7 +55,8 @@ def add_parser(sub):
                         "emulated Pico's rig), for the lights, chips, LOCK, key, reset, power")
     parser.add_argument("--board", choices=BOARDS, default="sim",
                         help="sim: the firmware on the unix port (default); rp2040_pico: "
-                        "a MicroPython image on an emulated RP2040 (node)")
+                        "a MicroPython image on an emulated RP2040 (node); esp32_devkitc: "
+                        "the official ESP32 image on QEMU's ESP32 machine")
     parser.add_argument("--image", choices=("project", "official"),
                         help="with --board rp2040_pico: project, the controller frozen into "
                         "the project's image (make image; the default), or official, the "
@@ -77,13 +85,13 @@ def run(args):
         return run_attached(args)
     if args.rig is not None:
         raise UthctlError("--rig is for --port: the table this command starts has its own rig")
-    if args.board == "rp2040_pico":
+    if args.board in EMULATED:
         for flag, given in (("--bare", args.bare), ("--micropython", args.micropython),
                             ("--test-seed", args.test_seed is not None)):
             if given:
-                raise UthctlError("%s is for the virtual board; the emulated Pico runs its "
-                                  "image (--image) and what is deployed to it" % flag)
-    elif args.image is not None:
+                raise UthctlError("%s is for the virtual board; the emulated boards run "
+                                  "their image and what is on their flash" % flag)
+    if args.image is not None and args.board != "rp2040_pico":
         raise UthctlError("--image is for --board rp2040_pico")
     if not args.headless:
         if args.bare:
@@ -101,8 +109,8 @@ def run_interactive(args):
                           "uthctl sim --headless")
     from ..tui import app as tui  # curses is loaded only for the interactive table
 
-    if args.board == "rp2040_pico":
-        return tui.run(board=_pico(args))
+    if args.board in EMULATED:
+        return tui.run(board=_emulated(args))
     return tui.run(flash=args.flash, micropython=args.micropython, seed=args.test_seed)
 
 
@@ -123,7 +131,11 @@ def run_attached(args):
     return tui.run_attached(args.port, args.rig)
 
 
-def _pico(args):
+def _emulated(args):
+    if args.board == "esp32_devkitc":
+        from ..boards.esp32 import Esp32Board  # QEMU is looked for only when asked for
+
+        return Esp32Board(flash=args.flash)
     from ..boards.pico import PicoBoard  # node is looked for only when asked for
 
     return PicoBoard(flash=args.flash, image=args.image or "project")
@@ -133,8 +145,8 @@ def run_headless(args):
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    if args.board == "rp2040_pico":
-        board = _pico(args)
+    if args.board in EMULATED:
+        board = _emulated(args)
     else:
         board = VirtualBoard(flash=args.flash, micropython=args.micropython,
                              seed=args.test_seed, lend_firmware=not args.bare)
@@ -157,7 +169,7 @@ def run_headless(args):
 
 def _came_up(board, stop):
     # How the board came up (VirtualBoard.wait_started), unless stopped first.
-    deadline = time.monotonic() + STARTED_WAIT
+    deadline = time.monotonic() + getattr(board, "HEADLESS_WAIT", STARTED_WAIT)
     while True:
         came = board.wait_started(0.2)
         if came["state"] is not None or stop.is_set() or time.monotonic() > deadline:

@@ -1,0 +1,39 @@
+# The heap census on the emulated ESP32 (bench/esp32_census.py), on the official
+# images: ESP32_GENERIC (the WROOM's) with the controller built and ten six-seat
+# rounds settled through the shipped board file, its REPL heap the figure
+# boards/esp32_devkitc/board.py names; and the SPIRAM image (the WROVER's) at its
+# REPL. Every panic, QEMU abort and reset the emulator made is printed (-s), not hidden.
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from uthctl.boards import esp32_flash, heaps
+
+pytestmark = [pytest.mark.esp32, pytest.mark.slow,
+              pytest.mark.skipif(esp32_flash.unavailable() is not None,
+                                 reason=str(esp32_flash.unavailable()))]
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "esp32_census.py"
+
+
+def _census():
+    spec = importlib.util.spec_from_file_location("esp32_census", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.census
+
+
+def test_wroom_census_on_the_official_image():
+    figures = _census()("wroom")
+    print("ESP32_GENERIC census:", figures)
+    assert figures["repl"]["gc_heap"] == heaps.budget("esp32_devkitc", "WROOM_HEAP_BYTES")
+    census = figures["census"]
+    assert census["where"] == "esp32"
+    assert census["controller"] < census["first_round"] <= census["after_rounds"]
+    assert census["free_after"] > 0
+
+
+def test_wrover_heap_at_the_repl():
+    figures = _census()("wrover", memory="4M", repl_only=True)
+    print("ESP32_GENERIC-SPIRAM at its REPL:", figures)
+    assert figures["repl"]["gc_heap"] > heaps.budget("esp32_devkitc", "WROOM_HEAP_BYTES")
