@@ -10,10 +10,9 @@
 # table/max7219.py) run as shipped.
 #
 # The host's supervisor (host_tools/uthctl/boards/esp32.py) reaches the
-# stand-ins over the chip's UART2 (QEMU's third serial port; routed to GPIO 32 TX
-# and 33 RX, pins the board file leaves free; a WROVER's PSRAM holds 16 and 17),
-# in the virtual board's
-# wire protocol (boards/sim/board.py): "hello" and the outputs go out
+# stand-ins over the chip's UART2 (QEMU's third serial port; routed to GPIO 32
+# TX and 33 RX, pins the board file leaves free; a WROVER's PSRAM holds 16 and
+# 17), in the virtual board's wire protocol (boards/sim/board.py): "hello" and the outputs go out
 # ("betlightN 1", "jackpotN 0", and "spi REG DATA" for each frame the display
 # is sent), input levels ("bet3 1", "lock 1": 1 = a chip present, a button
 # pressed) and "i2c_fault ..." come in, "ready" after the levels at hello,

@@ -33,6 +33,9 @@ def test_wroom_census_on_the_official_image():
     assert census["free_after"] > 0
 
 
+@pytest.mark.xfail(strict=True, reason="QEMU's ESP32 machine: the SPIRAM image panics "
+                   "(LoadProhibited) on its first program at the REPL, with -m 4M and 8M "
+                   "(docs/heap.md); its passing is news")
 def test_wrover_heap_at_the_repl():
     figures = _census()("wrover", memory="4M", repl_only=True)
     print("ESP32_GENERIC-SPIRAM at its REPL:", figures)
