@@ -33,7 +33,6 @@ import os
 import selectors
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import tty
@@ -60,6 +59,7 @@ def default_esp32_flash():
 
 class Esp32Board(I2cFaultOps, Supervisor):
     title = "emulated ESP32"
+    _NAME, _LOG = "esp32", "qemu.log"  # its reports' name, its process's log
     RIG_OPS = "state, set, press, power, reset, i2c_fault, ping"
     EXPANDERS = (0x20, 0x21)
     _CALL_TIMEOUT = 15.0
@@ -222,16 +222,6 @@ class Esp32Board(I2cFaultOps, Supervisor):
             return
         self._powered = False
         self._report("QEMU exited with %s; its log:\n%s" % (code, log))
-
-    def _log_tail(self):
-        try:
-            with open(os.path.join(self._workdir, "qemu.log"), "rb") as log:
-                return log.read()[-2000:].decode(errors="replace")
-        except OSError:
-            return "(none)"
-
-    def _report(self, text):
-        print("uthctl esp32: %s" % text, file=self.stderr or sys.stderr)
 
     # ---- the serial relay ----
 

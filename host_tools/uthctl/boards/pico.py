@@ -54,7 +54,6 @@ import os
 import selectors
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import tty
@@ -98,6 +97,7 @@ def _throttle(value):
 
 class PicoBoard(ExpanderOps, GpioOps, Supervisor):
     title = "emulated Pico"  # how the interactive table names it
+    _NAME, _LOG = "pico", "emulator.log"  # its reports' name, its process's log
     RIG_OPS = ("state, set, press, power, reset, cut, time, throttle, gpio, i2c_fault, expander, "
                "ping")
     _START_TIMEOUT = 60.0
@@ -297,16 +297,6 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
         else:
             self._powered = False
             self._report("the emulator exited with %s; its log:\n%s" % (code, self._log_tail()))
-
-    def _log_tail(self):
-        try:
-            with open(os.path.join(self._workdir, "emulator.log"), "rb") as log:
-                return log.read()[-2000:].decode(errors="replace")
-        except OSError:
-            return "(none)"
-
-    def _report(self, text):
-        print("uthctl pico: %s" % text, file=self.stderr or sys.stderr)
 
     # ---- the serial relay ----
 

@@ -206,6 +206,17 @@ class Supervisor(RigPort):
                 return came
             time.sleep(self._START_POLL)
 
+    def _log_tail(self):
+        # The last of the board process's own log (_LOG, in the work folder), for a report.
+        try:
+            with open(os.path.join(self._workdir, self._LOG), "rb") as log:
+                return log.read()[-2000:].decode(errors="replace")
+        except OSError:
+            return "(none)"
+
+    def _report(self, text):
+        print("uthctl %s: %s" % (self._NAME, text), file=self.stderr or sys.stderr)
+
     def _call(self, function):
         if not self.alive():
             raise OSError("the %s's supervisor is not running (%s)"
