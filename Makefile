@@ -46,14 +46,21 @@ $(PICO_STAMP): $(PICO_EMU)/package.json $(PICO_EMU)/package-lock.json
 		echo "make setup: no emulated Pico: install Node.js 18 or later with npm (nodejs.org or the nodejs package), then make setup"; \
 	fi
 
-# ruff, then in two lanes side by side (tools/side_by_side.py): the board
-# tests (pytest less tests/floor), and the floor's tests then every logic
-# module on the unix port, one at a time. The same suites as test-cpython and
-# test-micropython, which run them one after the other.
+# ruff, then in three lanes side by side (tools/side_by_side.py): the
+# emulated Pico's board tests, which wait on a chip that keeps the wall
+# clock's pace; the other board and logic tests (pytest less tests/floor);
+# and the floor's tests then every logic module on the unix port, one at a
+# time. The same suites as test-cpython and test-micropython, which run them
+# one after the other. Each pytest lane has a --basetemp of its own, and each
+# names its slowest tests at the end.
+LANE_PYTEST := $(BIN)/python -m pytest -p no:cacheprovider --durations=15
 test: lint image unix-port
 	$(BIN)/python tools/side_by_side.py \
-		--lane "$(BIN)/python -m pytest --target both -m '$(CPYTHON_MARKS)' --ignore=tests/floor" \
-		--lane "$(BIN)/python -m pytest -p no:cacheprovider --basetemp=$(BUILD)/pytest-floor \
+		--lane "$(LANE_PYTEST) --basetemp=$(BUILD)/pytest-pico --target both \
+		        -m '($(CPYTHON_MARKS)) and pico' --ignore=tests/floor" \
+		--lane "$(LANE_PYTEST) --basetemp=$(BUILD)/pytest-board --target both \
+		        -m '($(CPYTHON_MARKS)) and not pico' --ignore=tests/floor" \
+		--lane "$(LANE_PYTEST) --basetemp=$(BUILD)/pytest-floor \
 		        -m '$(CPYTHON_MARKS)' tests/floor" \
 		       "env UTH_JOBS=1 $(BIN)/python tests/mp_each.py $(MICROPYTHON)"
 
