@@ -129,7 +129,8 @@ def _chip_clock(state):
     # An emulated chip's pace (pico.py): how far behind the wall clock it runs.
     if state.get("chip_speed") is None:
         return []
-    return ["chip clock     %.2fx real time, %.1f s behind the wall clock since power-on"
+    # Two figures, not two places: a chip at 0.004x would read 0.00x.
+    return ["chip clock     %.2gx real time, %.1f s behind the wall clock since power-on"
             % (state["chip_speed"], state["chip_behind_s"])]
 
 
