@@ -11,6 +11,7 @@
 #   power on|off, reset   the board's power; reset is off then on
 import argparse
 import json
+import sys
 
 from ..boards.virtual import SEATS
 from ..errors import UthctlError, expecting
@@ -53,6 +54,8 @@ def run(args):
     if getattr(args, "hold", 0) < 0:
         raise UthctlError("--hold must be 0 ms or more")
     rig = Rig(args.sim) if args.sim else Rig(port=args.port)
+    if args.sim and not args.json:  # a person, told when a slow chip keeps them waiting
+        rig.transport.slow_note = lambda line: print(line, file=sys.stderr, flush=True)
     with rig:
         reply = _act(rig, args)
     if args.action == "state":
