@@ -25,12 +25,13 @@ setup: $(STAMP) $(PICO_STAMP) unix-port
 	@$(BIN)/python -m uthctl.boards.esp32_flash --check
 
 # MicroPython v1.28.0's unix port as a 32-bit program, from ../shared/firmware-sources
-# (about a minute once; cached by content under build/unix-port, so later runs build nothing).
+# (1-4 minutes once; cached by content under build/unix-port, so later runs build nothing).
 unix-port: $(STAMP)
 	@$(BIN)/python tools/unix_port.py $(BIN)/micropython >/dev/null
 
 $(STAMP): pyproject.toml requirements-dev.txt
 	python3 -m venv $(VENV)
+	@echo "make setup: installing the pinned packages into $(VENV) (once: about 1.5 minutes on a loaded 2-core machine, silent until done)"
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt -e .
 	touch $(STAMP)
 	@echo "make setup: uthctl is $(BIN)/uthctl; '. $(BIN)/activate' puts it on your shell's path"

@@ -39,15 +39,23 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def main(folder=Path("build/floor-demo")):
+def floor_folder(folder):
+    # build/floor-demo anew, with the floor's folder inside it. Its floor.json
+    # records the database, so the README's `uthctl floor --dir ... audit`
+    # and `users` reach the demo's floor with no --db.
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     accounts = Accounts(folder / "floor")
-    accounts.init("demo")
+    db = "sqlite:///%s" % (folder / "floor.db").resolve()
+    accounts.init("demo", database=db)
     for name in TABLES:
         accounts.add_table(name)
+    return accounts, db
+
+
+def main(folder=Path("build/floor-demo")):
+    accounts, db = floor_folder(folder)
     port = free_port()
-    db = "sqlite:///%s" % (folder / "floor.db").resolve()
     running, tables = [], []
     try:
         if shutil.which("mosquitto") is not None:
@@ -73,6 +81,8 @@ def main(folder=Path("build/floor-demo")):
                                       folder / "page.log"))
         print("the floor page: http://127.0.0.1:%d/ (user demo, password in %s); "
               "Ctrl-C ends the demo" % (PAGE_PORT, secret), flush=True)
+        print("its audit: uthctl floor --dir %s audit --broker %s"
+              % (accounts.folder, broker.url), flush=True)
         while True:
             time.sleep(ROUND_EVERY_S)
             random.choice(tables).play_round()

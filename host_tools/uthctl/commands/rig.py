@@ -11,6 +11,7 @@
 #   power on|off, reset   the board's power; reset is off then on
 import argparse
 import json
+import sys
 
 from ..boards.virtual import SEATS
 from ..errors import UthctlError, expecting
@@ -53,6 +54,8 @@ def run(args):
     if getattr(args, "hold", 0) < 0:
         raise UthctlError("--hold must be 0 ms or more")
     rig = Rig(args.sim) if args.sim else Rig(port=args.port)
+    if args.sim and not args.json:  # a person, told when a slow chip keeps them waiting
+        rig.transport.slow_note = lambda line: print(line, file=sys.stderr, flush=True)
     with rig:
         reply = _act(rig, args)
     if args.action == "state":
@@ -129,7 +132,8 @@ def _chip_clock(state):
     # An emulated chip's pace (pico.py): how far behind the wall clock it runs.
     if state.get("chip_speed") is None:
         return []
-    return ["chip clock     %.2fx real time, %.1f s behind the wall clock since power-on"
+    # Two figures, not two places: a chip at 0.004x would read 0.00x.
+    return ["chip clock     %.2gx real time, %.1f s behind the wall clock since power-on"
             % (state["chip_speed"], state["chip_behind_s"])]
 
 

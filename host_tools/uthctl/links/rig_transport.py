@@ -19,10 +19,14 @@ class RigError(OSError):
     pass
 
 
+SLOW_NOTE = ("rig: the board's chip runs behind the wall clock: waiting for %.1f s of its "
+             "clock (`uthctl rig --sim ADDRESS state` shows its pace)")
+
+
 def parse_address(text):
     host, _, port = str(text).rpartition(":")
     if not port.isdigit():
-        raise ValueError("rig address must be HOST:PORT or PORT, not %r" % text)
+        raise ValueError("rig address must be HOST:PORT or PORT, not %r" % (text,))
     return host or "127.0.0.1", int(port)
 
 
@@ -40,6 +44,10 @@ class SocketTransport:
             raise RigError("no virtual board rig at %s:%d (%s)"
                            % (self.address + (error.strerror or error,))) from None
         self.buffer = b""
+        # Called once a wait, with a line, when the wall's seconds are up but
+        # the chip's are not: a person at `uthctl rig` then knows it waits on
+        # a slow chip. None (the table's screen) says nothing.
+        self.slow_note = None
 
     def close(self):
         self.sock.close()
@@ -53,6 +61,7 @@ class SocketTransport:
         # held); False for what its supervisor answers alone (state, ping).
         wait = self.timeout if timeout is None else timeout
         patience = Patience(wait, self.chip_clock if on_chip else WALL)
+        noted = False
         try:
             while b"\n" not in self.buffer:
                 self.sock.settimeout(patience.slice_s())
@@ -61,6 +70,9 @@ class SocketTransport:
                 except socket.timeout:
                     if patience.over():
                         raise RigError("rig: no answer within %s" % patience.told()) from None
+                    if self.slow_note is not None and not noted:
+                        noted = True
+                        self.slow_note(SLOW_NOTE % wait)
                     continue
                 if not data:
                     raise RigError("rig: the supervisor closed the connection")

@@ -159,6 +159,7 @@ def _play(board, host, hands_rig, view_rig, notes, seed, fancy, colour):
     # The screen until the person quits; the board's last meters.
     hands = Hands(hands_rig, host, None)
     view = TableView(board, host, hands, view_rig, seed=seed, fancy=fancy)
+    hands.tell_slow_waits()  # on the view's message line, which the view gave hands
     for text, style in notes:
         view.note(text, style)
     host.start()

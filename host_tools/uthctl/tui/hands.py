@@ -67,6 +67,9 @@ class TableRig(Rig):
                 raise RigError("rig: %s" % reply.get("error", "refused"))
 
 
+SLOW_CHIP_SAY = "waiting on the board: its chip runs far behind the wall clock"
+
+
 class Hands(threading.Thread):
     def __init__(self, rig, host, say):
         super().__init__(name="uthctl-hands", daemon=True)
@@ -79,6 +82,14 @@ class Hands(threading.Thread):
         self.auto = None  # {"seats", "rounds", "since"} while auto-play runs
         self._lock_free_at = 0.0  # auto-play presses LOCK again from then
         self._stretch = 1.0  # auto-play's waits, stretched for a slow chip (pace_stretch)
+
+    def tell_slow_waits(self):
+        # A key whose answer waits on an emulated chip far behind the wall
+        # clock (a Pico at 0.02x took 55 s for a LOCK) says so on the screen,
+        # so the table reads as busy, not stuck.
+        transport = getattr(self.rig, "transport", None)
+        if transport is not None and hasattr(transport, "slow_note"):
+            transport.slow_note = lambda _line: self.say(SLOW_CHIP_SAY, "dim")
 
     def do(self, job, *args):
         self.jobs.put((job, args))
