@@ -2,6 +2,8 @@
 # curses loop that paints it and hands the person's keys to the view.
 import curses
 
+from .terminal import Terminal
+
 
 class Canvas:
     # Text placed at (row, column) with a style; the painter turns it into
@@ -83,6 +85,7 @@ def screen_loop(screen, view, colour):
     screen.idlok(False)  # plain redraws, no scrolling regions: simpler terminals keep up
     screen.timeout(50)
     painter = Painter(screen, colour and curses.has_colors())
+    terminal = Terminal()
     while True:
         view.update()
         height, width = screen.getmaxyx()
@@ -90,6 +93,8 @@ def screen_loop(screen, view, colour):
         view.draw(canvas)
         painter.paint(canvas)
         ch = screen.getch()
+        if ch == -1 and not terminal.present():
+            return  # closed with no SIGHUP to this process: ends as q does
         while ch != -1:
             if not view.key(ch):
                 return
