@@ -47,18 +47,23 @@ _real_pin = machine.Pin
 
 
 class Wire:
-    # The UART to the supervisor; every read and write is non-blocking.
+    # The UART to the supervisor. No transmit buffer (txbuf=0): each line goes
+    # straight into the UART's 128-byte FIFO, which QEMU empties at once. With
+    # a buffer, ESP-IDF's driver refills the FIFO from its TX-FIFO-empty
+    # interrupt, which this QEMU's UART model does not always raise, so the
+    # buffer filled after about 1.3 KB and the write waited for ever, the
+    # controller with it (the display's first frames at start). Each line is
+    # one write, far under the FIFO's 128 bytes.
     def __init__(self):
         self.uart = machine.UART(UART_ID, UART_BAUD, tx=UART_TX, rx=UART_RX, rxbuf=1024,
-                                 txbuf=2048, timeout=0)
+                                 txbuf=0, timeout=0)
         self.inputs = {}  # name -> setter of a level
         self.inbuf = b""
         self.ready = False
         self.bus = None
 
     def send(self, line):
-        self.uart.write(line)
-        self.uart.write(b"\n")
+        self.uart.write(line + b"\n")
 
     def service(self):
         uart = self.uart

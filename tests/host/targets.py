@@ -144,8 +144,9 @@ class PicoImages:
 class Esp32Target(SimTarget):
     # The emulated ESP32 (uthctl/boards/esp32.py): the official ESP32_GENERIC image on
     # QEMU, the .mpy build and the bus stand-ins on its flash. Its CPU runs near the
-    # chip's speed, its flash far slower (about 2.5 KB/s read, about 2 s a small file
-    # written), and it comes up in one to three minutes: waits are long.
+    # chip's speed, its flash far slower (tens of ms a flash operation, about 0.2 s a
+    # small file written), and the controller starts in about three minutes, more with
+    # each panic's fresh QEMU: waits are long.
     name = "esp32"
     stretch = 12.0
 

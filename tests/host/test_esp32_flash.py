@@ -91,3 +91,51 @@ def test_official_image_mounts_the_hosts_littlefs(tmp_path, build):
                 for p in (folder / "lib").rglob("*") if p.is_file()}
     read = dict(line.split() for line in out.splitlines() if line.startswith("/lib/"))
     assert read == expected
+
+
+def _boot_mount():
+    # The settings the emulated board's /boot.py mounts the vfs partition with.
+    import re
+
+    text = (esp32_flash.REPO / esp32_flash.STANDIN_BOOT).read_text()
+    found = re.search(r"VfsLfs2\(bdev, readsize=(\d+), progsize=(\d+), lookahead=(\d+)\)", text)
+    assert found, "boot.py mounts the vfs partition again"
+    return [int(value) for value in found.groups()]
+
+
+def _mounted(data, read_size, prog_size, lookahead):
+    # The littlefs in data mounted with the settings MicroPython's VfsLfs2 derives
+    # from these (extmod/vfs_lfsx.c: cache 4 x the larger size, at most a block).
+    littlefs = esp32_flash.littlefs_module()
+    context = littlefs.UserContext(len(data))
+    context.buffer[:] = data
+    config = dict(esp32_flash.littlefs_config(), read_size=read_size, prog_size=prog_size,
+                  lookahead_size=lookahead,
+                  cache_size=min(esp32_flash.BLOCK_SIZE, 4 * max(read_size, prog_size)))
+    return littlefs.LittleFS(context=context, **config), context
+
+
+def test_boot_remounts_the_same_filesystem_with_one_block_caches(build):
+    # The emulated board remounts its vfs partition with larger caches (fewer
+    # flash operations under QEMU): littlefs keeps neither size on flash, so the
+    # filesystem the host wrote with the port's defaults reads the same, and what
+    # is written under the new mount reads back under the port's own.
+    read_size, prog_size, lookahead = _boot_mount()
+    assert prog_size == esp32_flash.LFS_PROG_SIZE  # commits padded as the filesystem was made
+    assert 4 * read_size == esp32_flash.BLOCK_SIZE  # one flash operation reads a whole block
+    assert lookahead * 8 >= esp32_flash.VFS_SIZE // esp32_flash.BLOCK_SIZE
+    fs, context = _mounted(esp32_flash.filesystem_bytes(build), read_size, prog_size, lookahead)
+    for path in sorted(build.rglob("*")):
+        if path.is_file():
+            with fs.open(path.relative_to(build).as_posix(), "rb") as file:
+                assert file.read() == path.read_bytes(), path
+    fs.mkdir("meter")
+    with fs.open("meter/meter.a", "wb") as file:
+        file.write(bytes(range(256)) * 20)
+    fs.unmount()
+    again, _ = _mounted(bytes(context.buffer), esp32_flash.LFS_READ_SIZE,
+                        esp32_flash.LFS_PROG_SIZE, esp32_flash.LFS_LOOKAHEAD)
+    with again.open("meter/meter.a", "rb") as file:
+        assert file.read() == bytes(range(256)) * 20
+    with again.open("lib/board.mpy", "rb") as file:
+        assert file.read() == (build / "lib" / "board.mpy").read_bytes()
