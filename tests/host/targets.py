@@ -199,7 +199,23 @@ class Esp32Target(SimTarget):
             self.images.copy_to(seed, flash)
         board = Esp32Board(flash=flash).start(power=power)
         self.boards[board.serial_path] = board
+        board.stop = _reporting_stop(board, flash.with_name("console.txt"))
         return board
+
+
+def _reporting_stop(board, console):
+    # The board's stop, first printing its panics and fresh QEMUs (pytest -s)
+    # and keeping the chip's last console output beside its flash, so that a
+    # failure can be laid beside the panics that came before it.
+    stop = board.stop
+
+    def reporting_stop(*args, **kwargs):
+        if board.alive():
+            print("emulated ESP32: %(panics)d panics, %(qemu_aborts)d QEMU aborts, "
+                  "%(resets)d resets, %(boots)d power-ons" % board.state())
+            console.write_text(board.console_tail())
+        return stop(*args, **kwargs)
+    return reporting_stop
 
 
 class Esp32Images(PicoImages):
