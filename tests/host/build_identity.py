@@ -21,8 +21,12 @@ def sources_hash(board, root=REPO):
     return digest.hexdigest()
 
 
+BUILDS = {"sim": "sim", "pico": "rp2040_pico", "esp32": "esp32_devkitc"}
+
+
 def expected_identity(target_name):
     # The virtual board runs this checkout's sim build (boards/sim_build.py);
-    # the emulated Pico the rp2040_pico build that `make deploy` copied to it.
-    build = sources_hash("sim" if target_name == "sim" else "rp2040_pico")
+    # the emulated Pico the rp2040_pico build that `make deploy` copied to it;
+    # the emulated ESP32 the esp32_devkitc build its flash file was made with.
+    build = sources_hash(BUILDS[target_name])
     return {"version": VERSION, "build": build}

@@ -44,9 +44,30 @@ class TargetLink(Link):
         return super().wait_ready(timeout * self.stretch)
 
 
+class QuietStartLink(TargetLink):
+    # The emulated ESP32's link: wait_ready sends nothing until its supervisor
+    # has seen the controller's `started` since the last power-on or fresh QEMU
+    # (Esp32Board.wait_started), and only then pings. Bytes arriving on UART0
+    # while the chip starts, its flash read for minutes, panicked it under this
+    # QEMU again and again (docs/boards.md, "The emulated ESP32"); a real ESP32
+    # takes them in its UART interrupt, which runs from IRAM.
+    def __init__(self, port, timeout, stretch, board):
+        super().__init__(port, timeout, stretch)
+        self.board = board
+
+    def wait_ready(self, timeout=10.0):
+        if self.board is not None:
+            self.board.wait_started(Esp32Target.boot_wait)
+        return super().wait_ready(timeout)
+
+
 class SimTarget:
     name = "sim"
     stretch = 1.0
+    # The board's first serial line at power-on is the controller's `started`:
+    # the virtual board and the Pico print nothing before it.
+    boot_lines = False
+    boot_wait = BOOT_WAIT  # power-on to that line
 
     def board(self, flash, seed=None, power=True, **options):
         from uthctl.boards.virtual import VirtualBoard
@@ -149,9 +170,18 @@ class Esp32Target(SimTarget):
     # each panic's fresh QEMU: waits are long.
     name = "esp32"
     stretch = 12.0
+    # Its ROM and the ESP-IDF bootloader print their lines first ("ets Jul 29
+    # 2019", "rst:0x1 (POWERON_RESET)", ...), a panic its report and the next
+    # boot's: a host skips them as it skips any line that is not JSON.
+    boot_lines = True
+    boot_wait = 900.0  # the controller's start, and each panic's fresh QEMU
 
     def __init__(self, images):
         self.images = images
+        self.boards = {}  # serial path -> board, for its link's quiet wait
+
+    def link(self, port, timeout=10.0):
+        return QuietStartLink(port, timeout, self.stretch, self.boards.get(port))
 
     def process_ids(self, board):
         return [board.state()["pid"]]
@@ -167,7 +197,25 @@ class Esp32Target(SimTarget):
         flash = Path(flash)
         if not flash.exists():
             self.images.copy_to(seed, flash)
-        return Esp32Board(flash=flash).start(power=power)
+        board = Esp32Board(flash=flash).start(power=power)
+        self.boards[board.serial_path] = board
+        board.stop = _reporting_stop(board, flash.with_name("console.txt"))
+        return board
+
+
+def _reporting_stop(board, console):
+    # The board's stop, first printing its panics and fresh QEMUs (pytest -s)
+    # and keeping the chip's last console output beside its flash, so that a
+    # failure can be laid beside the panics that came before it.
+    stop = board.stop
+
+    def reporting_stop(*args, **kwargs):
+        if board.alive():
+            print("emulated ESP32: %(panics)d panics, %(qemu_aborts)d QEMU aborts, "
+                  "%(resets)d resets, %(boots)d power-ons" % board.state())
+            console.write_text(board.console_tail())
+        return stop(*args, **kwargs)
+    return reporting_stop
 
 
 class Esp32Images(PicoImages):
