@@ -38,7 +38,7 @@ import time
 import tty
 from pathlib import Path
 
-from . import esp32_flash
+from . import esp32_flash, esp32_uart
 from .flash import prepare_folder, state_folder
 from .max7219_model import Max7219
 from .rig_port import Conn
@@ -119,6 +119,8 @@ class Esp32Board(I2cFaultOps, Supervisor):
         self._display = Max7219()
         self._out_tail = b""
         self._aborted_once = False
+        self._fed_at = 0.0
+        self._qmp_path = None
 
     def _state(self):
         return {"ok": True, "bet_lights": list(self._lights["betlight"]),
@@ -140,6 +142,8 @@ class Esp32Board(I2cFaultOps, Supervisor):
                    "-drive", "file=%s,if=mtd,format=raw" % self.flash,
                    "-chardev", "socket,id=wire,path=%s,server=on,wait=off" % self._wire_path,
                    "-serial", "stdio", "-serial", "null", "-serial", "chardev:wire"]
+        self._qmp_path = os.path.join(self._workdir, "qmp-%d.sock" % self._boots)
+        command += esp32_uart.qmp_option(self._qmp_path)
         if self.memory:
             command += ["-m", str(self.memory)]
         return command
@@ -280,8 +284,20 @@ class Esp32Board(I2cFaultOps, Supervisor):
             self._feed_board()
 
     def _feed_board(self):
-        if self._proc is not None and self._board_in:
-            self._board_in = write_some(self._proc.stdin.fileno(), self._board_in)
+        # A piece at a time, each once QEMU has read the last (esp32_uart.py).
+        if self._proc is None:
+            return
+        fd = self._proc.stdin.fileno()
+        now = time.monotonic()
+        if esp32_uart.unread(fd):
+            if now - self._fed_at >= esp32_uart.KICK_EVERY:
+                esp32_uart.wake(self._qmp_path)
+                self._fed_at = now
+            return
+        if self._board_in:
+            piece = self._board_in[:esp32_uart.FEED_PIECE]
+            self._board_in = write_some(fd, piece) + self._board_in[len(piece):]
+            self._fed_at = now
 
     # ---- the wire (UART2) ----
 

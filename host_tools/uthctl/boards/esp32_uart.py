@@ -1,0 +1,46 @@
+# Feeding the emulated ESP32's UART0 (QEMU's stdin) without losing the line.
+#
+# QEMU reads a serial port's input only while the UART model says its receive
+# FIFO (128 bytes on the ESP32) has room, and looks again only when its main
+# loop wakes. The ESP32 machine's UART does not wake it when the chip empties
+# the FIFO, and nothing else in this machine wakes it for long stretches: a
+# line longer than the FIFO stopped at 128 bytes and stayed there (a 400-byte
+# line at the REPL was not read in 60 s; a settled round's `round` command is
+# about 1 KB, and the controller dropped it as "no byte for 500 ms"). A chip's
+# UART takes bytes at the wire's rate, whatever is behind them.
+#
+# So the supervisor hands QEMU at most FEED_PIECE bytes at a time, the next only
+# once QEMU has taken the last from its stdin pipe, and when a piece sits unread
+# it wakes QEMU's main loop by connecting to QEMU's QMP socket (an event on a
+# descriptor that loop watches; the connection is closed at once and asks
+# nothing). The chip sees the bytes in order, none lost, at a few KB/s.
+import fcntl
+import socket
+import struct
+import termios
+
+FEED_PIECE = 64  # half the receive FIFO, so a piece is taken whole while the chip reads
+KICK_EVERY = 0.01  # seconds between wakes while a piece waits unread
+
+
+def unread(fd):
+    # Bytes written to the pipe at fd and not yet read by QEMU (FIONREAD works on
+    # either end of a Linux pipe).
+    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+
+
+def wake(qmp_path):
+    # One connection to QEMU's QMP socket, closed at once: its main loop wakes
+    # and reads the serial port's input again.
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.setblocking(False)
+    try:
+        sock.connect(qmp_path)
+    except OSError:
+        pass  # QEMU is gone or not listening yet: its restart feeds the rest
+    finally:
+        sock.close()
+
+
+def qmp_option(qmp_path):
+    return ["-qmp", "unix:%s,server=on,wait=off" % qmp_path]
