@@ -219,24 +219,36 @@ def _reporting_stop(board, console):
 
 
 class Esp32Images(PicoImages):
-    # Flash files of the emulated ESP32, one a seed, made on the host once a session:
-    # with a seed, /boot.py installs the stand-ins and then the seeded random
-    # source (pico_seeded_boot.py, as on the emulated Pico), seeded_bytes.py beside it.
-    def image(self, seed):
-        if seed not in self.made:
-            self.made[seed] = self._made(seed)
-        return self.made[seed]
+    # Flash files of the emulated ESP32, one a seed, made once a session: the build
+    # written on the host, then the controller's first start on the chip (its store
+    # made, minutes under QEMU), paid once and copied to each board. With a seed,
+    # /boot.py installs the stand-ins and then the seeded random source
+    # (pico_seeded_boot.py, as on the emulated Pico), seeded_bytes.py beside it,
+    # both written on the host into the started flash.
+    def _deployed(self):
+        from uthctl.boards import esp32_flash
+        from uthctl.boards.esp32 import Esp32Board
 
-    def _made(self, seed):
+        flash = self.folder / "esp32-deployed.bin"
+        esp32_flash.make_flash(flash, esp32_flash.emulated_build())
+        board = Esp32Board(flash=flash).start()
+        try:
+            came = board.wait_started(Esp32Target.boot_wait)
+            assert came == {"state": "unconfigured", "fault": None}, (
+                came, board.console_tail()[-2000:])
+        finally:
+            board.stop()
+        return flash
+
+    def _seeded(self, seed):
+        from pico_target import SEEDED_BYTES, seeded_boot
+
         from uthctl.boards import esp32_flash
 
-        build = esp32_flash.emulated_build()
-        extra = {}
-        if seed is not None:
-            from pico_target import SEEDED_BYTES, seeded_boot
-
-            extra = {"boot.py": (build / "boot.py").read_bytes() + b"\n"
-                     + seeded_boot(seed).encode(),
-                     "seeded_bytes.py": SEEDED_BYTES.read_bytes()}
-        flash = self.folder / ("esp32-%s.bin" % ("deployed" if seed is None else seed))
-        return esp32_flash.make_flash(flash, build, extra=extra)
+        flash = self.folder / ("esp32-seed-%d.bin" % seed)
+        self.copy_to(None, flash)
+        boot = (esp32_flash.emulated_build() / "boot.py").read_bytes()
+        esp32_flash.write_files(flash, {
+            "boot.py": boot + b"\n" + seeded_boot(seed).encode(),
+            "seeded_bytes.py": SEEDED_BYTES.read_bytes()})
+        return flash

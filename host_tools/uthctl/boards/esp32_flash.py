@@ -314,6 +314,21 @@ def read_filesystem(flash):
     return littlefs.LittleFS(context=context, **littlefs_config())
 
 
+def write_files(flash, files):
+    # {name: bytes} written into the littlefs of a flash file's vfs partition, on the
+    # host, as the chip would write them: for a board that is off.
+    fs = read_filesystem(flash)
+    for name, data in sorted(files.items()):
+        with fs.open(name, "wb") as file:
+            file.write(data)
+    fs.unmount()
+    data = bytes(fs.context.buffer)
+    assert len(data) == VFS_SIZE
+    with open(flash, "r+b") as file:
+        file.seek(VFS_OFFSET)
+        file.write(data)
+
+
 def main(argv):
     # `python -m uthctl.boards.esp32_flash --check` (make setup): one line when the
     # emulated ESP32 cannot run here, saying what is missing; nothing when it can.
