@@ -34,3 +34,9 @@ def test_make_sim_for_the_pico_builds_its_image_first():
     lines = dry_run("BOARD=rp2040_pico").rstrip().splitlines()
     assert any("build_image.py --board rp2040_pico" in line for line in lines)
     assert lines[-1].split()[1:] == ["sim", "--board", "rp2040_pico"]
+
+
+def test_make_sim_for_the_esp32_runs_the_emulated_esp32_and_builds_no_image():
+    lines = dry_run("BOARD=esp32_devkitc").rstrip().splitlines()
+    assert not any("build_image.py" in line for line in lines)
+    assert lines[-1].split()[1:] == ["sim", "--board", "esp32_devkitc"]
