@@ -39,7 +39,7 @@ def board(tmp_path, target):
     with contextlib.ExitStack() as stack:
         vb = target.board(tmp_path / "flash.img")
         stack.callback(vb.stop)
-        link = stack.enter_context(target.link(vb.serial_path, timeout=target.wait(10.0)))
+        link = stack.enter_context(target.link(vb.serial_path, timeout=10.0))
         link.wait_ready(target.wait(20.0))
         rig = stack.enter_context(target.rig(vb.rig_address))
         yield link, rig

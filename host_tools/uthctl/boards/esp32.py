@@ -120,6 +120,7 @@ class Esp32Board(I2cFaultOps, Supervisor):
         self._out_tail = b""
         self._aborted_once = False
         self._fed_at = 0.0
+        self._woke_at = 0.0
         self._qmp_path = None
 
     def _state(self):
@@ -284,17 +285,18 @@ class Esp32Board(I2cFaultOps, Supervisor):
             self._feed_board()
 
     def _feed_board(self):
-        # A piece at a time, each once QEMU has read the last (esp32_uart.py).
+        # A piece at a time, each once QEMU has read the last and no sooner than
+        # the wire's pace allows (esp32_uart.py).
         if self._proc is None:
             return
         fd = self._proc.stdin.fileno()
         now = time.monotonic()
         if esp32_uart.unread(fd):
-            if now - self._fed_at >= esp32_uart.KICK_EVERY:
+            if now - self._woke_at >= esp32_uart.WAKE_EVERY:
                 esp32_uart.wake(self._qmp_path)
-                self._fed_at = now
+                self._woke_at = now
             return
-        if self._board_in:
+        if self._board_in and now - self._fed_at >= esp32_uart.FEED_EVERY:
             piece = self._board_in[:esp32_uart.FEED_PIECE]
             self._board_in = write_some(fd, piece) + self._board_in[len(piece):]
             self._fed_at = now

@@ -13,14 +13,25 @@
 # once QEMU has taken the last from its stdin pipe, and when a piece sits unread
 # it wakes QEMU's main loop by connecting to QEMU's QMP socket (an event on a
 # descriptor that loop watches; the connection is closed at once and asks
-# nothing). The chip sees the bytes in order, none lost, at a few KB/s.
+# nothing).
+#
+# And at a pace the chip keeps up with. Past the FIFO, the port's UART interrupt
+# puts each byte into a 260-byte buffer (ports/esp32/mphalport.c,
+# stdin_ringbuf) and drops what does not fit, while the controller reads that
+# buffer only between its tasks. A chip's flash operation takes microseconds to
+# milliseconds, QEMU's tens of milliseconds, so a settlement's records keep the
+# emulated controller from reading for hundreds: at the wire's 115,200 baud the
+# buffer overflowed and a `round` line arrived with bytes missing (refused whole
+# by the controller as not JSON). At 64 bytes each 60 ms (about 1 KB/s) the
+# FIFO and the buffer hold a third of a second of input.
 import fcntl
 import socket
 import struct
 import termios
 
 FEED_PIECE = 64  # half the receive FIFO, so a piece is taken whole while the chip reads
-KICK_EVERY = 0.01  # seconds between wakes while a piece waits unread
+FEED_EVERY = 0.06  # seconds between pieces
+WAKE_EVERY = 0.01  # seconds between wakes while a piece waits unread
 
 
 def unread(fd):
