@@ -15,22 +15,26 @@
 # descriptor that loop watches; the connection is closed at once and asks
 # nothing).
 #
-# And at a pace the chip keeps up with. Past the FIFO, the port's UART interrupt
-# puts each byte into a 260-byte buffer (ports/esp32/mphalport.c,
+# And at a pace the chip mostly keeps up with. Past the FIFO, the port's UART
+# interrupt puts each byte into a 260-byte buffer (ports/esp32/mphalport.c,
 # stdin_ringbuf) and drops what does not fit, while the controller reads that
 # buffer only between its tasks. A chip's flash operation takes microseconds to
 # milliseconds, QEMU's tens of milliseconds, so a settlement's records keep the
-# emulated controller from reading for hundreds: at the wire's 115,200 baud the
-# buffer overflowed and a `round` line arrived with bytes missing (refused whole
-# by the controller as not JSON). At 64 bytes each 60 ms (about 1 KB/s) the
-# FIFO and the buffer hold a third of a second of input.
+# emulated controller from reading for hundreds: at full speed the second
+# `round` line of a run arrived with bytes missing (refused whole by the
+# controller as not JSON). At 64 bytes each 100 ms (640 bytes a second) that
+# buffer holds about 400 ms of input. No pace is safe against every pause:
+# with the REPL asleep 250 ms on a loaded host, 477 bytes of a 1,000-byte line
+# fed at 1 KB/s were lost. A real DevKitC's UART0 has the same buffer and no
+# flow control (docs/boards.md, "The emulated ESP32").
+
 import fcntl
 import socket
 import struct
 import termios
 
 FEED_PIECE = 64  # half the receive FIFO, so a piece is taken whole while the chip reads
-FEED_EVERY = 0.06  # seconds between pieces
+FEED_EVERY = 0.1  # seconds between pieces
 WAKE_EVERY = 0.01  # seconds between wakes while a piece waits unread
 
 
