@@ -3,10 +3,10 @@
 # its native code's memory gives) or scores a hand wrong leaves the plain twin
 # in its place, and hands are still scored right. The known hands' scores are
 # checked here against the independent brute ranker, mapped into the score
-# layout (eval_plain's header) by hand.
+# layout (eval_plain's header) by brute_ranker.layout_score.
 import sys
 
-from brute_ranker import best_rank
+from brute_ranker import layout_score
 from lcg import Lcg
 from uth import eval_check
 from uth.cards import parse_cards
@@ -43,20 +43,6 @@ def _evaluator_with(score):
             delattr(uth, "evaluator")
 
 
-def _layout_score(codes):
-    # The score of the layout for the brute ranker's (category, ranks) of the best five.
-    category, ranks = best_rank(codes)
-    if category in (4, 8, 9):  # a straight: the bit of its run, the wheel's bit 0
-        return (category << 26) | (1 << (ranks[0] - 3))
-    deciding = {7: 1, 6: 1, 3: 1, 2: 2, 1: 1}.get(category, 0)
-    primary = kickers = 0
-    for rank in ranks[:deciding]:
-        primary |= 1 << rank
-    for rank in ranks[deciding:]:
-        kickers |= 1 << rank
-    return (category << 26) | (primary << 13) | kickers
-
-
 def _hands(count):
     rng = Lcg(653)
     return [rng.deal(7) for _ in range(count)]
@@ -64,12 +50,12 @@ def _hands(count):
 
 def _scores_right(evaluator):
     for codes in _hands(150):
-        assert evaluator.evaluate(codes) == _layout_score(codes), codes
+        assert evaluator.evaluate(codes) == layout_score(codes), codes
 
 
 def test_the_known_scores_are_the_brute_rankers():
     for cards, expected in eval_check.KNOWN:
-        assert expected == _layout_score(parse_cards(cards)), cards
+        assert expected == layout_score(parse_cards(cards)), cards
 
 
 def test_the_known_hands_take_every_category_and_5_to_7_cards():
