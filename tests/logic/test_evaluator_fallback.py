@@ -53,14 +53,19 @@ def _scores_right(evaluator):
         assert evaluator.evaluate(codes) == layout_score(codes), codes
 
 
+def test_the_known_hands_codes_are_their_cards():
+    for cards, codes, _ in eval_check.KNOWN:
+        assert codes == bytes(parse_cards(cards)), cards
+
+
 def test_the_known_scores_are_the_brute_rankers():
-    for cards, expected in eval_check.KNOWN:
+    for cards, _, expected in eval_check.KNOWN:
         assert expected == layout_score(parse_cards(cards)), cards
 
 
 def test_the_known_hands_take_every_category_and_5_to_7_cards():
-    categories = set(expected >> 26 for _, expected in eval_check.KNOWN)
-    counts = set(len(cards.split()) for cards, _ in eval_check.KNOWN)
+    categories = set(expected >> 26 for _, _, expected in eval_check.KNOWN)
+    counts = set(len(codes) for _, codes, _ in eval_check.KNOWN)
     assert (categories, counts) == (set(range(10)), {5, 6, 7})
 
 
