@@ -24,11 +24,11 @@ def _let_go(module):
     # The module out of sys.modules and its package, so its heap is freed.
     import sys
 
-    name = module.__name__
-    sys.modules.pop(name, None)
-    package = sys.modules.get(name.rpartition(".")[0])
-    if package is not None and hasattr(package, name.rpartition(".")[2]):
-        delattr(package, name.rpartition(".")[2])
+    parent, _, child = module.__name__.rpartition(".")
+    sys.modules.pop(module.__name__, None)
+    package = sys.modules.get(parent)
+    if package is not None and hasattr(package, child):
+        delattr(package, child)
 
 
 score = _native()
