@@ -89,7 +89,9 @@ def print_report(repl, lock=None):
     if command:
         print("  the round command, bytes in to committed reply: best %.1f, median %.1f ms"
               % (command["round_ms_best"], command["round_ms_median"]))
-    if lock:
+    if lock and lock.get("stopped"):
+        print("  LOCK rounds stopped %s" % lock["stopped"])
+    if lock and lock["rounds"]:
         for name, what in (("chip_ms", "LOCK read -> \"locked\" written, the chip's clock"),
                            ("host_ms", "rig's LOCK sent -> \"locked\" read, the host's")):
             m = lock[name]

@@ -87,16 +87,20 @@ def bench(count):
             with Link(board.serial_path, timeout=300.0) as link, \
                     Rig(board.rig_address, timeout=300.0) as rig:
                 link.wait_ready(timeout=120.0)
-                for _ in range(count):
-                    rounds.append(one_round(link, rig, chips))
+                try:
+                    for _ in range(count):
+                        rounds.append(one_round(link, rig, chips))
+                except OSError as error:  # a panic's fresh QEMU mid-round, most often
+                    result["stopped"] = "after %d rounds: %s" % (len(rounds), error)
+                    result["console"] = board.console_tail()[-3000:]
             state = board.state()
-    result.update(rounds=rounds, chip_ms=summary([r["chip_ms"] for r in rounds]),
-                  host_ms=summary([r["host_ms"] for r in rounds]),
-                  mem_free_min=min(r["mem_free"] for r in rounds),
-                  mem_free_collected_min=min(r["mem_free_collected"] for r in rounds),
-                  panics=state["panics"], resets=state["resets"],
-                  qemu_aborts=state["qemu_aborts"],
-                  wall_s=round(time.monotonic() - started, 1))
+    if rounds:
+        result.update(chip_ms=summary([r["chip_ms"] for r in rounds]),
+                      host_ms=summary([r["host_ms"] for r in rounds]),
+                      mem_free_min=min(r["mem_free"] for r in rounds),
+                      mem_free_collected_min=min(r["mem_free_collected"] for r in rounds))
+    result.update(rounds=rounds, panics=state["panics"], resets=state["resets"],
+                  qemu_aborts=state["qemu_aborts"], wall_s=round(time.monotonic() - started, 1))
     return result
 
 
