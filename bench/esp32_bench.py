@@ -1,60 +1,28 @@
-# Figures on the emulated ESP32's clock (docs/benchmarks.md, "The emulated
-# ESP32"): the uth viper and plain evaluators over 2,000 seven-card hands made on
-# the chip (a fixed LCG, so every run scores the same hands), best of seven
-# passes timed with ticks_us, from the .mpy build on its flash. QEMU runs the
-# image at the speed the host gives it and times it by the host's clock (no
-# instruction counting): these are QEMU's figures on this host, not the chip's.
-#   python bench/esp32_bench.py
+# Figures on the emulated ESP32's clock, beside the emulated Pico's
+# (docs/benchmarks.md, "On the emulated ESP32"), from the .mpy build on its
+# flash, at the REPL (no main.py), each timed with ticks_us on the chip:
+#   the evaluator over the Pico's 2,000 hands (workload.py's, seed 653; put
+#   on the flash by the host, so the chip's heap is not cut up by making
+#   them) and its scores' checksum against the host's;
+#   the six-seat settlement (workload.SETTLE_ROUND), pico_bench's script;
+#   the `round` command (round_command.py), the controller built as main.py
+#   builds it, its commit on the emulated flash.
+# QEMU runs the image at the speed the host gives it and times it by the
+# host's clock (no instruction counting): these are QEMU's figures on this
+# host, not the chip's, and its flash operations are far slower than a chip's.
+# The LOCK rounds need the controller running: bench/esp32_lock.py.
+#   python bench/esp32_bench.py [--hands N] [--json FILE]
+import argparse
 import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import pico_bench  # noqa: E402
+import workload  # noqa: E402
 from esp32_census import at_repl  # noqa: E402
 
-EVAL = """
-import gc, json, time
-from uth import eval_plain, evaluator
-
-def hands(count):
-    state = 12345
-    out = []
-    for _ in range(count):
-        deck = list(range(52))
-        hand = bytearray(7)
-        for i in range(7):
-            state = (state * 1103515245 + 12345) & 0x7FFFFFFF
-            j = i + state % (52 - i)
-            deck[i], deck[j] = deck[j], deck[i]
-            hand[i] = deck[i]
-        out.append(bytes(hand))
-    return out
-
-def best(score, hs, repeats):
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        start = time.ticks_us()
-        for h in hs:
-            score(h, 7)
-        times.append(time.ticks_diff(time.ticks_us(), start))
-    return min(times)
-
-hs = hands(2000)
-n = len(hs)
-p = best(eval_plain.score, hs, 7)
-figures = {"kind": evaluator.KIND, "hands": n, "plain_us": p,
-           "plain_hands_s": round(n * 1e6 / p)}
-gc.collect()
-figures["free_before_viper"] = gc.mem_free()
-try:
-    figures["agree"] = all(evaluator.score(h, 7) == eval_plain.score(h, 7) for h in hs[:200])
-    v = best(evaluator.score, hs, 7)
-    figures.update(viper_us=v, viper_hands_s=round(n * 1e6 / v))
-except MemoryError as error:
-    figures["viper_error"] = "MemoryError: %s" % error
-print(json.dumps(figures))
-"""
 SPIN = """
 import time, json
 start = time.ticks_ms()
@@ -62,10 +30,88 @@ for i in range(100000):
     pass
 print(json.dumps({"loop_100k_ms": time.ticks_diff(time.ticks_ms(), start)}))
 """
+ROUND = "import round_command\nround_command.main()\n"
+# Each program starts from the REPL's globals cleared and a collection: the
+# programs share one interpreter (no soft reset), and the evaluator's 2,000
+# hands left in its globals took the heap the controller's build needs.
+CLEAN = """
+for _name in list(globals()):
+    if not _name.startswith("__"):
+        del globals()[_name]
+import gc
+gc.collect()
+"""
+REPEATS = 7
+SETTLE_CALLS = 10
 
 
-def main():
-    print(json.dumps(at_repl([("loop", SPIN, 3), ("evaluator", EVAL, 3)])))
+def host_checksum(hands):
+    # The chip's checksum of its scores, computed here by the plain twin.
+    from uth import eval_plain
+
+    return pico_bench.checksum(eval_plain.score(hand, 7) for hand in hands)
+
+
+def bench(count, seed):
+    hands = workload.make_hands(count, seed)
+    files = {"bench_hands.bin": b"".join(hands),
+             "round_command.py": (HERE / "round_command.py").read_bytes()}
+    programs = [
+        ("loop", SPIN, 3),
+        ("evaluator", pico_bench.EVAL_SCRIPT % {"repeats": REPEATS}, 3),
+        ("settle", pico_bench.SETTLE_SCRIPT % {"round": json.dumps(workload.SETTLE_ROUND),
+                                               "calls": SETTLE_CALLS, "repeats": REPEATS}, 3),
+        ("round", ROUND, 3),
+    ]
+    found = at_repl([(name, CLEAN + text, tries) for name, text, tries in programs],
+                    files=files)
+    evaluator = found.get("evaluator")
+    if evaluator:
+        evaluator["hands_per_s"] = round(evaluator["hands"] * 1e6 / evaluator["best_us"])
+        evaluator["scores_agree"] = evaluator["checksum"] == host_checksum(hands)
+    if found.get("settle"):
+        found["settle"]["ms_per_round"] = found["settle"]["best_us"] / SETTLE_CALLS / 1000
+    return found
+
+
+def print_report(repl, lock=None):
+    print("Emulated ESP32 (official ESP32_GENERIC image on QEMU; the .mpy build on its flash):")
+    print("  QEMU's times on this host's clock, not the chip's (docs/benchmarks.md)")
+    evaluator, settle, command = (repl.get(name) for name in ("evaluator", "settle", "round"))
+    if evaluator:
+        print("  evaluator (%s): {:,} hands/s over %d hands, best of %d; scores agree with "
+              "the host's: %s".format(evaluator["hands_per_s"])
+              % (evaluator["kind"], evaluator["hands"], REPEATS,
+                 "yes" if evaluator["scores_agree"] else "NO"))
+    if settle:
+        print("  six-seat settlement: %.1f ms per round, best of %d x %d calls"
+              % (settle["ms_per_round"], REPEATS, SETTLE_CALLS))
+    if command:
+        print("  the round command, bytes in to committed reply: best %.1f, median %.1f ms"
+              % (command["round_ms_best"], command["round_ms_median"]))
+    if lock and lock.get("stopped"):
+        print("  LOCK rounds stopped %s" % lock["stopped"])
+    if lock and lock["rounds"]:
+        for name, what in (("chip_ms", "LOCK read -> \"locked\" written, the chip's clock"),
+                           ("host_ms", "rig's LOCK sent -> \"locked\" read, the host's")):
+            m = lock[name]
+            print("  %s: best %.1f, median %.1f, max %.1f ms (%d rounds)"
+                  % (what, m["best"], m["median"], m["max"], len(lock["rounds"])))
+    print("  panics: %s at the REPL, %s with the controller running"
+          % (repl.get("panics"), lock.get("panics") if lock else "-"))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="figures on the emulated ESP32's clock")
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=653)
+    parser.add_argument("--json", metavar="FILE")
+    args = parser.parse_args(argv)
+    found = bench(args.hands, args.seed)
+    print(json.dumps(found))
+    print_report(found)
+    if args.json:
+        Path(args.json).write_text(json.dumps(found, indent=2))
     return 0
 
 

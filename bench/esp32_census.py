@@ -35,18 +35,21 @@ print(json.dumps(figures))
 """
 
 
-def at_repl(programs, image="wroom", memory=None, tries=3, stderr=None):
+def at_repl(programs, image="wroom", memory=None, tries=3, stderr=None, files=None):
     # {name: the JSON its program printed last} for each (name, program, tries)
     # run in turn at the REPL of an emulated ESP32 whose flash holds the .mpy
-    # build and the stand-ins, no main.py; with the boot's time and the
-    # emulator's panics, QEMU aborts and resets. A program the board restarted
-    # under (a panic) is run again, up to its tries, each counted.
+    # build and the stand-ins, no main.py, and files {name: bytes} at its root;
+    # with the boot's time and the emulator's panics, QEMU aborts and resets.
+    # A program the board restarted under (a panic) is run again, up to its
+    # tries, each counted.
     build = esp32_flash.emulated_build()
     figures = {"image": image, "memory": memory, "tries": 0}
     with tempfile.TemporaryDirectory(prefix="uth-esp32-census-") as scratch:
         folder = Path(scratch) / "build"
         shutil.copytree(build, folder)
         (folder / "main.py").unlink()  # the REPL, not the controller
+        for name, data in (files or {}).items():
+            (folder / name).write_bytes(data)
         flash = Path(scratch) / "flash.bin"
         with Esp32Board(flash=flash, build=folder, image=image, memory=memory,
                         stderr=stderr) as board:

@@ -1,13 +1,14 @@
 # The `round` command measured where the controller runs: on the emulated
-# Pico (run on the chip by bench/pico_round.py, the controller built as
-# main.py builds it on the board's own flash) or on the 32-bit unix port at a
-# board's heap (MICROPYPATH=.frozen:firmware:tests/logic micropython -X
-# heapsize=$UTH_HEAPSIZE bench/round_command.py). Prints one JSON line:
+# Pico or ESP32 (run on the chip by bench/pico_round.py or esp32_bench.py,
+# the controller built as main.py builds it on the board's own flash) or on
+# the 32-bit unix port at a board's heap (MICROPYPATH=.frozen:firmware:tests/logic
+# micropython -X heapsize=$UTH_HEAPSIZE bench/round_command.py). Prints one JSON line:
 #   settle_ms   uth.settle alone on a six-seat round (every side wager)
 #   round_ms    the whole command as the link reads it: its line checked and
 #               parsed, settled by the table's rules, recorded and committed
-#               (on the chip, CPU time only: flash operations take no
-#               emulated time), best and median of the runs
+#               (on the emulated Pico, CPU time only: flash operations take
+#               no emulated time; on the emulated ESP32, QEMU's flash time
+#               in it), best and median of the runs
 #   free        gc.mem_free() with the controller built and a round settled
 #   longest_line        the reply to a 4,096-byte round line, fed in pieces
 #   largest_free_block  then, the largest piece of heap free: what a longer
@@ -28,16 +29,16 @@ MAX_ROUND_LINE = 4096  # table/hostlink.py
 
 
 def _controller():
-    # (table, link, where): the board's own build on a Pico, a tests/logic
-    # rig on the unix port.
-    if sys.platform == "rp2":
+    # (table, link, where): the board's own build on a Pico or an ESP32, a
+    # tests/logic rig on the unix port.
+    if sys.platform in ("rp2", "esp32"):
         import board
 
         from table import app
 
         table, link = app.build(board.build())
         table.start(time.ticks_ms())
-        return table, link, "rp2"
+        return table, link, sys.platform
     import tmpdir
     from table_rig import Rig
 

@@ -3,7 +3,8 @@
 # round on the unix port, all in one run; then the time from LOCK to the committed
 # contributions on the virtual board (vboard_lock.py); then the same figures and the
 # flash's wear on the emulated Pico's own clock (pico_bench.py), when it is installed,
-# and the project's image beside the official one (image_compare.py).
+# and the project's image beside the official one (image_compare.py); then the
+# emulated ESP32's (esp32_bench.py, esp32_lock.py), when its kit is here.
 # Usage: .venv/bin/python bench/run.py [--hands N] [--repeats R] [--json FILE]
 # Figures are reported, never asserted: a slow machine is not a failed build.
 import argparse
@@ -18,9 +19,11 @@ import tempfile
 import time
 from importlib import metadata
 
+import esp32_bench  # bench/, beside this script
+import esp32_lock
 import heap_report
 import image_compare
-import pico_bench  # bench/, beside this script
+import pico_bench
 import vboard_lock
 from workload import SETTLE_ROUND, make_hands
 
@@ -54,6 +57,9 @@ def parse_args():
     parser.add_argument("--wear-rounds", type=int, default=1_000,
                         help="rounds of the emulated Pico's wear run")
     parser.add_argument("--no-pico", action="store_true", help="skip the emulated Pico")
+    parser.add_argument("--no-esp32", action="store_true", help="skip the emulated ESP32")
+    parser.add_argument("--esp32-lock-rounds", type=int, default=5,
+                        help="LOCK rounds on the emulated ESP32")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     return parser.parse_args()
 
@@ -339,6 +345,23 @@ def bench_images(args):
     return found
 
 
+def bench_esp32(args):
+    # The emulated ESP32's figures (QEMU's, on this host's clock), where its kit is here.
+    from uthctl.boards import esp32_flash
+
+    if args.no_esp32:
+        return None
+    why = esp32_flash.unavailable()
+    if why is not None:
+        print("\nEmulated ESP32: skipped, %s" % why)
+        return None
+    found = {"repl": esp32_bench.bench(args.pico_hands, args.seed),
+             "lock": esp32_lock.bench(args.esp32_lock_rounds)}
+    print()
+    esp32_bench.print_report(found["repl"], found["lock"])
+    return found
+
+
 def main():
     args = parse_args()
     hands = make_hands(args.hands, args.seed)
@@ -360,9 +383,12 @@ def main():
     vboard_lock.print_report(result["vboard_lock"])
     result["pico"] = bench_pico(args, hands, mp, mp_scores, settle)
     result["images"] = bench_images(args)
+    result["esp32"] = bench_esp32(args)
     pico_ok = result["pico"] is None or (
         result["pico"]["settle"]["stable"]
         and result["pico"]["unix"]["checksum"] == result["pico"]["evaluator"]["checksum"])
+    esp32 = (result["esp32"] or {}).get("repl", {}).get("evaluator")
+    pico_ok = pico_ok and (esp32 is None or esp32["scores_agree"])
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=2)

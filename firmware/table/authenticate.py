@@ -8,7 +8,8 @@
 #   files:    the build's files as `make build` lays them out, sorted by name
 #             ("lib/board.mpy", "lib/mystery/bonus.mpy", ..., "main.py"), each
 #             as its name, a newline, its length in decimal, a newline, then
-#             its bytes.
+#             its bytes; the reply also names the code files beside the
+#             build (code_outside), which the digest does not cover.
 import binascii
 import hashlib
 import os
@@ -42,9 +43,11 @@ class Authentication:
         self.command = command
         self.digest = hashlib.sha256(seed_bytes(command))
         try:
-            self.kind, self.pieces = program()
+            found = program()
         except OSError as error:  # a program of files that are not there
             raise Refused("authenticate: the program cannot be read: %s" % error) from None
+        self.kind, self.pieces = found[0], found[1]
+        self.others = found[2] if len(found) > 2 else None
         self.length = 0
 
     def step(self):
@@ -56,9 +59,12 @@ class Authentication:
         except OSError as error:  # a file that fails mid-read: no digest, and play goes on
             return {"ok": False, "error": "authenticate: the program cannot be read: %s"
                     % error}
-        return {"ok": True, "reply": "authenticate", "seed": self.command["seed"],
-                "program": self.kind, "bytes": self.length,
-                "digest": binascii.hexlify(self.digest.digest()).decode()}
+        reply = {"ok": True, "reply": "authenticate", "seed": self.command["seed"],
+                 "program": self.kind, "bytes": self.length,
+                 "digest": binascii.hexlify(self.digest.digest()).decode()}
+        if self.others is not None:
+            reply["others"] = self.others
+        return reply
 
 
 def image_pieces(start, length):
@@ -102,6 +108,29 @@ def file_pieces(files):
                 yield view[:count]
 
 
+def code_outside(lib, main, folder=None, name=""):
+    # The files beside the program that the interpreter can run or import,
+    # by their path from main.py's folder: every .py and .mpy there and in
+    # its folders, lib and main.py left out (/boot.py runs at every start, and
+    # the folder is on sys.path). The digest does not cover them; the reply
+    # names them so the host can say so.
+    if folder is None:
+        folder = main.rsplit("/", 1)[0]
+    found = []
+    if folder == lib:  # main.py inside lib: the program is the whole folder
+        return found
+    for entry in os.listdir(folder or "/"):
+        path, below = folder + "/" + entry, name + entry
+        if path in (lib, main):
+            continue
+        if os.stat(path)[0] & _DIR:
+            found += code_outside(lib, main, path, below + "/")
+        elif entry.endswith(".py") or entry.endswith(".mpy"):
+            found.append(below)
+    found.sort()
+    return found
+
+
 def files_program(lib, main):
-    # A program of files: ("files", pieces), the list taken when asked.
-    return lambda: ("files", file_pieces(build_files(lib, main)))
+    # A program of files: ("files", pieces, the code beside it), taken when asked.
+    return lambda: ("files", file_pieces(build_files(lib, main)), code_outside(lib, main))

@@ -1,20 +1,42 @@
-# The hand evaluator: viper-compiled on MicroPython, its plain twin elsewhere.
+# The hand evaluator: viper-compiled where it loads and scores known hands
+# right (eval_check.py), its plain twin elsewhere (CPython, a build without
+# the native emitter, a port whose native code fails when it runs).
 # score(hand, n) is the hot path (see eval_plain for the score layout);
 # evaluate() and best_five() serve callers holding a list of card codes.
-import sys
-
 from .categories import CATEGORY_SHIFT
 
-KIND = "plain"
-if sys.implementation.name == "micropython":
+
+def _native():
+    # eval_viper's score if it loads here and passes the known hands, else None.
+    # Checked once at import, so the hot path pays nothing for it.
     try:
         from .eval_viper import score
+    except Exception:  # noqa: BLE001 -- CPython, or a build without the native emitter
+        return None
+    from . import eval_check
 
-        KIND = "viper"
-    except Exception:  # noqa: BLE001 -- a build without the native emitter
-        from .eval_plain import score
-else:
+    proven = eval_check.scores_known_hands(score)
+    _let_go(eval_check)
+    return score if proven else None
+
+
+def _let_go(module):
+    # The module out of sys.modules and its package, so its heap is freed.
+    import sys
+
+    parent, _, child = module.__name__.rpartition(".")
+    sys.modules.pop(module.__name__, None)
+    package = sys.modules.get(parent)
+    if package is not None and hasattr(package, child):
+        delattr(package, child)
+
+
+score = _native()
+KIND = "viper"
+if score is None:
     from .eval_plain import score
+
+    KIND = "plain"
 
 
 def evaluate(codes):

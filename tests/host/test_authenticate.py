@@ -1,7 +1,9 @@
 # `uthctl authenticate`: on each board the program it runs matches the
 # approved one (the virtual board: its build's files, compared with a build
-# made here by `make build`'s own builder; the emulated Pico: the project's
-# image, compared with build/images/rp2040_pico/firmware.uf2), and one byte
+# made here by `make build`'s own builder; the emulated ESP32: the
+# esp32_devkitc build's files the same way, its flash's test stand-ins named
+# apart; the emulated Pico: the project's image, compared with
+# build/images/rp2040_pico/firmware.uf2), and one byte
 # changed in the approved copy, or an answer replayed to another seed, does
 # not match. It answers in the fault state too.
 import json
@@ -23,9 +25,19 @@ def approved(tmp_path, target):
     if target.name == "sim":
         assert build_mpy.build(tmp_path / "build", "sim", "x64") == []
         return "--build", tmp_path / "build" / "sim"
+    if target.name == "esp32":
+        assert build_mpy.build(tmp_path / "build", "esp32_devkitc", "xtensawin") == []
+        return "--build", tmp_path / "build" / "esp32_devkitc"
     copy = tmp_path / "firmware.uf2"
     shutil.copyfile(pico_image.project_image_path(), copy)
     return "--image", copy
+
+
+# The code the board's flash holds beside its program, named in the reply and
+# not covered by the digest: on the emulated ESP32, its bus stand-ins and the
+# /boot.py that installs them (esp32_flash.STANDIN_MODULES, STANDIN_BOOT);
+# None where the program is an image.
+BESIDE = {"sim": [], "esp32": ["boot.py", "mcp23017_model.mpy", "standin.mpy"], "pico": None}
 
 
 def flip_a_byte(kind, path):
@@ -55,6 +67,7 @@ def test_authenticate_matches_the_approved_program_and_not_a_changed_one(cli_tab
     assert (code, found["match"]) == (0, True), found
     assert found["program"] == ("files" if kind == "--build" else "image")
     assert found["answered"] == found["expected"] and found["bytes"] == found["expected_bytes"]
+    assert found["others"] == BESIDE[cli_table.target.name], found
     flip_a_byte(kind, path)
     code, changed = authenticate(cli_table, capsys, kind, path)
     assert (code, changed["match"]) == (1, False), changed

@@ -65,3 +65,20 @@ def best_rank(cards):
 
 def compare(a, b):
     return (a > b) - (a < b)
+
+
+def layout_score(cards):
+    # The evaluator's score for these cards as its layout documents it
+    # (eval_plain's header), built from this ranker's (category, ranks): the
+    # category << 26, the deciding ranks' mask << 13, the kickers' mask; a
+    # straight's low bits the bit of its run (bit i: the run from rank i - 1).
+    category, ranks = best_rank(cards)
+    if category in (4, 8, 9):
+        return (category << 26) | (1 << (ranks[0] - 3))
+    deciding = {7: 1, 6: 1, 3: 1, 2: 2, 1: 1}.get(category, 0)
+    primary = kickers = 0
+    for rank in ranks[:deciding]:
+        primary |= 1 << rank
+    for rank in ranks[deciding:]:
+        kickers |= 1 << rank
+    return (category << 26) | (primary << 13) | kickers

@@ -15,9 +15,13 @@ SEED = "00112233445566778899aabbccddeeff"
 
 
 def write_build(root):
+    write_files(root, FILES)
+
+
+def write_files(root, files):
     import os
 
-    for name, data in FILES.items():
+    for name, data in files.items():
         parts = name.split("/")
         for depth in range(1, len(parts)):
             try:
@@ -49,10 +53,24 @@ def test_the_digest_is_the_seed_then_the_files_in_name_order(root):
     rig = rig_with_build(root)
     reply = rig.command(cmd="authenticate", seed=SEED, id=4)[-1]
     assert reply == {"ok": True, "reply": "authenticate", "seed": SEED, "program": "files",
-                     "bytes": reply["bytes"], "digest": expected(SEED, FILES), "id": 4}
+                     "bytes": reply["bytes"], "digest": expected(SEED, FILES), "others": [],
+                     "id": 4}
     other = "ffeeddccbbaa9988"
     again = rig.command(cmd="authenticate", seed=other)[-1]
     assert again["digest"] == expected(other, FILES) != reply["digest"]
+
+
+@tmpdir.within
+def test_code_beside_the_build_is_named_and_not_hashed(root):
+    # /boot.py runs at every start and the root is on sys.path: such files are
+    # named in the reply; the store's files and other data are not code.
+    rig = rig_with_build(root)
+    beside = {"boot.py": b"import standin\n", "standin.mpy": b"S", "pkg/mod.py": b"x = 1\n",
+              "notes.txt": b"not code"}
+    write_files(root, beside)
+    reply = rig.command(cmd="authenticate", seed=SEED)[-1]
+    assert reply["digest"] == expected(SEED, FILES)
+    assert reply["others"] == ["boot.py", "pkg/mod.py", "standin.mpy"]
 
 
 @tmpdir.within

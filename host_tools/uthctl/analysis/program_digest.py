@@ -7,6 +7,8 @@
 #       file under it, sorted by its path from there ("lib/board.mpy", ...,
 #       "main.py"), as that path, a newline, its length in decimal, a
 #       newline, then its bytes.
+# A board running a build also names the code files beside it (.py, .mpy:
+# /boot.py, modules on its path) that the digest does not cover: "others".
 import hashlib
 import secrets
 import struct
@@ -81,7 +83,8 @@ def verdict(reply, seed, image=None, build=None):
     kind, length, digest = expected(seed, image, build)
     found = {"seed": seed, "expected": digest, "expected_program": kind,
              "expected_bytes": length, "answered": reply.get("digest"),
-             "program": reply.get("program"), "bytes": reply.get("bytes")}
+             "program": reply.get("program"), "bytes": reply.get("bytes"),
+             "others": reply.get("others")}
     found["match"] = (reply.get("ok") is True and reply.get("seed") == seed
                       and reply.get("digest") == digest)
     return found

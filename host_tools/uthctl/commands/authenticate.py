@@ -3,7 +3,8 @@
 # board's `authenticate` command; its answer is compared with the digest
 # computed here from the approved image or build (analysis/program_digest.py).
 # Prints match or mismatch; exit 0 on a match, 1 on a mismatch (--json: one
-# object with both digests).
+# object with both digests), and the code files a board running a build has
+# beside it, which the check does not cover (docs/host-link.md).
 import json
 
 from ..analysis.program_digest import new_seed, verdict
@@ -43,10 +44,14 @@ def run(args):
 
 def format_verdict(found):
     word = "match" if found["match"] else "MISMATCH"
-    return "\n".join([
+    lines = [
         "%s: the board's program %s the approved one" % (
             word, "is" if found["match"] else "is NOT"),
         "seed      %s" % found["seed"],
         "board     %s (%s, %s bytes)" % (found["answered"], found["program"], found["bytes"]),
         "expected  %s (%s, %d bytes)" % (found["expected"], found["expected_program"],
-                                         found["expected_bytes"])])
+                                         found["expected_bytes"])]
+    if found.get("others") is not None:
+        lines.append("other code on the board, beside the program and NOT covered by this "
+                     "check: %s" % (", ".join(found["others"]) or "none"))
+    return "\n".join(lines)
