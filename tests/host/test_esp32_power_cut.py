@@ -37,7 +37,8 @@
 # was started again is done again from its saved flash (at most TRIES times)
 # and the panics are reported. `make test-esp32` cuts BUDGET operations of
 # the round that hits (UTH_ESP32_CUT_BUDGET, 4), spread over it, the modes
-# taking turns, or all of them in both modes once the budget reaches that;
+# taking turns, or all of them in both modes once the budget reaches that
+# (UTH_ESP32_CUT_AT=3:before,5:partial: those operations of the round);
 # UTH_ESP32_CUT_FULL=1 cuts every operation of the round and of its
 # validation in both modes. Each cut costs two controller starts.
 import contextlib
@@ -80,6 +81,7 @@ else:
 
 FULL = os.environ.get("UTH_ESP32_CUT_FULL") == "1"
 BUDGET = int(os.environ.get("UTH_ESP32_CUT_BUDGET", "4"))
+CHOSEN = os.environ.get("UTH_ESP32_CUT_AT")  # "3:before,5:partial": these of the round that hits
 MODES = ("before", "partial")
 START_WAIT = 900.0  # the controller's start, and each panic's fresh QEMU
 WAIT = 180.0  # any one event, reply or light: QEMU's flash is slow
@@ -296,6 +298,10 @@ def chosen_cuts(steps):
     # both modes; else BUDGET spread over the round that hits, modes in turn,
     # or, when BUDGET reaches it, all of its operations in both modes.
     count = steps[0]["ops"] - steps[0]["booted"]
+    if CHOSEN and not FULL:
+        cuts = [(0, int(at), mode) for at, mode in (item.split(":") for item in CHOSEN.split(","))]
+        assert all(1 <= at <= count and mode in MODES for _, at, mode in cuts), CHOSEN
+        return cuts
     if FULL or BUDGET >= 2 * count:
         return [(index, at, mode) for index, entry in enumerate(steps)
                 for at in range(1, entry["ops"] - entry["booted"] + 1) for mode in MODES]
@@ -386,7 +392,7 @@ def test_esp32_power_cut_at_flash_operations_of_the_round_that_hits(day, capsys)
               "(%d before, %d partial), %d found the value exposed and redrew it, "
               "%d failures; the day recorded in %.0f s (%d panics), the cuts in %.0f s "
               "(%d panics)" % (
-                  "full" if FULL else "budget %d" % BUDGET, total, len(steps),
+                  "full" if FULL else CHOSEN or "budget %d" % BUDGET, total, len(steps),
                   ", ".join("%s: %d" % (e["step"].name, e["ops"] - e["booted"]) for e in steps),
                   len(cuts), sum(mode == "before" for _, _, mode in cuts),
                   sum(mode == "partial" for _, _, mode in cuts),
