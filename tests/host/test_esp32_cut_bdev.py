@@ -104,3 +104,53 @@ def test_large_counts_fill_the_field():
     flash.ops = 1_234_566
     flash.writeblocks(0, bytearray(32), 0)
     assert lines(flash) == ["flash-op 1234567 p"]
+
+
+# On MicroPython (the unix port) with the heap locked: counting, a torn
+# program, a half erase and the cut's report allocate nothing (a MemoryError
+# would name the line); only the test's own stop raises.
+HEAP_LOCKED = """
+import sys, micropython
+sys.path.insert(0, %r)
+from esp32_cut_bdev import CutFlash
+class Nor:
+    def __init__(self):
+        self.cells = bytearray(b"\\xff" * 4096 * 2)
+    def readblocks(self, block, buf, offset=0):
+        for i in range(len(buf)):
+            buf[i] = self.cells[block * 4096 + offset + i]
+    def writeblocks(self, block, buf, offset=0):
+        for i in range(len(buf)):
+            self.cells[block * 4096 + offset + i] &= buf[i]
+    def ioctl(self, op, arg):
+        if op == 6:
+            for i in range(4096):
+                self.cells[arg * 4096 + i] = 0xFF
+        return 0
+class Stopped(CutFlash):
+    def stop(self):
+        micropython.heap_unlock()
+        print("STOPPED")
+        raise SystemExit
+def run(at, mode, erase):
+    flash = Stopped(Nor(), at, mode)
+    buf = bytearray(b"\\x22" * 64)
+    micropython.heap_lock()
+    flash.writeblocks(0, buf, 0)
+    flash.ioctl(6, 1) if erase else flash.writeblocks(1, buf, 0)
+run(%d, %r, %s)
+"""
+
+
+@pytest.mark.parametrize("mode", [b"before", b"partial"])
+@pytest.mark.parametrize("erase", [False, True])
+def test_cut_allocates_nothing_on_micropython(micropython, mode, erase, tmp_path):
+    import subprocess
+    from pathlib import Path
+
+    script = tmp_path / "cut.py"
+    script.write_text(HEAP_LOCKED % (str(Path(__file__).parent), 2, mode, erase))
+    done = subprocess.run([micropython, str(script)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and "STOPPED" in done.stdout, done.stdout + done.stderr
+    assert re.search(r"flash-cut +2 %s " % ("e" if erase else "p"), done.stdout), done.stdout
