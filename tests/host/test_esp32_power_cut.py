@@ -104,7 +104,7 @@ class CutBoard(Esp32Board):
     # The emulated ESP32's supervisor reading the cut block device's console
     # lines in its I/O thread as they come: the power-on's flash operations
     # counted (`ops`), and QEMU killed the moment the chip reports its cut
-    # (`cut`: the line's number, kind, block, offset and length).
+    # (`cut`: the line's number, kind, block, offset, length and sum).
     def _spawn(self):
         super()._spawn()
         self.ops = 0
