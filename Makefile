@@ -113,8 +113,9 @@ test-pico: setup image
 
 # Every test that runs on the emulated ESP32 (QEMU, ../shared/esp32-emulator): the
 # official image mounting the host-made littlefs, the heap census on the WROOM's and
-# the WROVER's images, and the board scenarios (--target esp32); one QEMU at a time
-# (it takes a core). Slow: its flash is (docs/boards.md, "The emulated ESP32").
+# the WROVER's images, the power-cut proof on its flash (UTH_ESP32_CUT_BUDGET=N cuts,
+# UTH_ESP32_CUT_FULL=1 every one) and the board scenarios (--target esp32); one QEMU at
+# a time (it takes a core). Slow: its flash is (docs/boards.md, "The emulated ESP32").
 test-esp32: setup
 	$(BIN)/python -m pytest --target esp32 -m esp32 tests/host
 

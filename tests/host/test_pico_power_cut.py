@@ -112,6 +112,8 @@ class Cut(Exception):
 
 
 class Host:
+    wait = WAIT  # any one event or reply; a slower board's host waits longer
+
     def __init__(self, link, board):
         self.link = link
         self.board = board
@@ -138,8 +140,9 @@ class Host:
             self.events.append(message)
         return message
 
-    def until(self, test, what, timeout=WAIT):
+    def until(self, test, what, timeout=None):
         # The first message passing test, reading on; Cut if the board went off.
+        timeout = self.wait if timeout is None else timeout
         deadline = time.monotonic() + timeout
         checked = time.monotonic()
         while True:
@@ -205,7 +208,7 @@ def waiting(host, rig, predicate, what):
             raise Cut(what)
         return predicate(state)
 
-    return rig.wait_for(test, WAIT, what=what)
+    return rig.wait_for(test, host.wait, what=what)
 
 
 # ---- the day's steps: each one power-on, driven until it is done ----
@@ -213,7 +216,7 @@ def waiting(host, rig, predicate, what):
 
 def service(host, rig):
     rig.key(True)
-    deadline = time.monotonic() + WAIT
+    deadline = time.monotonic() + host.wait
     while host.command("status").get("state") != "service":
         assert time.monotonic() < deadline, "no service mode"
         if not host._powered():
