@@ -17,6 +17,7 @@ from ..errors import Refusal, UthctlError, expecting
 from ..links.board_link import AtReplError, way_back
 from .boardquery import add_board_arguments, ask, open_link, to_service
 
+MPREMOTE_WAIT = 30.0  # seconds for one mpremote command at the default --timeout
 STATES = {"set": "set", "unset": "UNSET (never set since power-on)", "none": "none"}
 
 
@@ -36,7 +37,7 @@ def run(args):
         with open_link(args) as link:
             reply = _over_link(link, args.set)
     except AtReplError:
-        reply = _by_mpremote(args.port, args.set)
+        reply = _by_mpremote(args.port, args.set, mpremote_wait(args.timeout))
     print(json.dumps(reply) if args.json else format_clock(reply))
     return 0
 
@@ -56,11 +57,17 @@ def _over_link(link, setting):
     return dict(ask(link, "clock", set=host_time()), by="the host link", set=True)
 
 
-def _by_mpremote(port, setting):
+def mpremote_wait(reply_timeout):
+    # mpremote's connect, raw REPL and command take several of a board's replies:
+    # 30 s at the default --timeout, longer for a slower board given a longer one.
+    return max(MPREMOTE_WAIT, 6 * reply_timeout)
+
+
+def _by_mpremote(port, setting, wait=MPREMOTE_WAIT):
     # The controller is stopped: mpremote's own RTC commands, as a technician types them.
     if setting:
-        _mpremote(port, "rtc", "--set")
-    shown = _mpremote(port, "rtc").strip()
+        _mpremote(port, wait, "rtc", "--set")
+    shown = _mpremote(port, wait, "rtc").strip()
     try:  # machine.RTC().datetime(): (year, month, day, weekday, hours, minutes, seconds, sub)
         fields = json.loads(shown.replace("(", "[").replace(")", "]"))
         now = fields[:3] + fields[4:7]
@@ -71,10 +78,15 @@ def _by_mpremote(port, setting):
             "by": "mpremote (the controller is stopped; %s)" % way_back(port)}
 
 
-def _mpremote(port, *command):
+def _mpremote(port, wait, *command):
     mpremote = str(Path(sys.executable).parent / "mpremote")
-    done = subprocess.run([mpremote, "connect", port, *command], capture_output=True,
-                          text=True, timeout=30)
+    try:
+        done = subprocess.run([mpremote, "connect", port, *command], capture_output=True,
+                              text=True, timeout=wait)
+    except subprocess.TimeoutExpired:
+        raise UthctlError("mpremote %s got no answer from %s within %g s (the controller is "
+                          "stopped at the REPL; a slow board may need a longer --timeout)"
+                          % (" ".join(command), port, wait)) from None
     if done.returncode:
         raise UthctlError("mpremote %s failed: %s" % (" ".join(command),
                                                      (done.stderr or done.stdout).strip()))
