@@ -68,6 +68,9 @@ class SimTarget:
     # the virtual board and the Pico print nothing before it.
     boot_lines = False
     boot_wait = BOOT_WAIT  # power-on to that line
+    # The virtual board's clock starts as the host's; a chip's with no battery
+    # starts at its port's epoch, unset, at each power-on.
+    clock_set_at_power_on = True
 
     def board(self, flash, seed=None, power=True, **options):
         from uthctl.boards.virtual import VirtualBoard
@@ -97,6 +100,7 @@ class SimTarget:
 
 class PicoTarget(SimTarget):
     name = "pico"
+    clock_set_at_power_on = False
     # About half the chip's speed on an idle 2-core machine, far less while
     # other runs share it: waits are long, and met as soon as the state comes.
     stretch = 6.0
@@ -170,6 +174,7 @@ class Esp32Target(SimTarget):
     # each panic's fresh QEMU: waits are long.
     name = "esp32"
     stretch = 12.0
+    clock_set_at_power_on = False
     # Its ROM and the ESP-IDF bootloader print their lines first ("ets Jul 29
     # 2019", "rst:0x1 (POWERON_RESET)", ...), a panic its report and the next
     # boot's: a host skips them as it skips any line that is not JSON.

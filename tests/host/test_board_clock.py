@@ -1,8 +1,9 @@
 # `uthctl clock`: the board's calendar clock read over the host link; set from
 # the host's in service mode only; `status` says whether it is set. The
 # virtual board's clock starts as the host's, the emulated Pico's at
-# 2021-01-01 (unset, as a Pico with no battery): after --set both read the
-# host's date, which is what the test knows independently (time.localtime).
+# 2021-01-01 and the emulated ESP32's at 2000-01-01 (unset, as a chip with no
+# battery): after --set each reads the host's date, which is what the test
+# knows independently (time.localtime).
 import subprocess
 import sys
 import time
@@ -21,8 +22,8 @@ def host_dates():
 
 def test_clock_is_read_set_in_service_mode_and_shown_by_status(cli_table, capsys, target):
     before = cli_table.run(capsys, "clock", "--json")
-    assert before["clock"] == ("unset" if target.name == "pico" else "set")
-    assert "state          %s" % ("UNSET" if target.name == "pico" else "set") in \
+    assert before["clock"] == ("set" if target.clock_set_at_power_on else "unset")
+    assert "state          %s" % ("set" if target.clock_set_at_power_on else "UNSET") in \
         cli_table.run(capsys, "clock")
     refused = cli_table.run(capsys, "clock", "--set", code=2)
     assert "service mode" in refused  # not set while the table plays
