@@ -115,9 +115,18 @@ test-pico: setup image
 # official image mounting the host-made littlefs, the heap census on the WROOM's and
 # the WROVER's images, the power-cut proof on its flash (UTH_ESP32_CUT_BUDGET=N cuts,
 # UTH_ESP32_CUT_FULL=1 every one) and the board scenarios (--target esp32); one QEMU at
-# a time (it takes a core). Slow: its flash is (docs/boards.md, "The emulated ESP32").
+# a time in each of two lanes (it takes a core). Slow: its flash is (docs/boards.md,
+# "The emulated ESP32"). The first lane's files are the longest; the second runs the rest,
+# so a new esp32 test lands there without being named here.
+UTH_ESP32_CUT_BUDGET ?= 6
+ESP32_LANE := tests/host/test_esp32_power_cut.py tests/host/test_board_commands.py \
+	tests/host/test_authenticate.py tests/host/test_esp32_census.py
+ESP32_PYTEST := $(BIN)/python -m pytest --target esp32 -m esp32 --durations=25
 test-esp32: setup
-	$(BIN)/python -m pytest --target esp32 -m esp32 tests/host
+	UTH_ESP32_CUT_BUDGET=$(UTH_ESP32_CUT_BUDGET) $(BIN)/python tools/side_by_side.py \
+		--logs $(BUILD)/lanes-esp32 \
+		--lane "$(ESP32_PYTEST) $(ESP32_LANE)" \
+		--lane "$(ESP32_PYTEST) tests/host $(addprefix --ignore=,$(ESP32_LANE))"
 
 # The scenario suite on a test bench (tests/hil, docs/testing.md "The scenario suite on
 # real hardware"): a controller on PORT and a rig Pico on RIG, or without them
