@@ -71,6 +71,9 @@ class SimTarget:
     # The virtual board's clock starts as the host's; a chip's with no battery
     # starts at its port's epoch, unset, at each power-on.
     clock_set_at_power_on = True
+    # Floats are the host's doubles on the virtual board (CPython); both chips'
+    # ports build MICROPY_FLOAT_IMPL_FLOAT, single precision.
+    single_float = False
 
     def board(self, flash, seed=None, power=True, **options):
         from uthctl.boards.virtual import VirtualBoard
@@ -101,6 +104,7 @@ class SimTarget:
 class PicoTarget(SimTarget):
     name = "pico"
     clock_set_at_power_on = False
+    single_float = True
     # About half the chip's speed on an idle 2-core machine, far less while
     # other runs share it: waits are long, and met as soon as the state comes.
     stretch = 6.0
@@ -175,6 +179,7 @@ class Esp32Target(SimTarget):
     name = "esp32"
     stretch = 12.0
     clock_set_at_power_on = False
+    single_float = True
     # Its ROM and the ESP-IDF bootloader print their lines first ("ets Jul 29
     # 2019", "rst:0x1 (POWERON_RESET)", ...), a panic its report and the next
     # boot's: a host skips them as it skips any line that is not JSON.
