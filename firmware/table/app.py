@@ -19,12 +19,13 @@ from .board_clock import BoardClock
 from .controller import Table
 from .heap import HeapWatch
 from .hostlink import HostLink
+from .unix_time import unix_clock
 
 _TICK_MS = const(5)
 
 
 def build(board):
-    bonus = MysteryBonus(Store(board.storage_root), board.random_bytes, time.time)
+    bonus = MysteryBonus(Store(board.storage_root), board.random_bytes, unix_clock())
     table = Table(bonus, board.seats, board.lock, board.key, board.display, None,
                   io=getattr(board, "io", None), qualify=getattr(board, "qualify", None),
                   today=lambda: expiry.board_date(time.localtime))

@@ -23,6 +23,7 @@ from uthctl.links.rig import Rig
 
 NAMES = ("sim", "pico", "esp32")
 RP2_EPOCH = 1609459200  # 2021-01-01 00:00:00 UTC
+ESP32_EPOCH = 946684800  # 2000-01-01 00:00:00 UTC
 
 
 class TargetRig(Rig):
@@ -189,6 +190,7 @@ class Esp32Target(SimTarget):
     def __init__(self, images):
         self.images = images
         self.boards = {}  # serial path -> board, for its link's quiet wait
+        self.created = time.time()
 
     def link(self, port, timeout=10.0):
         return QuietStartLink(port, timeout, self.stretch, self.boards.get(port))
@@ -197,8 +199,9 @@ class Esp32Target(SimTarget):
         return [board.state()["pid"]]
 
     def clock_window(self, rig):
-        # Nobody set the chip's clock: it counts from the port's epoch at power-on.
-        return 0, time.time()
+        # Nobody set the chip's clock: at each power-on it reads 2000-01-01 00:00
+        # (the ESP32 port counts from 2000) and has run no longer than this session.
+        return ESP32_EPOCH, ESP32_EPOCH + time.time() - self.created + 1
 
     def board(self, flash, seed=None, power=True, **options):
         from uthctl.boards.esp32 import Esp32Board
