@@ -154,17 +154,22 @@ def test_monitor_prints_each_event_as_received_and_sends_nothing(table):
 def test_monitor_lives_through_a_reset_and_a_power_cycle(table):
     monitor = table.monitor()
     table.play_round((3,))
-    monitor.out.wait_for(lambda line: "round 1 locked, meter $100.02" in line, 10, "round 1")
+    monitor.out.wait_for(lambda line: "round 1 locked, meter $100.02" in line,
+                         table.wait(10), "round 1")
     table.rig.reset()
-    monitor.err.wait_for(lambda line: "controller started" in line, 20, "the restart noted")
+    monitor.err.wait_for(lambda line: "controller started" in line,
+                         table.target.boot_wait, "the restart noted")
     table.play_round((3,))
-    monitor.out.wait_for(lambda line: "round 2 locked, meter $100.04" in line, 10, "round 2")
+    monitor.out.wait_for(lambda line: "round 2 locked, meter $100.04" in line,
+                         table.wait(10), "round 2")
     table.rig.power(False)
     table.rig.power(True)
-    monitor.err.wait_for(lambda line: "controller started" in line, 20, "the power-on noted",
+    monitor.err.wait_for(lambda line: "controller started" in line,
+                         table.target.boot_wait, "the power-on noted",
                          count=2)
     table.play_round((4, 5))
-    monitor.out.wait_for(lambda line: "seat 5: $1.00 wager contributes $0.02" in line, 10,
+    monitor.out.wait_for(lambda line: "seat 5: $1.00 wager contributes $0.02" in line,
+                         table.wait(10),
                          "round 3's contributions")
     assert monitor.interrupt() == 0
     out = monitor.out.lines
@@ -177,14 +182,15 @@ def test_monitor_lives_through_a_reset_and_a_power_cycle(table):
 def test_monitor_reopens_a_port_that_vanished(table):
     monitor = table.monitor()
     table.play_round((1,))
-    monitor.out.wait_for(lambda line: "round 1 locked" in line, 10, "round 1")
+    monitor.out.wait_for(lambda line: "round 1 locked" in line, table.wait(10), "round 1")
     table.cable.pull()
-    monitor.err.wait_for(lambda line: "link lost" in line, 10, "the loss")
+    monitor.err.wait_for(lambda line: "link lost" in line, table.wait(10), "the loss")
     table.play_round((2,))  # unplugged: its events are lost
     table.cable.plug()
-    monitor.err.wait_for(lambda line: "link back" in line, 10, "the reconnection")
+    monitor.err.wait_for(lambda line: "link back" in line, table.wait(10), "the reconnection")
     table.play_round((6,))
-    monitor.out.wait_for(lambda line: "round 3 locked, meter $100.06" in line, 10, "round 3")
+    monitor.out.wait_for(lambda line: "round 3 locked, meter $100.06" in line,
+                         table.wait(10), "round 3")
     assert monitor.interrupt() == 0
     assert not any("round 2 locked" in line for line in monitor.out.lines)
     lost = [line for line in monitor.err.lines if "link lost" in line]
@@ -234,7 +240,7 @@ def test_monitor_polls_the_table_only_when_asked(table, capsys):
     table.rig.wait_for(lambda s: lit(s["bet_lights"]) == [4], what="bet light 4")
     table.rig.press_lock()
     monitor = table.monitor("--json", "--poll", "0.3")
-    polls = monitor.out.wait_for(lambda line: '"poll"' in line, 10, "a poll")
+    polls = monitor.out.wait_for(lambda line: '"poll"' in line, table.wait(10), "a poll")
     # The port is the monitor's: another command on it is refused, not raced.
     assert uthctl(["status", "--port", table.cable.path]) == 2
     assert "another program holds it" in capsys.readouterr().err
