@@ -29,7 +29,7 @@ def board(tmp_path, target):
         vb = target.board(tmp_path / "flash.img", power=False)
         stack.callback(vb.stop)
         vb.power(True)
-        with Link(vb.serial_path) as link:
+        with target.link(vb.serial_path) as link:  # the ESP32's waits for `started`
             link.wait_ready(20.0)
         yield vb
 
@@ -46,7 +46,7 @@ def stop_at_the_repl(vb):
 
 
 @pytest.mark.pico_quick
-def test_meters_says_the_board_is_at_the_repl_and_the_way_back(board, capsys):
+def test_meters_says_the_board_is_at_the_repl_and_the_way_back(board, capsys, target):
     assert uthctl(["meters", "--port", board.serial_path, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["phase"] == "unconfigured"
     stop_at_the_repl(board)
@@ -63,7 +63,7 @@ def test_meters_says_the_board_is_at_the_repl_and_the_way_back(board, capsys):
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and way_back in err
     mpremote(board, "reset")
-    with Link(board.serial_path) as link:
+    with target.link(board.serial_path) as link:
         link.wait_ready(20.0)
     assert uthctl(["meters", "--port", board.serial_path, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["phase"] == "unconfigured"
@@ -87,7 +87,7 @@ def _echoes(host, seen):
     return seen
 
 
-def test_the_tables_link_stops_polling_at_the_repl_until_reset(board):
+def test_the_tables_link_stops_polling_at_the_repl_until_reset(board, target):
     stop_at_the_repl(board)
     link = Link(board.serial_path, timeout=3.0)
     host = BoardFeed(link)
@@ -97,7 +97,7 @@ def test_the_tables_link_stops_polling_at_the_repl_until_reset(board):
     hands.start()
     try:
         echoes = []
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + target.wait(10.0)
         while not _echoes(host, echoes) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert echoes, "the REPL echoed no poll"
@@ -115,8 +115,8 @@ def test_the_tables_link_stops_polling_at_the_repl_until_reset(board):
         # The table's reset key: a power cycle, and the controller answers again.
         done = threading.Event()
         hands.do(lambda: (hands.reset_board(board), done.set()))
-        assert done.wait(20.0)
-        deadline = time.monotonic() + 20
+        assert done.wait(target.wait(20.0))
+        deadline = time.monotonic() + max(target.wait(20.0), target.boot_wait)
         while (host.status or {}).get("state") != "unconfigured" or host.at_repl:
             assert time.monotonic() < deadline, (host.status, host.at_repl)
             time.sleep(0.05)
