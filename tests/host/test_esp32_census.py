@@ -14,6 +14,7 @@ pytestmark = [pytest.mark.esp32, pytest.mark.slow,
               pytest.mark.skipif(esp32_flash.unavailable() is not None,
                                  reason=str(esp32_flash.unavailable()))]
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "esp32_census.py"
+PICO_RESERVE = 24 * 1024
 
 
 def _census():
@@ -29,8 +30,14 @@ def test_wroom_census_on_the_official_image():
     assert figures["repl"]["gc_heap"] == heaps.budget("esp32_devkitc", "WROOM_HEAP_BYTES")
     census = figures["census"]
     assert census["where"] == "esp32"
-    assert census["controller"] < census["first_round"] <= census["after_rounds"]
-    assert census["free_after"] > 0
+    assert census["controller"] < census["first_round"]
+    # In use after a collection may fall as well as rise from round to round
+    # (one census read 153,280 bytes after the first, 152,864 after ten); a
+    # leak of 512 bytes a round would show over the nine rounds after it.
+    assert census["after_rounds"] - census["first_round"] < 9 * 512
+    # The WROOM keeps settlement on the reserve the Pico keeps, 24 KB free after
+    # six-seat settled rounds (docs/heap.md): that decision rests on this.
+    assert census["free_after"] >= PICO_RESERVE
 
 
 @pytest.mark.xfail(strict=True, reason="QEMU's ESP32 machine: the SPIRAM image panics "
