@@ -19,6 +19,10 @@ LOCK_GPIO = 22  # boards/rp2040_pico/board.py
 def board(tmp_path, target):
     vb = target.board(tmp_path / "flash.img")
     try:
+        # The controller up first: a level is applied when its tick reads the
+        # pin, and the emulated ESP32's takes minutes to start.
+        with target.link(vb.serial_path) as link:
+            link.wait_ready(20.0)
         with target.rig(vb.rig_address) as rig:
             rig.wait_for(lambda s: s["powered"] and s["board"], 30.0, what="the board up")
             yield vb, rig
