@@ -34,9 +34,9 @@ def board(tmp_path, target):
         yield vb
 
 
-def mpremote(vb, *args):
+def mpremote(vb, *args, timeout=60.0):
     done = subprocess.run([str(MPREMOTE), "connect", vb.serial_path, *args],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -62,7 +62,7 @@ def test_meters_says_the_board_is_at_the_repl_and_the_way_back(board, capsys, ta
     assert uthctl(["meters", "--port", board.serial_path]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and way_back in err
-    mpremote(board, "reset")
+    mpremote(board, "reset", timeout=target.wait(60.0))  # over an emulated chip's slow UART
     with target.link(board.serial_path) as link:
         link.wait_ready(20.0)
     assert uthctl(["meters", "--port", board.serial_path, "--json"]) == 0
