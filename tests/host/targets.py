@@ -75,6 +75,11 @@ class SimTarget:
     # Floats are the host's doubles on the virtual board (CPython); both chips'
     # ports build MICROPY_FLOAT_IMPL_FLOAT, single precision.
     single_float = False
+    # The most bytes a host may have sent and not yet had answered, where the
+    # board's serial input has no flow control (docs/host-link.md); None: it
+    # has (the virtual board's pty, the Pico's USB), and a burst of any length
+    # waits for the controller to read it.
+    serial_window = None
 
     def board(self, flash, seed=None, power=True, **options):
         from uthctl.boards.virtual import VirtualBoard
@@ -181,6 +186,10 @@ class Esp32Target(SimTarget):
     stretch = 12.0
     clock_set_at_power_on = False
     single_float = True
+    # UART0's input: the port's 260-byte ring buffer (ports/esp32/mphalport.c,
+    # stdin_ringbuf) holds 259 bytes (py/ringbuf.h keeps one slot free); its
+    # interrupt drops what does not fit, on the DevKitC as under QEMU.
+    serial_window = 259
     # Its ROM and the ESP-IDF bootloader print their lines first ("ets Jul 29
     # 2019", "rst:0x1 (POWERON_RESET)", ...), a panic its report and the next
     # boot's: a host skips them as it skips any line that is not JSON.
