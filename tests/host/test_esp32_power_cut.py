@@ -12,8 +12,9 @@
 # the operation not at all ("before") or half of it ("partial": the first
 # half of a program's bytes, the first half of an erased block), prints
 # "flash-cut" and stops. The supervisor (CutBoard below, its I/O thread)
-# kills QEMU as that line arrives. QEMU writes the flash file at every erase
-# and program, so the file is what the chip left; each cut checks the cut
+# stops QEMU (QMP's `stop`, which lands the flash writes QEMU still has under
+# way: uthctl/boards/qemu_qmp.py) and kills it as that line arrives, so the
+# file is what the chip left; each cut checks the cut
 # block in the file (a "before" erase left it as it was, a "partial" erase
 # left its first half erased and its second half as it was).
 #
@@ -310,8 +311,8 @@ def chosen_cuts(steps):
 
 
 def check_cut_block(bench, cut, mode):
-    # The flash file holds what the chip left at the cut (QEMU writes through
-    # at each operation): littlefs programs only erased bytes, so a program
+    # The flash file holds what the chip left at the cut (QEMU stopped, its
+    # writes landed, before it was killed): littlefs programs only erased bytes, so a program
     # cut before it left its bytes erased, a torn one its first half (their
     # sum as the chip reported it) and its second half erased; a half erase
     # left its block's first half erased and its second half (that sum).

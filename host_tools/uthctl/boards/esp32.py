@@ -38,7 +38,7 @@ import time
 import tty
 from pathlib import Path
 
-from . import esp32_flash, esp32_uart
+from . import esp32_flash, esp32_uart, qemu_qmp
 from .flash import prepare_folder, state_folder
 from .max7219_model import Max7219
 from .rig_port import Conn
@@ -168,6 +168,12 @@ class Esp32Board(I2cFaultOps, Supervisor):
         self._wire_retry = time.monotonic()
         self._display = Max7219()
 
+    def _settle_flash(self):
+        # QEMU paused first, so the flash file holds every operation the chip
+        # finished (qemu_qmp.py); one that does not answer is killed as it is.
+        if self._proc is not None and self._proc.poll() is None and self._qmp_path:
+            qemu_qmp.stop(self._qmp_path)
+
     def _kill(self):
         proc, self._proc = self._proc, None
         if proc is None:
@@ -201,12 +207,14 @@ class Esp32Board(I2cFaultOps, Supervisor):
 
     def _power_off(self):
         changed = self._powered
+        self._settle_flash()
         self._kill()
         self._powered = False
         return changed
 
     def _restart(self):
         # The chip reset itself: a fresh QEMU on the same flash, as a power cycle.
+        self._settle_flash()
         self._kill()
         self._came_up = {"state": None, "fault": None}
         self._line_buf = b""
