@@ -8,8 +8,8 @@
 # say, which no power cut on a real chip does. QMP's `stop` pauses the
 # machine and drains the block layer before it answers (vm_stop), so after
 # its answer the file is what the chip left. Three JSON lines on QEMU's QMP
-# socket (-qmp unix:...), asked synchronously from the supervisor's thread:
-# the whole of what is needed here, so no QMP client library is taken on.
+# socket (-qmp unix:...), asked synchronously from the supervisor's thread;
+# why not qemu.qmp: docs/development.md, "Libraries, and why".
 import json
 import socket
 import time
