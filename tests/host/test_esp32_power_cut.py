@@ -14,9 +14,9 @@
 # "flash-cut" and stops. The supervisor (CutBoard below, its I/O thread)
 # stops QEMU (QMP's `stop`, which lands the flash writes QEMU still has under
 # way: uthctl/boards/qemu_qmp.py) and kills it as that line arrives, so the
-# file is what the chip left; each cut checks the cut
-# block in the file (a "before" erase left it as it was, a "partial" erase
-# left its first half erased and its second half as it was).
+# file is what the chip left; each cut checks the cut block in the file (a
+# "before" erase left it as it was, a "partial" erase left its first half
+# erased and its second half as it was).
 #
 #   day       configuration A1 in service mode, the record key given,
 #             rounds of 6, 6 and 3 seats (15 contributions), all in one
@@ -312,10 +312,11 @@ def chosen_cuts(steps):
 
 def check_cut_block(bench, cut, mode):
     # The flash file holds what the chip left at the cut (QEMU stopped, its
-    # writes landed, before it was killed): littlefs programs only erased bytes, so a program
-    # cut before it left its bytes erased, a torn one its first half (their
-    # sum as the chip reported it) and its second half erased; a half erase
-    # left its block's first half erased and its second half (that sum).
+    # writes landed, before it was killed): littlefs programs only erased
+    # bytes, so a program cut before it left its bytes erased, a torn one its
+    # first half (their sum as the chip reported it) and its second half
+    # erased; a half erase left its block's first half erased and its second
+    # half (that sum).
     _, kind, block, offset, length, total = (int(field) if field.isdigit() else field
                                              for field in cut)
     start = esp32_flash.VFS_OFFSET + block * 4096 + offset

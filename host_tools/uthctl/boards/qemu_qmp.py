@@ -12,7 +12,6 @@
 # why not qemu.qmp: docs/development.md, "Libraries, and why".
 import json
 import socket
-import time
 
 STOP_WAIT_S = 5.0  # QEMU answers a stop in milliseconds; a hung one is killed anyway
 
@@ -29,42 +28,22 @@ def stop(qmp_path, timeout=STOP_WAIT_S):
 def ask(qmp_path, *commands, timeout=STOP_WAIT_S):
     # Each command's answer ({"return": ...} or {"error": ...}), in order, after
     # the handshake QMP asks first; OSError if QEMU does not answer in time.
-    deadline = time.monotonic() + timeout
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(timeout)
         sock.connect(qmp_path)
-        replies = _Replies(sock, deadline)
-        replies.next()  # the greeting
+        lines = sock.makefile("rb")
+        json.loads(lines.readline())  # the greeting
         answers = []
         for command in ("qmp_capabilities",) + commands:
             sock.sendall(json.dumps({"execute": command}).encode() + b"\r\n")
-            answers.append(replies.answer())
+            answers.append(_answer(lines))
         return answers[1:]
 
 
-class _Replies:
-    # QMP's lines, one JSON object each; events ({"event": ...}) interleave.
-    def __init__(self, sock, deadline):
-        self.sock = sock
-        self.deadline = deadline
-        self.buffer = b""
-
-    def next(self):
-        while b"\n" not in self.buffer:
-            left = self.deadline - time.monotonic()
-            if left <= 0:
-                raise OSError("QEMU's QMP socket did not answer")
-            self.sock.settimeout(left)
-            data = self.sock.recv(4096)
-            if not data:
-                raise OSError("QEMU closed its QMP socket")
-            self.buffer += data
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return json.loads(line)
-
-    def answer(self):
-        # The next reply that is not an event: {"return": ...} or {"error": ...}.
-        while True:
-            message = self.next()
-            if "event" not in message:
-                return message
+def _answer(lines):
+    # The next line that is no event ({"event": ...} lines interleave). At
+    # the end of the stream json.loads(b"") raises ValueError.
+    while True:
+        message = json.loads(lines.readline())
+        if "event" not in message:
+            return message
