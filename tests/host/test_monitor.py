@@ -7,25 +7,17 @@ import contextlib
 import json
 import signal
 import subprocess
-import sys
 import threading
 import time
 
 import pytest
 from cable import Cable
 
+from terminal_argv import UTHCTL_AS_FROM_A_TERMINAL
 from uthctl.boards.max7219_model import reading
 from uthctl.cli import main as uthctl
 from uthctl.links.rig import lit
 
-# uthctl as a terminal starts it, Ctrl-C at its default and not blocked: a
-# test run started in the background by a non-interactive shell (a CI job)
-# passes its children SIGINT ignored, and Python then never turns one into
-# KeyboardInterrupt.
-AS_FROM_A_TERMINAL = [sys.executable, "-c", "import signal, sys; "
-                      "signal.signal(signal.SIGINT, signal.default_int_handler); "
-                      "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); "
-                      "from uthctl.cli import main; sys.exit(main(sys.argv[1:]))"]
 PER_SEAT = 2 * 10_000  # micro-dollars
 A1_MINIMUM = 100 * 1_000_000
 
@@ -57,9 +49,10 @@ class Output:
 
 class Monitor:
     def __init__(self, port, *extra):
-        self.process = subprocess.Popen([*AS_FROM_A_TERMINAL, "monitor", "--port", port, *extra],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True)
+        # As from a terminal (terminal_argv.py), so Ctrl-C reaches it however the run began.
+        self.process = subprocess.Popen(
+            [*UTHCTL_AS_FROM_A_TERMINAL, "monitor", "--port", port, *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.out, self.err = Output(self.process.stdout), Output(self.process.stderr)
 
     def interrupt(self):

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 
+from terminal_argv import UTHCTL_AS_FROM_A_TERMINAL
 from uthctl.boards.max7219_model import reading
 from uthctl.boards.virtual import VirtualBoard
 from uthctl.links import logexport
@@ -22,8 +23,9 @@ EVERY_S = "2"  # meters snapshots this often, so a lost record is asked for soon
 
 def uthctl_process(argv, log):
     # Ended with us (ending.py): a killed test run leaves no bridge or floor running.
+    # Started as from a terminal, so Ctrl-C stops it cleanly however the run began.
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    return ending_with_us([sys.executable, "-m", "uthctl.cli", *argv],
+    return ending_with_us([*UTHCTL_AS_FROM_A_TERMINAL, *argv],
                           stdout=subprocess.DEVNULL, stderr=open(log, "ab"), env=env)
 
 
