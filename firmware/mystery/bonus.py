@@ -88,15 +88,19 @@ class MysteryBonus:
         return self._commit([event], new_key=(key, kid))
 
     def head(self, nonce):
-        # The log's head as the store holds it, and with a key its
+        # The log's head as the store holds it, the records its bounded log
+        # dropped (the oldest kept is the next), and with a key their
         # authenticator over the asker's nonce (recordkey.head_auth).
         store = self.store
-        answer = {"seq": store.head_seq, "hash": store.head_hash, "nonce": nonce}
+        dropped = store.dropped()
+        answer = {"seq": store.head_seq, "hash": store.head_hash, "dropped": dropped,
+                  "nonce": nonce}
         if store.key is not None:
             from .recordkey import head_auth
 
             answer["key_id"] = store.key_id
-            answer["auth"] = head_auth(store.key, store.head_seq, store.head_hash, nonce)
+            answer["auth"] = head_auth(store.key, store.head_seq, store.head_hash, nonce,
+                                       dropped)
         return answer
 
     def settle_round(self, data):

@@ -71,10 +71,12 @@ def record_auth(key, kid, record_hash):
     return kid + ":" + _mac(key, "record:" + record_hash)
 
 
-def head_auth(key, seq, head_hash, nonce):
-    # The answer to `head`: the log's head as the board holds it, bound to
-    # the asker's nonce so an old answer cannot be shown again.
-    return _mac(key, "head:%d:%s:%s" % (seq, head_hash, nonce))
+def head_auth(key, seq, head_hash, nonce, dropped):
+    # The answer to `head`: the log's head as the board holds it and how many
+    # records its bounded log dropped (so where the log it keeps starts: the
+    # board's word, not its host's), bound to the asker's nonce so an old
+    # answer cannot be shown again.
+    return _mac(key, "head:%d:%s:%s:%d" % (seq, head_hash, nonce, dropped))
 
 
 def split_auth(auth):

@@ -34,11 +34,13 @@ def relinked(records, index, **changes):
 
 
 def head_answer(key_hex, records, nonce):
+    # The records the board keeps: those before the first were dropped.
     key = recordkey.parse_key(key_hex)
     seq, digest = (records[-1]["seq"], records[-1]["hash"]) if records else (0, chain.GENESIS)
-    return {"ok": True, "reply": "head", "seq": seq, "hash": digest, "nonce": nonce,
-            "key_id": recordkey.key_id(key), "auth": recordkey.head_auth(key, seq, digest,
-                                                                         nonce)}
+    dropped = records[0]["seq"] - 1 if records else 0
+    return {"ok": True, "reply": "head", "seq": seq, "hash": digest, "dropped": dropped,
+            "nonce": nonce, "key_id": recordkey.key_id(key),
+            "auth": recordkey.head_auth(key, seq, digest, nonce, dropped)}
 
 
 class StandInBoard:

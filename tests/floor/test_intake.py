@@ -190,14 +190,14 @@ def test_a_new_tables_first_record_past_1_is_refused_and_its_log_asked_for(intak
     assert store.records("3") == chain
 
 
-def test_the_first_record_a_board_still_keeps_starts_the_floors_log(intake, store):
-    # Its bounded log dropped records 1-3 before any bridge took them.
+def test_the_hosts_first_kept_does_not_start_the_floors_log(intake, store):
+    # Only the board's signed head does (test_intake_start.py): a bridge's
+    # "first_kept" is its host's word, which no key covers (issue 37).
     chain = records(5)
     first = json.dumps({"table": "3", "record": chain[3], "first_kept": True}).encode()
-    assert intake.take(topic("3"), first) == ACCEPTED
-    assert intake.take(topic("3"), message("3", chain[4])) == ACCEPTED
-    assert store.records("3") == chain[3:]
-    assert [a["kind"] for a in store.alerts("3")] == ["gap"]
+    assert intake.take(topic("3"), first) == EARLY
+    assert intake.requests == [("3", {"cmd": "log", "since": 1})]
+    assert store.count("records") == 0
 
 
 def test_a_snapshot_the_records_add_up_to_raises_nothing(intake, store):

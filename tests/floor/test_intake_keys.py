@@ -136,7 +136,60 @@ def test_a_rekey_needs_no_restart(intake, store, keys):
     late = chain.link({"ev": "setting", "name": "x", "value": 2}, 6, after[-1]["hash"])
     late["auth"] = recordkey.record_auth(recordkey.parse_key(old_key), old_kid, late["hash"])
     assert intake.take(topic("3"), message("3", late)) == REFUSED
-    assert "where key %s is in force" % new_kid in store.refusals()[-1]["reason"]
+    assert "signed with key %s, which was replaced" % old_kid in store.refusals()[-1]["reason"]
+    # The floor marked it so in the key file, for every floor after it (issue 37).
+    [old] = [k for k in record_auth.read_key_file(path, "3")["keys"] if k["key_id"] == old_kid]
+    assert (old["replaced_by"], old["replaced_at"]) == (new_kid, 3)
+
+
+def replaced_key_file(keys, table="3"):
+    # A table's key file as the floor leaves it after the board's `key`
+    # record 3 replaced K1 with K2: K1 marked replaced. (key id, hex) of each.
+    path = keyed(keys, table)
+    k1 = record_auth.newest_key(path, table)
+    record_auth.add_key(path, table)
+    k2 = record_auth.newest_key(path, table)
+    assert record_auth.mark_replaced(path, table, k1[0], k2[0], 3)
+    return path, k1, k2
+
+
+def signed_with(made, key):
+    kid, hex_key = key
+    return [dict(r, auth=recordkey.record_auth(recordkey.parse_key(hex_key), kid, r["hash"]))
+            for r in made]
+
+
+def test_a_replaced_key_never_comes_back_on_a_table_new_to_the_floor(intake, store, keys):
+    # The issue's attack: a new (or restored) floor; the key file holds K1
+    # and its replacement K2. A `key` record naming K1 (was: null, signed
+    # with K1), then a $5,000 validation signed with K1: refused as forged.
+    path, k1, k2 = replaced_key_file(keys)
+    board = signed_with(records(6), k2)  # the board's own, all signed with K2
+    back = signed_with([chain.link({"ev": "key", "key_id": k1[0], "was": None}, 1,
+                                   chain.GENESIS)], k1)[0]
+    paid = signed_with([forged_next(back)], k1)[0]
+    assert intake.take(topic("3"), message("3", back)) == REFUSED
+    assert intake.take(topic("3"), message("3", paid)) == REFUSED
+    assert store.count("records") == 0
+    [forged] = [a for a in store.alerts("3") if a["kind"] == "forged"]
+    assert "client table-3 (table 3's account)" in forged["text"]
+    assert "key %s, which was replaced" % k1[0] in forged["text"]
+    # The board's own K2-signed records still join, K2 the key in force.
+    assert take_all(intake, "3", board) == [ACCEPTED] * 6
+    assert store.records("3") == board and store.table("3")["key_id"] == k2[0]
+
+
+def test_a_key_record_naming_a_replaced_key_is_forged_even_signed_with_the_key_in_force(
+        intake, store, keys):
+    path, k1, k2 = replaced_key_file(keys)
+    board = signed_with(records(2), k2)
+    assert take_all(intake, "3", board) == [ACCEPTED] * 2
+    back = signed_with([chain.link({"ev": "key", "key_id": k1[0], "was": k2[0]}, 3,
+                                   board[-1]["hash"])], k2)[0]
+    assert intake.take(topic("3"), message("3", back)) == REFUSED
+    assert "puts key %s in force, which was replaced" % k1[0] in store.refusals()[-1]["reason"]
+    assert [a["kind"] for a in store.alerts("3")] == ["forged"]
+    assert store.table("3")["key_id"] == k2[0]
 
 
 def test_a_key_file_others_can_read_refuses_the_record_under_a_keys_alert(

@@ -7,15 +7,18 @@ import json
 import logging
 
 import pytest
+from board_standin import head_answer, sign
 from chains import CASINO, message, records, topic
 from sqlalchemy import Column, MetaData, Table, insert
 
 from mystery import chain
+from uthctl.analysis import record_auth
 from uthctl.floor import schema
 from uthctl.floor.database import Store, engine_for
-from uthctl.floor.intake import ACCEPTED, REFUSED, Intake
+from uthctl.floor.intake import ACCEPTED, EARLY, REFUSED, Intake
 from uthctl.floor.page_data import tiles
 from uthctl.floor.service import Floor
+from uthctl.floor.table_keys import TableKeys
 
 
 @pytest.fixture
@@ -83,12 +86,23 @@ def test_a_record_whose_ev_is_past_its_column_is_refused_though_it_chains(intake
     honest_four_still_stored(intake, store)
 
 
-def test_a_first_record_past_64_bits_is_refused_and_the_largest_seq_is_kept(intake, store):
-    # SQLite raised OverflowError on 2**63 and the floor ended.
-    for seq, outcome in ((2**63, REFUSED), (2**63 - 1, ACCEPTED)):
+def test_a_first_record_past_64_bits_is_refused_and_the_largest_seq_is_kept(
+        store, tmp_path):
+    # SQLite raised OverflowError on 2**63 and the floor ended. The table's
+    # log starts past record 1 where its board's signed head says (issue 37).
+    (tmp_path / "keys").mkdir(mode=0o700)
+    key_file = tmp_path / "keys" / "3.json"
+    record_auth.add_key(key_file, "3")
+    intake = Intake(store, CASINO, keys=TableKeys(tmp_path / "keys"))
+    key_hex = record_auth.newest_key(key_file, "3")[1]
+    for seq, outcome in ((2**63, REFUSED), (2**63 - 1, EARLY)):
         record = chain.link({"ev": "setting", "name": "x", "value": 1}, seq, "a" * 64)
-        payload = json.dumps({"table": "3", "record": record, "first_kept": True}).encode()
-        assert intake.take(topic("3"), payload) == outcome
+        [record] = sign([record], key_hex)
+        assert intake.take(topic("3"), message("3", record)) == outcome
+    nonce = intake.requests[-1][1]["nonce"]
+    answer = head_answer(key_hex, [record], nonce)  # it keeps that record alone
+    intake.take(topic("3"), json.dumps({"table": "3", "head": answer}).encode())
+    assert intake.take(topic("3"), message("3", record)) == ACCEPTED
     assert "past a 64-bit integer" in store.refusals()[0]["reason"]
     assert store.table("3")["last_seq"] == 2**63 - 1
     honest_four_still_stored(intake, store)

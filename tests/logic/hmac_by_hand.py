@@ -30,5 +30,5 @@ def record_auth(key, record):
     return key_id(key) + ":" + hmac_sha256(key, b"record:" + record["hash"].encode())
 
 
-def head_auth(key, seq, head_hash, nonce):
-    return hmac_sha256(key, ("head:%d:%s:%s" % (seq, head_hash, nonce)).encode())
+def head_auth(key, seq, head_hash, nonce, dropped):
+    return hmac_sha256(key, ("head:%d:%s:%s:%d" % (seq, head_hash, nonce, dropped)).encode())

@@ -160,7 +160,7 @@ def test_a_key_the_meter_record_names_but_the_flash_lacks_is_a_fault(root):
 def test_head_answers_over_the_hosts_nonce_in_every_state(root):
     rig = Rig(root)
     bare = rig.command(cmd="head", nonce=NONCE)[-1]
-    assert bare == {"ok": True, "reply": "head", "seq": 0, "hash": "0" * 64,
+    assert bare == {"ok": True, "reply": "head", "seq": 0, "hash": "0" * 64, "dropped": 0,
                     "nonce": NONCE}, bare  # no key yet: nothing to authenticate with
     rig.configure("A1")
     _service(rig)
@@ -175,8 +175,9 @@ def test_head_answers_over_the_hosts_nonce_in_every_state(root):
     for answer, nonce in ((in_service, NONCE), (betting, other)):
         assert answer["ok"] and answer["nonce"] == nonce, answer
         assert answer["key_id"] == hmac_by_hand.key_id(_bytes(KEY_A))
+        assert answer["dropped"] == 0, answer  # nothing dropped: the log starts at record 1
         assert answer["auth"] == hmac_by_hand.head_auth(_bytes(KEY_A), answer["seq"],
-                                                        answer["hash"], nonce), answer
+                                                        answer["hash"], nonce, 0), answer
 
 
 @tmpdir.within
@@ -223,3 +224,23 @@ def _assert_not_in(line, key):
                   json.dumps(list(raw))[1:-1])
     for shown in shown_ways:
         assert shown not in line, "a line sent shows the key: %s" % line
+
+
+@tmpdir.within
+def test_head_says_where_the_kept_log_starts_under_the_key(root):
+    # Its bounded log rotated (segments of 6 records, 3 kept): the head's
+    # `dropped` is the records before the oldest the board still exports,
+    # and the authenticator covers it, so the table's host cannot move the
+    # log's start (issue 37).
+    rig, _ = _provisioned(root)
+    store = rig.table.bonus.store
+    store.segment_records, store.segments_kept, store.reserve_blocks = 6, 3, 2
+    for _ in range(24):
+        rig.table.bonus.lock_round([(6, True, 100)])
+    answer = rig.command(cmd="head", nonce=NONCE)[-1]
+    oldest = _log(rig)[0]["seq"]
+    assert oldest > 1 and answer["dropped"] == oldest - 1, (oldest, answer)
+    assert answer["auth"] == hmac_by_hand.head_auth(_bytes(KEY_A), answer["seq"],
+                                                    answer["hash"], NONCE, oldest - 1)
+    assert answer["auth"] != hmac_by_hand.head_auth(_bytes(KEY_A), answer["seq"],
+                                                    answer["hash"], NONCE, 0)

@@ -86,10 +86,11 @@ def check_record(check, record):
     return checker(check, record) if checker else None
 
 
-def start_problem(first):
+def start_problem(first, dropped=None):
     # Why a log whose first record is `first` cannot be checked from there
-    # without an anchor (verify_log with no after, dropped or from_seq), or None.
-    return _start([first], None, None, None)[1]
+    # without an anchor (verify_log with no after or from_seq; `dropped`, the
+    # records the board says it dropped), or None.
+    return _start([first], None, dropped, None)[1]
 
 
 def _hit_in_range(record, reset):

@@ -1,12 +1,18 @@
 # A table's record keys on the host, and its records held against them.
 # The key file (mode 600, written whole or not at all: private_file) lists
 # every key the table has been given, newest last: {"table": "3", "keys":
-# [{"key_id": ..., "key": 64 hex digits, "made": Unix time}]}. A record signed with a key
+# [{"key_id": ..., "key": 64 hex digits, "made": Unix time}]}; a key the
+# board has replaced also carries "replaced_by" (the key id) and
+# "replaced_at" (the seq of the board's `key` record that replaced it),
+# written by the floor when it stores that record. A record signed with a key
 # must be signed with the key in force: the first key the log shows, and
 # after each `key` record (the replacement, signed with the key it
-# replaces) the key that record names. Records from before the board had a
-# key carry no "auth" and are counted as unsigned; one without it once a
-# key is in force is a forgery or an altered record.
+# replaces) the key that record names. A replaced key never comes back: a
+# record signed with one, or a `key` record naming one, is refused. Records
+# from before the board had a key carry no "auth" and are counted as
+# unsigned; one without it once a key is in force is a forgery or an altered
+# record, and so is a `key` record without it: the board signs its key record
+# (with the key it gives, or the key it replaces), and every record after.
 import hmac
 import json
 import os
@@ -64,7 +70,28 @@ def read_key_file(path, table=None):
         if entry.get("key_id") != recordkey.key_id(key):
             raise KeyFileError("key file %s: key id %r is not its key's"
                                % (path, entry.get("key_id")))
+        if not isinstance(entry.get("replaced_by", ""), str):
+            raise KeyFileError("key file %s: key %s's \"replaced_by\" is not a key id"
+                               % (path, entry["key_id"]))
     return content
+
+
+def replaced_keys(path, table=None):
+    # The ids of the keys the file marks replaced.
+    return {entry["key_id"] for entry in read_key_file(path, table)["keys"]
+            if entry.get("replaced_by")}
+
+
+def mark_replaced(path, table, key_id, by, seq):
+    # The board's `key` record `seq` replaced key_id with `by`: marked so, so
+    # that no floor takes key_id as the key in force again, a new one too.
+    content = read_key_file(path, table)
+    for entry in content["keys"]:
+        if entry["key_id"] == key_id and not entry.get("replaced_by"):
+            entry.update(replaced_by=by, replaced_at=seq)
+            write_private(path, json.dumps(content, indent=1) + "\n")
+            return True
+    return False
 
 
 def load_keys(path, table=None):
@@ -81,10 +108,13 @@ def newest_key(path, table=None):
 
 class Checker:
     # Records of one table, in order, against its keys: check() gives each
-    # one's problem or None and moves the key in force on.
-    def __init__(self, keys, in_force=None):
+    # one's problem or None and moves the key in force on. replaced: the
+    # key ids never to be in force again (the key file's marks); the log's
+    # own `key` records add the keys they replace.
+    def __init__(self, keys, in_force=None, replaced=()):
         self.keys = keys
         self.in_force = in_force  # None: no key seen yet in this log
+        self.replaced = set(replaced)
         self.signed = 0
         self.unsigned = 0
 
@@ -92,19 +122,46 @@ class Checker:
         auth = record.get("auth")
         seq = record.get("seq")
         if auth is None:
-            if self.in_force is not None:
-                return ("record %r carries no authenticator though key %s is in force"
-                        % (seq, self.in_force))
-            self.unsigned += 1
-            return None
-        problem = self._mac_problem(record, auth)
+            return self._unsigned(record, seq)
+        problem = self._replaced_problem(record, auth) or self._mac_problem(record, auth)
         if problem:
             return problem
         self.signed += 1
         if record.get("ev") == "key":
             self.in_force = record.get("key_id")
+            if isinstance(record.get("was"), str):
+                self.replaced.add(record["was"])
         elif self.in_force is None:
             self.in_force = recordkey.split_auth(auth)[0]
+        return None
+
+    def _unsigned(self, record, seq):
+        if self.in_force is not None:
+            return ("record %r carries no authenticator though key %s is in force"
+                    % (seq, self.in_force))
+        if record.get("ev") == "key":
+            # The board signs its key record and every record after it: from
+            # here on a record without "auth" had it taken off, or is not the board's.
+            self.in_force = str(record.get("key_id"))
+            return ("record %r, the board's key record (key %s), carries no authenticator: "
+                    "the board signs it and every record after it; its authenticators were "
+                    "taken off, or it is not the board's" % (seq, self.in_force))
+        self.unsigned += 1
+        return None
+
+    def _replaced_problem(self, record, auth):
+        seq = record.get("seq")
+        try:
+            kid = recordkey.split_auth(auth)[0]
+        except ValueError:
+            return None  # _mac_problem names it
+        if kid in self.replaced:
+            return ("record %r is signed with key %s, which was replaced: a replaced key is "
+                    "never the key in force again" % (seq, kid))
+        named = record.get("key_id")
+        if record.get("ev") == "key" and named in self.replaced:
+            return ("record %r puts key %s in force, which was replaced: a replaced key is "
+                    "never the key in force again" % (seq, named))
         return None
 
     def _mac_problem(self, record, auth):
@@ -140,9 +197,13 @@ def check_records(records, keys):
 
 
 def head_matches(key, answer, nonce):
-    # Whether a board's `head` answer is its own, for this nonce.
+    # Whether a board's `head` answer is its own, for this nonce: its head
+    # and its `dropped` (where the log it keeps starts) both.
+    dropped = answer.get("dropped")
+    if type(dropped) is not int or dropped < 0:
+        return False
     try:
-        expected = recordkey.head_auth(key, answer["seq"], answer["hash"], nonce)
+        expected = recordkey.head_auth(key, answer["seq"], answer["hash"], nonce, dropped)
     except (KeyError, TypeError):
         return False
     return answer.get("nonce") == nonce and isinstance(answer.get("auth"), str) and \

@@ -71,7 +71,13 @@ def _audit_one(store, name, records, unread, since, keys_dir, head):
     status = json.loads(state["board_status"]) if state["board_status"] else {}
     failures = [unread] if unread else []
     failures += [] if meters else ["meters: no meters snapshot from the table yet"]
-    result = audit(status, meters, records, failures, "the floor's database, table %s" % name)
+    # Where the log starts is the board's word (its signed head, audit_head),
+    # never the meters' log_dropped, which the table's host sends: a log from
+    # past record 1 is audited as the part it is (so log_dropped goes unread).
+    start = records[0]["seq"] if records and since is None else None
+    result = audit(status, meters, records, failures,
+                   "the floor's database, table %s" % name,
+                   from_seq=start if start is not None and start > 1 else None)
     result["failures"] += signed["problems"]
     if head["state"] == audit_head.FAILED:
         result["failures"].append("head: " + head["text"])
@@ -142,7 +148,7 @@ def _compared(records, asking, now):
     if asking.head is None:
         return audit_head.unconfirmed(asking.why)
     after = [asking.after[seq] for seq in sorted(asking.after)]
-    return audit_head.compare(records, asking.head, after, now)
+    return audit_head.compare(records, asking.head, after, now, board_first=asking.first)
 
 
 def _summary(results):

@@ -2,7 +2,9 @@
 # (authenticated by its record key, over the audit's nonce) or over its USB
 # link: the one anchor outside the database. A tail deleted from the
 # database, meters rolled back with it, leaves every record there verifying;
-# only the board still holds the records after it.
+# only the board still holds the records after it. Its front likewise:
+# the board's signed head says where the log it keeps starts (`dropped`),
+# and a database whose log starts later lacks records the board still has.
 from mystery import chain
 
 CONFIRMED, BEHIND, UNCONFIRMED, FAILED = "confirmed", "behind", "head unconfirmed", "failed"
@@ -16,13 +18,20 @@ def unconfirmed(why):
     return {"state": UNCONFIRMED, "text": why}
 
 
-def compare(db_records, board_head, after, now, grace=BEHIND_GRACE_S):
+def compare(db_records, board_head, after, now, grace=BEHIND_GRACE_S, board_first=None):
     # board_head: (seq, hash) the board vouched for; after: the board's
-    # records after the database's head (asked for only when it is behind).
+    # records after the database's head (asked for only when it is behind);
+    # board_first: the oldest record the board keeps, as it vouched too.
     db_head = (db_records[-1]["seq"], db_records[-1]["hash"]) if db_records \
         else (0, chain.GENESIS)
     seq, digest = board_head
     found = {"board_seq": seq, "db_seq": db_head[0]}
+    if db_records and board_first is not None and db_records[0]["seq"] > board_first:
+        return dict(found, state=FAILED, text="the database's log starts at record %d, but "
+                    "the board keeps its records from record %d on (its signed head): "
+                    "records %d-%d are missing from the database's front"
+                    % (db_records[0]["seq"], board_first, board_first,
+                       db_records[0]["seq"] - 1))
     if seq == db_head[0]:
         if digest == db_head[1]:
             return dict(found, state=CONFIRMED, text="the board's head is the database's, "

@@ -22,6 +22,7 @@ class Asking:
         self.table, self.keys, self.db_seq = table, keys, db_seq
         self.nonce = secrets.token_hex(NONCE_BYTES)
         self.head = None  # (seq, hash) once authenticated
+        self.first = None  # the oldest record the board keeps, authenticated with it
         self.why = "no answer from the table's board within the wait"
         self.after = {}  # seq -> record, of the board's records past db_seq
 
@@ -66,6 +67,7 @@ class Asking:
             self.why = "the board's answer holds no head"
         else:
             self.head = answer["seq"], answer["hash"]
+            self.first = answer["dropped"] + 1
             return True
         return False
 
@@ -74,7 +76,7 @@ def asker(broker, account, casino, keys_dir, wait, cafile=None):
     # ask(records by table) -> {table: Asking}, each table asked from its
     # database's head, its answers held against its key file.
     def ask(records_by_table):
-        askings = {name: Asking(name, audit_keys.load_table_keys(keys_dir, name)[0],
+        askings = {name: Asking(name, audit_keys.head_keys(keys_dir, name),
                                 records[-1]["seq"] if records else 0)
                    for name, records in records_by_table.items()}
         ask_heads(broker, account, casino, askings, wait, cafile)

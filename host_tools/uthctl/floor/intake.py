@@ -9,7 +9,9 @@
 # (running.py): a hit or a redraw is checked against its cycle's stored
 # commitment, never by a walk of the log.
 # A record of a table with a key file must carry its board's authenticator
-# once a key is in force (table_keys.py). Each message is handled on its own:
+# once a key is in force (table_keys.py). A table met past its record 1
+# starts where its board's signed head says its kept log starts, never
+# where its host says (log_start.py). Each message is handled on its own:
 # whatever goes wrong in one (a bug, the database) refuses that message,
 # counted as `internal` on its table, and never stops the next.
 import json
@@ -19,7 +21,7 @@ from mystery import chain
 
 from ..analysis import logread
 from ..analysis.audit import identity_failures, ledger_failures
-from . import limits, running, topics
+from . import limits, log_start, running, topics
 from .table_keys import KeyFileError
 
 ACCEPTED, DUPLICATE, REFUSED, KEPT = "accepted", "duplicate", "refused", "kept"
@@ -36,6 +38,7 @@ class Intake:
         self.store = store
         self.casino = casino
         self.keys = keys
+        self.starts = log_start.LogStarts(keys)
         self.log = log or (lambda words: None)
         self.requests = []  # (table, command) for the floor to publish
         self.asked = {}  # table -> (since, when) of the last log request
@@ -105,9 +108,10 @@ class Intake:
 
     def _event(self, table, message):
         if "head" in message:
-            return KEPT, None  # a board's answer to the audit's `head`, for the audit
+            return self._head(table, message["head"])  # ours, or the audit's
         if "record" in message:
-            return self._record(table, message["record"], message.get("first_kept") is True)
+            # A "first_kept" beside it is the bridge's word: never taken.
+            return self._record(table, message["record"])
         event = message.get("event")
         if not isinstance(event, dict) or not isinstance(event.get("ev"), str):
             return REFUSED, "an event message holds neither a record nor an event"
@@ -121,9 +125,16 @@ class Intake:
             self.store.raise_alert(table, "fault", str(event.get("reason")))
         return KEPT, None
 
-    def _record(self, table, record, first_kept=False):
-        # first_kept: the bridge says this is the first record its board
-        # still keeps (its bounded log dropped those before).
+    def _head(self, table, answer):
+        # A board's `head` answer: to our nonce, where a new table's log starts.
+        start = self.starts.heard(table, answer)
+        if start is not None and (self.store.table(table) or {}).get("last_seq") is None:
+            self.log("table %s: its board's signed head says its log starts at record %d"
+                     % (table, start))
+            self.ask_log(table, start)
+        return KEPT, None
+
+    def _record(self, table, record):
         problem = logread.shape_problem(record) or limits.record_problem(record)
         if problem:
             return REFUSED, "not a log record: %s" % problem
@@ -131,8 +142,14 @@ class Intake:
         last_seq = state.get("last_seq")
         if last_seq is not None and record["seq"] <= last_seq:
             return self._again(table, record, state.get("key_id"))
-        if record["seq"] > (last_seq + 1 if last_seq is not None else 1) and not (
-                last_seq is None and first_kept):
+        first = last_seq + 1 if last_seq is not None else self.starts.start(table) or 1
+        if record["seq"] < first:  # a new table's, before its board's oldest kept record
+            self.store.raise_alert(table, "refused", "record %d is before record %d, the "
+                                   "oldest its board keeps by its signed head: not the "
+                                   "board's" % (record["seq"], first))
+            return REFUSED, "record %d is before its board's oldest kept record, %d" % (
+                record["seq"], first)
+        if record["seq"] > first:
             return self._past_head(table, record, state)
         return self._join(table, record, state)
 
@@ -151,13 +168,28 @@ class Intake:
                                               state.get("key_id"))
             if refused:
                 return refused
-        if last_seq is None:
-            self.ask_log(table, 1)  # the floor missed the table's first records
-            return EARLY, "record %d of a table whose earlier records the floor lacks" % seq
+        if last_seq is None:  # the floor missed the table's first records
+            return self._before_start(table, seq)
         self.ask_log(table, last_seq + 1)
         self.store.raise_alert(table, "gap", "records %d-%d missing: asked the table again"
                                % (last_seq + 1, seq - 1))
         return EARLY, "record %d after record %d: a gap" % (seq, last_seq)
+
+    def _before_start(self, table, seq):
+        # Asked again from record 1 (or the board's oldest kept, by its signed
+        # head), and the board asked where its kept log starts now.
+        start = self.starts.start(table)
+        self.ask_log(table, start or 1)
+        request = self.starts.ask(table)
+        if request is not None:
+            self.requests.append((table, request))
+        elif start is None and not self.starts.can_ask(table):
+            # Said, not alerted: it is also how a floor that came up after the
+            # bridge meets the table, until record 1 comes again.
+            self.log("table %s: record %d held back; its log on the floor starts at record 1 "
+                     "or where its board's signed head says, and no key the floor holds for "
+                     "it can sign a head" % (table, seq))
+        return EARLY, "record %d of a table whose earlier records the floor lacks" % seq
 
     def _join(self, table, record, state):
         # The table's next record (or the first it still keeps): stored when
@@ -188,8 +220,21 @@ class Intake:
             self.store.raise_alert(table, "commitment", checks.problem)
         if last_seq is None and seq > 1:
             self.store.raise_alert(table, "gap", "the table's log on the floor starts at "
-                                   "record %d: the board no longer kept the earlier ones" % seq)
+                                   "record %d: its board's signed head says it keeps its "
+                                   "records from there, records 1-%d dropped" % (seq, seq - 1))
+        if record["ev"] == "key" and self.keys is not None and in_force is not None \
+                and isinstance(record.get("was"), str):
+            self._mark_replaced(table, record)
         return ACCEPTED, None
+
+    def _mark_replaced(self, table, record):
+        # The board's own replacement, stored: its old key is never in force again.
+        try:
+            self.keys.mark_replaced(table, record["was"], record["key_id"], record["seq"])
+        except (KeyFileError, OSError) as error:
+            self.store.raise_alert(table, "keys", "key %s, replaced by the board's record "
+                                   "%d, is not marked replaced in its key file: %s"
+                                   % (record["was"], record["seq"], error))
 
     def _refused_unless(self, table, seq, check, record, in_force):
         # check(table, record, in_force) gives (problem, key in force after):
@@ -225,9 +270,12 @@ class Intake:
 
     def _checks_for(self, table, state, record):
         # The running state the record is checked on: a new one for the
-        # table's first record, else the state at the floor's head.
+        # table's first record (record 1, or the oldest its board keeps by
+        # its signed head: the only ones that join first), else the state at
+        # the floor's head.
         if state.get("last_seq") is None:
-            self.checks[table] = running.Running(record, self._cycle_reader(table))
+            self.checks[table] = running.Running(record, self._cycle_reader(table),
+                                                 dropped=record["seq"] - 1)
             return self.checks[table]
         return self._checks_at_head(table, state)
 

@@ -84,10 +84,11 @@ def _nothing_stored(_fact, _key):
 class Running:
     # fresh: built here from the table's first record (or a walk of its log),
     # so any cycle rows the database holds for the table are not its own.
-    def __init__(self, first, load, fresh=True):
+    # dropped: the records before `first` its board's signed head says it dropped.
+    def __init__(self, first, load, fresh=True, dropped=None):
         self.seq = None  # the last record taken
         self.fresh = fresh
-        self.problem = log_verify.start_problem(first)
+        self.problem = log_verify.start_problem(first, dropped)
         self.check = log_verify.LogCheck()
         self.ledger = ledger.Ledger(first["seq"] == 1, chart=False)
         self.facts = [CycleFacts(fact, _nothing_stored if fresh else load) for fact in FACTS]

@@ -5,6 +5,9 @@
 # record_auth.Checker from the key in force that the table's row holds
 # (tables.key_id), which moves only with a stored record: the floor's
 # memory and its database cannot disagree about it, across restarts too.
+# A key the file marks replaced is never the key in force again, on a table
+# new to the floor too: the floor marks it when it stores the board's `key`
+# record that replaced it (record_auth.mark_replaced).
 from pathlib import Path
 
 from mystery import recordkey
@@ -22,6 +25,7 @@ class TableKeys:
     def __init__(self, folder):
         self.folder = Path(folder)
         self.held = {}  # table -> {key id: key}, or None: no key file
+        self.replaced = {}  # table -> the key ids its file marks replaced
 
     def check(self, table, record, in_force):
         # (problem or None, the key in force after the record). A table with
@@ -33,7 +37,7 @@ class TableKeys:
                 return ("key %s is in force on table %s but the floor has no key file %s"
                         % (in_force, table, key_file(self.folder, table))), in_force
             return None, None
-        checker = record_auth.Checker(keys, in_force)
+        checker = record_auth.Checker(keys, in_force, self.replaced[table])
         return checker.check(record), checker.in_force
 
     def check_early(self, table, record, in_force):
@@ -44,23 +48,36 @@ class TableKeys:
         keys = self._keys(table, _named_key(record))
         if keys is None or (record.get("auth") is None and in_force is None):
             return None, in_force
-        checker = record_auth.Checker(keys, in_force if record.get("auth") is None else None)
+        checker = record_auth.Checker(keys, in_force if record.get("auth") is None else None,
+                                      self.replaced[table])
         return checker.check(record), in_force
 
     def has_file(self, table):
         return self._keys(table, None) is not None
 
+    def usable(self, table, named=None):
+        # {key id: key} of the keys that may be in force: held, not replaced.
+        keys = self._keys(table, named) or {}
+        return {kid: key for kid, key in keys.items() if kid not in self.replaced[table]}
+
+    def mark_replaced(self, table, key_id, by, seq):
+        # The board's `key` record `seq`, stored, replaced key_id with `by`.
+        if self._keys(table, None) is None:
+            return False
+        self.replaced[table].add(key_id)
+        return record_auth.mark_replaced(key_file(self.folder, table), table, key_id, by, seq)
+
     def _keys(self, table, named):
         if table not in self.held or (named is not None and named not in (self.held[table]
                                                                           or {})):
-            self.held[table] = self._read(table)
+            self.held[table], self.replaced[table] = self._read(table)
         return self.held[table]
 
     def _read(self, table):
         path = key_file(self.folder, table)
         if not path.exists():
-            return None
-        return record_auth.load_keys(path, table)
+            return None, set()
+        return record_auth.load_keys(path, table), record_auth.replaced_keys(path, table)
 
 
 def _named_key(record):

@@ -1,0 +1,134 @@
+# Where a table's log on the floor starts (issue 37, point 5): at record 1,
+# or where the board's own signed head says the log it keeps starts; never
+# where the table's host says, with the bridge's "first_kept" or the meters'
+# `log_dropped`, which no key covers. On SQLite and PostgreSQL, as every
+# intake test.
+import json
+
+import pytest
+from board_standin import head_answer
+from chains import CASINO, message, meters_message, signed, simulated, topic
+
+from uthctl.analysis import record_auth
+from uthctl.floor.intake import ACCEPTED, EARLY, KEPT, REFUSED, Intake
+from uthctl.floor.table_keys import TableKeys
+
+
+@pytest.fixture
+def keys(tmp_path):
+    folder = tmp_path / "keys"
+    folder.mkdir(mode=0o700)
+    return folder
+
+
+@pytest.fixture
+def intake(store, keys):
+    return Intake(store, CASINO, keys=TableKeys(keys))
+
+
+def keyed(keys, table="3"):
+    path = keys / ("%s.json" % table)
+    record_auth.add_key(path, table)
+    return path
+
+
+@pytest.fixture(scope="module")
+def play():
+    # 826 records of the firmware's own engine: its one hit at 807,
+    # validated at 808, paid at 809 (the list's index is seq - 1).
+    made, meters = simulated("A1", 820, 3)
+    assert [r["ev"] for r in made[806:809]] == ["hit", "validated", "paid"]
+    return made, meters
+
+
+def kept_from(made, first):
+    return [r for r in made if r["seq"] >= first]
+
+
+def first_kept(table, record):
+    return json.dumps({"table": table, "record": record, "first_kept": True}).encode()
+
+
+def head_requests(intake, table="3"):
+    return [request for name, request in intake.requests
+            if name == table and request["cmd"] == "head"]
+
+
+def answer_head(intake, key_file, kept, table="3", **changes):
+    # The board's answer to the floor's latest `head`, as its bridge publishes it.
+    nonce = head_requests(intake, table)[-1]["nonce"]
+    key_hex = record_auth.newest_key(key_file, table)[1]
+    answer = dict(head_answer(key_hex, kept, nonce), **changes)
+    body = {"table": table, "head": answer, "asked": nonce}
+    return intake.take(topic(table), json.dumps(body).encode())
+
+
+def take_all(intake, made, table="3"):
+    return [intake.take(topic(table), message(table, r)) for r in made]
+
+
+def test_first_kept_just_after_a_hit_never_starts_a_tables_log(intake, store, keys, play):
+    # The issue's attack: the host publishes the board's own records from 810
+    # (after the hit, its validation and its payment) as its first kept, the
+    # meters' log_dropped set to match.
+    made, meters = play
+    genuine = signed(made, keyed(keys), "3")
+    assert intake.take(topic("3"), first_kept("3", genuine[809])) == EARLY
+    assert intake.take(topic("3", "meters"), meters_message(
+        "3", dict(meters, log_dropped=809))) == KEPT
+    assert store.count("records") == 0
+    assert ("3", {"cmd": "log", "since": 1}) in intake.requests
+    # The board keeps its whole log: its own records from 1 all join, none "forged".
+    assert take_all(intake, genuine) == [ACCEPTED] * len(genuine)
+    assert store.records("3") == genuine
+    assert [a["kind"] for a in store.alerts("3")] == []
+    assert store.refusals() == []
+
+
+def test_a_new_table_starts_where_its_boards_signed_head_says(intake, store, keys, play):
+    made, _ = play
+    key_file = keyed(keys)
+    kept = kept_from(signed(made, key_file, "3"), 300)  # its bounded log dropped 1-299
+    assert intake.take(topic("3"), message("3", kept[0])) == EARLY
+    assert len(head_requests(intake)) == 1  # the board asked, over a fresh nonce
+    assert answer_head(intake, key_file, kept) == KEPT
+    assert intake.requests[-1] == ("3", {"cmd": "log", "since": 300})
+    assert take_all(intake, kept) == [ACCEPTED] * len(kept)
+    assert store.records("3") == kept
+    [gap] = store.alerts("3")
+    assert gap["kind"] == "gap" and "starts at record 300" in gap["text"]
+
+
+@pytest.mark.parametrize("wrong", ["dropped", "nonce", "key"])
+def test_a_head_that_is_not_the_boards_answer_to_the_floor_starts_nothing(
+        intake, store, keys, play, wrong):
+    made, _ = play
+    key_file = keyed(keys)
+    kept = kept_from(signed(made, key_file, "3"), 810)
+    intake.take(topic("3"), first_kept("3", kept[0]))
+    if wrong == "dropped":  # the board's answer for 1-299 dropped, `dropped` moved on
+        answer_head(intake, key_file, kept_from(made, 300), dropped=809)
+    elif wrong == "nonce":  # an answer to another asker, shown again
+        nonce = head_requests(intake)[-1]["nonce"]
+        other = head_answer(record_auth.newest_key(key_file, "3")[1], kept, "ab" * 16)
+        intake.take(topic("3"), json.dumps({"table": "3", "head": other,
+                                            "asked": nonce}).encode())
+    else:  # made with a key the table's key file does not hold
+        stranger = keyed(keys, "9")
+        nonce = head_requests(intake)[-1]["nonce"]
+        other = head_answer(record_auth.newest_key(stranger, "9")[1], kept, nonce)
+        intake.take(topic("3"), json.dumps({"table": "3", "head": other,
+                                            "asked": nonce}).encode())
+    assert intake.take(topic("3"), message("3", kept[0])) == EARLY
+    assert store.count("records") == 0
+
+
+def test_a_record_before_the_boards_oldest_kept_is_refused(intake, store, keys, play):
+    made, _ = play
+    key_file = keyed(keys)
+    genuine = signed(made, key_file, "3")
+    intake.take(topic("3"), message("3", genuine[399]))
+    answer_head(intake, key_file, kept_from(genuine, 400))
+    assert intake.take(topic("3"), message("3", genuine[0])) == REFUSED  # a record 1 now
+    assert "before its board's oldest kept record, 400" in store.refusals()[0]["reason"]
+    assert take_all(intake, genuine[399:]) == [ACCEPTED] * (len(genuine) - 399)
