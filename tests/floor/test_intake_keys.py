@@ -149,7 +149,9 @@ def replaced_key_file(keys, table="3"):
     k1 = record_auth.newest_key(path, table)
     record_auth.add_key(path, table)
     k2 = record_auth.newest_key(path, table)
-    assert record_auth.mark_replaced(path, table, k1[0], k2[0], 3)
+    content = json.loads(path.read_text())  # marked as docs/floor.md says, by hand
+    content["keys"][0].update(replaced_by=k2[0], replaced_at=3)
+    path.write_text(json.dumps(content))
     return path, k1, k2
 
 
