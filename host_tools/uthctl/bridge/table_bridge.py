@@ -147,7 +147,6 @@ class Bridge:
     def sync(self):
         # The board's records after the anchor, each acknowledged before the
         # anchor moves past it; then its meters.
-        fresh = self.anchor is None  # the whole log the board keeps, from its first record
         try:
             records, meters = logexport.export(self.link, self.anchor)
         except logexport.JoinError as error:
@@ -156,22 +155,17 @@ class Bridge:
             records, meters = logexport.export(self.link, None)
             if not records:
                 self.anchor = logexport.head_of(meters)
-            first_kept = bool(records)
-        else:
-            first_kept = fresh and bool(records)
         for record in records:
-            self.send_record(record, first_kept)
-            first_kept = False
+            self.send_record(record)
             self.anchor = record["seq"], record["hash"]
             anchor_state.save(self.state_path, self.table, self.anchor)
         self.sync_due = False
         self.send_meters(meters)
 
-    def send_record(self, record, first_kept):
-        body = {"record": record}
-        if first_kept:
-            body["first_kept"] = True
-        self.send(topics.EVENT, body)
+    def send_record(self, record):
+        # The record alone: where the table's log starts is the board's word,
+        # its signed head, which the floor asks for itself (floor/log_start.py).
+        self.send(topics.EVENT, {"record": record})
 
     def publish_meters(self):
         self.send_meters(logexport.read_meters(self.link))
@@ -244,9 +238,8 @@ class Bridge:
         head = logexport.head_of(meters)[0]
         records = logexport.fetch_records(self.link, since) if since <= head else []
         records = [record for record in records if record.get("seq", 0) <= head]
-        for index, record in enumerate(records):
-            # The first of them after a request from before it: the board's first kept.
-            self.send_record(record, index == 0 and record.get("seq", 0) > since)
+        for record in records:
+            self.send_record(record)
         self.note("resent %d records from record %d, as the floor asked" % (len(records), since))
         self.send_meters(meters)
 

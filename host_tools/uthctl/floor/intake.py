@@ -361,6 +361,10 @@ class Intake:
         if isinstance(message.get("board"), dict):
             values["board_status"] = json.dumps(message["board"], sort_keys=True)
         self.store.set_table(self.casino, table, **values)
+        if status == "online" and self.store.table(table)["last_seq"] is None:
+            # A table the floor holds nothing of (the bridge published before
+            # the floor came up, or the floor is new): its log, asked now.
+            self.ask_log(table, 1)
         if status == "offline":
             self.store.raise_alert(table, "offline", "the table's bridge went offline")
         return KEPT, None
