@@ -99,28 +99,43 @@ def test_a_new_table_starts_where_its_boards_signed_head_says(intake, store, key
     assert gap["kind"] == "gap" and "starts at record 300" in gap["text"]
 
 
-@pytest.mark.parametrize("wrong", ["dropped", "nonce", "key"])
+def mark_first_replaced(key_file, table="3"):
+    # A second key added and the first marked replaced, as the floor marks
+    # it on the board's replacement (docs/floor.md, "A replaced key"); the first's hex.
+    old = record_auth.newest_key(key_file, table)
+    record_auth.add_key(key_file, table)
+    content = json.loads(key_file.read_text())
+    content["keys"][0].update(replaced_by=content["keys"][1]["key_id"], replaced_at=5)
+    key_file.write_text(json.dumps(content))
+    return old[1]
+
+
+@pytest.mark.parametrize("wrong", ["dropped", "nonce", "key", "replaced"])
 def test_a_head_that_is_not_the_boards_answer_to_the_floor_starts_nothing(
         intake, store, keys, play, wrong):
     made, _ = play
     key_file = keyed(keys)
-    kept = kept_from(signed(made, key_file, "3"), 810)
+    key_hex = record_auth.newest_key(key_file, "3")[1]
+    if wrong == "key":  # made with a key the table's key file does not hold
+        key_hex = record_auth.newest_key(keyed(keys, "9"), "9")[1]
+    elif wrong == "replaced":  # made with a key the table's key file marks replaced
+        key_hex = mark_first_replaced(key_file)
+    kept = kept_from(signed(made, key_file, "3"), 810)  # with the key in force
     intake.take(topic("3"), first_kept("3", kept[0]))
+    nonce = head_requests(intake)[-1]["nonce"]
     if wrong == "dropped":  # the board's answer for 1-299 dropped, `dropped` moved on
-        answer_head(intake, key_file, kept_from(made, 300), dropped=809)
+        answer = dict(head_answer(key_hex, kept_from(made, 300), nonce), dropped=809)
     elif wrong == "nonce":  # an answer to another asker, shown again
-        nonce = head_requests(intake)[-1]["nonce"]
-        other = head_answer(record_auth.newest_key(key_file, "3")[1], kept, "ab" * 16)
-        intake.take(topic("3"), json.dumps({"table": "3", "head": other,
-                                            "asked": nonce}).encode())
-    else:  # made with a key the table's key file does not hold
-        stranger = keyed(keys, "9")
-        nonce = head_requests(intake)[-1]["nonce"]
-        other = head_answer(record_auth.newest_key(stranger, "9")[1], kept, nonce)
-        intake.take(topic("3"), json.dumps({"table": "3", "head": other,
-                                            "asked": nonce}).encode())
-    assert intake.take(topic("3"), message("3", kept[0])) == EARLY
+        answer = head_answer(key_hex, kept, "ab" * 16)
+    else:
+        answer = head_answer(key_hex, kept, nonce)
+    intake.take(topic("3"), json.dumps({"table": "3", "head": answer, "asked": nonce}).encode())
+    assert intake.take(topic("3"), message("3", kept[0])) in (EARLY, REFUSED)
     assert store.count("records") == 0
+    # The board's own answer, to the same nonce, does start it.
+    right = head_answer(record_auth.newest_key(key_file, "3")[1], kept, nonce)
+    intake.take(topic("3"), json.dumps({"table": "3", "head": right, "asked": nonce}).encode())
+    assert intake.take(topic("3"), message("3", kept[0])) == ACCEPTED
 
 
 def test_a_record_before_the_boards_oldest_kept_is_refused(intake, store, keys, play):

@@ -59,8 +59,8 @@ class Asking:
             self.why = "no usable key file for the table: the board's answer cannot be " \
                 "authenticated"
         elif key is None:
-            self.why = "the board answered with key %r, which the key file does not hold" \
-                % answer.get("key_id")
+            self.why = "the board answered with key %r, which the key file does not hold " \
+                "or marks replaced" % answer.get("key_id")
         elif not record_auth.head_matches(key, answer, self.nonce):
             self.why = "the board's answer does not match its key: not the board's own"
         elif type(answer.get("seq")) is not int or not isinstance(answer.get("hash"), str):
