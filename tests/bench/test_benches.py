@@ -20,7 +20,7 @@ import servers  # noqa: E402
 
 # The smallest sizes: a few rounds, a few hundred records or hands.
 MAKE_BENCH_SMALL = ["--hands", "200", "--repeats", "1", "--pairs", "1000", "--settle-calls",
-                    "10", "--lock-rounds", "2", "--no-pico", "--no-esp32"]
+                    "10", "--lock-rounds", "2", "--link-runs", "1", "--no-pico", "--no-esp32"]
 MAKE_BENCH_FLOOR_SMALL = ["--stored", "300", "--taken", "200"]
 # Drivers of the emulated Pico and ESP32: loaded, not run (see above).
 EMULATOR_DRIVERS = ["pico_bench", "pico_lock_key", "pico_round", "image_compare",
@@ -36,8 +36,8 @@ CHIP_SIDE = {
     "soak_heap_board": "soak_heap, on the unix port",
     "round_command": "pico_round on the emulated Pico; run here on the unix port",
 }
-RUN_HERE = {"run", "floor_intake", "floor_page_clients", "floor_pending", "vboard_lock",
-            "soak_heap", "round_command"}
+RUN_HERE = {"run", "link_answers", "floor_intake", "floor_page_clients", "floor_pending",
+            "vboard_lock", "soak_heap", "round_command"}
 
 
 def bench(argv, timeout=600, env=None):
@@ -76,7 +76,7 @@ def test_every_bench_a_document_names_is_run_or_loaded_here():
 @pytest.mark.board
 def test_make_bench_runs_at_its_smallest():
     out = bench(recipe("bench") + MAKE_BENCH_SMALL)
-    assert "Virtual board: LOCK to the committed contributions" in out  # its last part
+    assert "The host link's answers" in out  # its last part without the emulators
 
 
 def test_make_bench_floor_runs_at_its_smallest():
@@ -99,6 +99,12 @@ def test_the_floor_pending_bench_runs_at_its_smallest():
     need(servers.why_no_mosquitto())
     out = bench([sys.executable, "bench/floor_pending.py", "--runs", "1"])
     assert "to its pending hit in the floor's database, 1 runs" in out
+
+
+@pytest.mark.board
+def test_the_link_answers_bench_runs_at_its_smallest():
+    out = bench([sys.executable, "bench/link_answers.py", "--runs", "1"])
+    assert "a board at its REPL" in out
 
 
 @pytest.mark.board
