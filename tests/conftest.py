@@ -1,9 +1,16 @@
 # pytest: the firmware's logic imports `micropython`; uthctl installs the shim.
 import pytest
+from hypothesis import settings
 from skip_gate import SkipGate
 from slow_logic import SLOW_MODULES
 
 import uthctl  # noqa: F401
+
+# No wall-clock limit in a test, hypothesis's 200 ms an example included: its
+# deadline off for every test, on top of whichever profile is in force
+# (hypothesis's own "ci" one under CI=true: derandomized, no example database).
+settings.register_profile("uth", settings.default, deadline=None)
+settings.load_profile("uth")
 
 
 # The board the scenario tests drive (tests/host/conftest.py and
