@@ -72,6 +72,7 @@ def test_a_port_that_is_no_board_fails_at_once_without_reset_advice(silent_uart,
     err = capsys.readouterr().err.strip()
     # Not its 60 s timeout: "nothing answers" is said only while the link
     # still waits (board_link.py's _check_board); the timeout says "no reply".
+    # How soon is a figure of make bench (bench/link_answers.py).
     assert err.startswith("uthctl: error: nothing answers on %s" % silent_uart)
     assert "not a board's" in err and "--port auto" in err
     assert "reset" not in err and "\n" not in err

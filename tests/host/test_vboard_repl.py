@@ -52,9 +52,9 @@ def test_meters_says_the_board_is_at_the_repl_and_the_way_back(board, capsys, ta
     stop_at_the_repl(board)
     assert uthctl(["meters", "--port", board.serial_path, "--timeout", "10", "--json"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
-    # Seen at once, not after the timeout: the link names the REPL only while
-    # it still waits (board_link.py's _check_repl); at the timeout it says
-    # "no reply ... within".
+    # Seen while the link waits, not at its timeout: it names the REPL only
+    # then (board_link.py's _check_repl); at the timeout it says "no reply ...
+    # within". How soon is a figure of make bench (bench/link_answers.py).
     assert "is at the MicroPython REPL" in error and "its controller is stopped" in error
     assert "no reply" not in error
     way_back = "mpremote connect %s reset" % board.serial_path
