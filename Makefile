@@ -50,7 +50,8 @@ $(PICO_STAMP): $(PICO_EMU)/package.json $(PICO_EMU)/package-lock.json
 # ruff, then in three lanes side by side (tools/side_by_side.py): the
 # emulated Pico's board tests, which wait on a chip that keeps the wall
 # clock's pace; the other board and logic tests (pytest less tests/floor);
-# and the floor's tests then every logic module on the unix port, two at a
+# and the floor's tests and every benchmark at its smallest (tests/bench, about
+# a minute) then every logic module on the unix port, two at a
 # time (the other lanes end first, and one module a time left a core idle
 # at the end). The same suites as test-cpython and test-micropython, which
 # run them one after the other. Each pytest lane has a --basetemp of its
@@ -59,11 +60,11 @@ LANE_PYTEST := $(BIN)/python -m pytest -p no:cacheprovider --durations=15
 test: lint image unix-port
 	$(BIN)/python tools/side_by_side.py \
 		--lane "$(LANE_PYTEST) --basetemp=$(BUILD)/pytest-pico --target both \
-		        -m '($(CPYTHON_MARKS)) and pico' --ignore=tests/floor" \
+		        -m '($(CPYTHON_MARKS)) and pico' --ignore=tests/floor --ignore=tests/bench" \
 		--lane "$(LANE_PYTEST) --basetemp=$(BUILD)/pytest-board --target both \
-		        -m '($(CPYTHON_MARKS)) and not pico' --ignore=tests/floor" \
+		        -m '($(CPYTHON_MARKS)) and not pico' --ignore=tests/floor --ignore=tests/bench" \
 		--lane "$(LANE_PYTEST) --basetemp=$(BUILD)/pytest-floor \
-		        -m '$(CPYTHON_MARKS)' tests/floor" \
+		        -m '$(CPYTHON_MARKS)' tests/floor tests/bench" \
 		       "env UTH_JOBS=2 $(BIN)/python tests/mp_each.py $(MICROPYTHON)"
 
 # The project's own firmware image, the controller frozen in (docs/boards.md):

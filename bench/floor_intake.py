@@ -28,7 +28,7 @@ from pathlib import Path
 import uthctl  # noqa: F401 -- first: it gives the firmware its `micropython` shim
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "floor")]
+sys.path[:0] = [str(ROOT / "tests" / "floor"), str(ROOT / "tools")]  # servers needs floor_demo
 
 import servers  # noqa: E402
 from chains import CASINO, message, records, topic  # noqa: E402

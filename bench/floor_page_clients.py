@@ -30,7 +30,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "tests" / "floor")]
+sys.path[:0] = [str(ROOT / "tests" / "floor"), str(ROOT / "tools")]  # servers needs floor_demo
 
 # isort: off
 import uthctl  # noqa: E402,F401 -- installs the firmware's `micropython` shim, which chains needs

@@ -1,10 +1,12 @@
 # The benchmark behind `make bench`: best-of-seven hand evaluation (uth on the
 # MicroPython unix port and on CPython, treys on CPython) and settling a six-seat
 # round on the unix port, all in one run; then the time from LOCK to the committed
-# contributions on the virtual board (vboard_lock.py); then the same figures and the
-# flash's wear on the emulated Pico's own clock (pico_bench.py), when it is installed,
-# and the project's image beside the official one (image_compare.py); then the
-# emulated ESP32's (esp32_bench.py, esp32_lock.py), when its kit is here.
+# contributions on the virtual board (vboard_lock.py) and how soon the host link
+# answers a silent port and a board at its REPL (link_answers.py); then the same
+# figures and the flash's wear on the emulated Pico's own clock (pico_bench.py),
+# when it is installed, and the project's image beside the official one
+# (image_compare.py); then the emulated ESP32's (esp32_bench.py, esp32_lock.py),
+# when its kit is here.
 # Usage: .venv/bin/python bench/run.py [--hands N] [--repeats R] [--json FILE]
 # Figures are reported, never asserted: a slow machine is not a failed build.
 import argparse
@@ -23,6 +25,7 @@ import esp32_bench  # bench/, beside this script
 import esp32_lock
 import heap_report
 import image_compare
+import link_answers
 import pico_bench
 import vboard_lock
 from workload import SETTLE_ROUND, make_hands
@@ -52,6 +55,8 @@ def parse_args():
     parser.add_argument("--settle-calls", type=int, default=1_000, help="calls per repeat")
     parser.add_argument("--lock-rounds", type=int, default=30,
                         help="rounds timed from LOCK on the virtual board")
+    parser.add_argument("--link-runs", type=int, default=5,
+                        help="runs of each host-link answer (link_answers.py)")
     parser.add_argument("--pico-hands", type=int, default=2_000,
                         help="the first N of the hands, scored on the emulated Pico")
     parser.add_argument("--wear-rounds", type=int, default=1_000,
@@ -381,6 +386,9 @@ def main():
     result["vboard_lock"] = vboard_lock.bench(args.lock_rounds)  # LOCK to the commit
     print()
     vboard_lock.print_report(result["vboard_lock"])
+    result["link_answers"] = link_answers.bench(args.link_runs)  # answers before timeouts
+    print()
+    link_answers.print_report(result["link_answers"])
     result["pico"] = bench_pico(args, hands, mp, mp_scores, settle)
     result["images"] = bench_images(args)
     result["esp32"] = bench_esp32(args)

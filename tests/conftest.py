@@ -1,8 +1,16 @@
 # pytest: the firmware's logic imports `micropython`; uthctl installs the shim.
 import pytest
+from hypothesis import settings
+from skip_gate import SkipGate
 from slow_logic import SLOW_MODULES
 
 import uthctl  # noqa: F401
+
+# No wall-clock limit in a test, hypothesis's 200 ms an example included: its
+# deadline off for every test, on top of whichever profile is in force
+# (hypothesis's own "ci" one under CI=true: derandomized, no example database).
+settings.register_profile("uth", settings.default, deadline=None)
+settings.load_profile("uth")
 
 
 # The board the scenario tests drive (tests/host/conftest.py and
@@ -18,6 +26,12 @@ def pytest_addoption(parser):
                      "Picos wired pin to pin, standing in for real)")
     parser.addoption("--port", help="--target real: the controller's serial device")
     parser.addoption("--rig", help="--target real: the rig Pico's serial device")
+
+
+def pytest_configure(config):
+    # Skips counted and named at the end; under CI=true one not in
+    # tests/ci_skips.py fails the run (tests/skip_gate.py).
+    config.pluginmanager.register(SkipGate(), "uth-skip-gate")
 
 
 def pytest_collection_modifyitems(items):

@@ -4,8 +4,10 @@
 # (or speaks plain MQTT to it) is refused, and plain MQTT to anything but
 # loopback is refused by the clients themselves.
 import shutil
+import socket
+import ssl
 import subprocess
-import time
+import threading
 
 import pytest
 import servers
@@ -61,13 +63,57 @@ def test_a_client_that_trusts_the_ca_publishes_over_tls(tls_broker, floor_dir, c
         listener.client.stop()
 
 
-@pytest.mark.parametrize("how", ["untrusted certificate", "plain MQTT"])
-def test_a_client_without_tls_or_the_ca_is_refused(tls_broker, floor_dir, how):
-    _, tls_url, plain_url = tls_broker
-    url = tls_url if how == "untrusted certificate" else plain_url
-    client = Client(url, account(floor_dir, "table-3")).start()  # system CAs only
+# MQTT 3.1.1's CONNECT for client id "t", clean session, keepalive 60 s.
+PLAIN_CONNECT = b"\x10\x0d\x00\x04MQTT\x04\x02\x00\x3c\x00\x01t"
+TLS_ALERT = 0x15  # a TLS record of the alert protocol
+HANG_S = 60.0  # bounds a hang only: each refusal comes at once
+
+
+def tls_address(url):
+    host, port = url.rsplit("/", 1)[1].split(":")
+    return host, int(port)
+
+
+def test_a_client_without_the_ca_is_refused_by_its_own_tls_check(tls_broker, floor_dir):
+    # The floor's client with the system's CAs only: its TLS check refuses the
+    # broker's certificate, and paho says the connection failed (not merely
+    # "not yet connected"). The same check made here by hand names the cause.
+    _, tls_url, _ = tls_broker
+    with socket.create_connection(tls_address(tls_url), timeout=HANG_S) as sock:
+        with pytest.raises(ssl.SSLCertVerificationError, match="certificate verify failed"):
+            ssl.create_default_context().wrap_socket(sock, server_hostname="127.0.0.1")
+    failed = threading.Event()
+    client = Client(tls_url, account(floor_dir, "table-3"))
+    client.paho.on_connect_fail = lambda _client, _data: failed.set()
+    client.start()
     try:
-        time.sleep(2.0)
+        assert failed.wait(HANG_S), "no failed connection seen"
         assert not client.connected.is_set()
     finally:
         client.stop()
+
+
+def test_plain_mqtt_to_the_tls_listener_is_refused(tls_broker):
+    # A CONNECT in the clear to the TLS port: the broker's TLS layer refuses
+    # it (at most a TLS alert, then the connection closed or reset), never a
+    # CONNACK (0x20). The loopback listener, plain, answers the same bytes
+    # with a CONNACK: the probe can tell the two apart.
+    broker, _, plain_url = tls_broker
+    answer = exchange(tls_address(plain_url))
+    assert answer in (b"", b"reset") or answer[0] == TLS_ALERT, answer
+    assert exchange(("127.0.0.1", broker.port))[0] == 0x20
+
+
+def exchange(address):
+    # What the listener at address answers PLAIN_CONNECT with, until it closes
+    # the connection ("reset" if it resets it with nothing said) or a CONNACK's
+    # four bytes have come.
+    with socket.create_connection(address, timeout=HANG_S) as sock:
+        sock.sendall(PLAIN_CONNECT)
+        answer = b""
+        try:
+            while len(answer) < 4 and (chunk := sock.recv(4096)):
+                answer += chunk
+        except ConnectionResetError:
+            return answer or b"reset"
+    return answer

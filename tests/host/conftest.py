@@ -25,10 +25,6 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "pico_quick: a scenario `make test` runs on the Pico too")
     config.addinivalue_line("markers", "pico_full: an emulated Pico test of minutes, "
                             "`make test-pico`'s alone")
-    config.addinivalue_line("markers", "pico_xfail(reason): a scenario known to fail on the "
-                            "Pico, for that reason (strict: its passing is news)")
-    config.addinivalue_line("markers", "esp32_xfail(reason): a scenario known to fail on the "
-                            "emulated ESP32, for that reason (strict)")
 
 
 def chosen_targets(config):
@@ -62,9 +58,6 @@ def pytest_collection_modifyitems(config, items):
         if on == "esp32":
             item.add_marker(pytest.mark.esp32)
             item.add_marker(pytest.mark.slow)
-            known = item.get_closest_marker("esp32_xfail")
-            if known is not None:
-                item.add_marker(pytest.mark.xfail(strict=True, reason=known.args[0]))
         on_pico = on == "pico" or \
             item.fspath.basename.startswith("test_pico_")
         if on_pico:
@@ -73,9 +66,6 @@ def pytest_collection_modifyitems(config, items):
                 # 10 s to minutes each on 2 cores, and the first to need an
                 # image deploys it (1.5-3 minutes).
                 item.add_marker(pytest.mark.slow)
-            known = item.get_closest_marker("pico_xfail")
-            if known is not None:
-                item.add_marker(pytest.mark.xfail(strict=True, reason=known.args[0]))
         if item.fspath.basename.startswith("test_pico_") and \
                 not item.get_closest_marker("pico_full"):
             # The emulator's own tests keep their own quick/full split; a

@@ -3,7 +3,6 @@
 # with the nearest ones, and a port that is no board's failing in a second,
 # with no advice to reset a board that is not there.
 import os
-import time
 import tty
 
 import pytest
@@ -69,10 +68,11 @@ def silent_uart(monkeypatch):
 
 
 def test_a_port_that_is_no_board_fails_at_once_without_reset_advice(silent_uart, capsys):
-    started = time.monotonic()
     assert main(["status", "--port", silent_uart, "--timeout", "60"]) == 2
     err = capsys.readouterr().err.strip()
-    assert time.monotonic() - started < 30  # not its 60 s timeout
+    # Not its 60 s timeout: "nothing answers" is said only while the link
+    # still waits (board_link.py's _check_board); the timeout says "no reply".
+    # How soon is a figure of make bench (bench/link_answers.py).
     assert err.startswith("uthctl: error: nothing answers on %s" % silent_uart)
     assert "not a board's" in err and "--port auto" in err
     assert "reset" not in err and "\n" not in err

@@ -13,8 +13,31 @@ from uthctl.boards.virtual import find_micropython
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = r"""
 import asyncio, json, time
+import fastclock
 from fastclock import FastClock
 
+class HostTime:
+    # The host's clock as fastclock sees it, each sleep_us it asks for kept.
+    asked_us = []
+    def __getattr__(self, name):
+        return getattr(time, name)
+    def sleep_us(self, us):
+        self.asked_us.append(us)
+        time.sleep_us(us)
+
+class HostLoop:
+    # asyncio as fastclock sees it: each sleep it asks the loop for, kept (in us).
+    def __getattr__(self, name):
+        return getattr(asyncio, name)
+    def sleep_ms(self, ms):
+        HostTime.asked_us.append(ms * 1000)
+        return asyncio.sleep_ms(ms)
+    def sleep(self, s):
+        HostTime.asked_us.append(int(s * 1_000_000))
+        return asyncio.sleep(s)
+
+fastclock.time = HostTime()
+fastclock.asyncio = HostLoop()
 RATE = 50
 clock = FastClock(RATE)
 before = (time.ticks_us(), clock.ticks_ms(), time.ticks_us())
@@ -34,8 +57,12 @@ async def main():
     await other
 
 host_start = time.ticks_us()
+clock_start = clock._advance()
+HostTime.asked_us.clear()
 asyncio.run(main())
+clock_spent = clock._advance() - clock_start
 host_spent = time.ticks_diff(time.ticks_us(), host_start)
+asked = sum(HostTime.asked_us)
 
 clock.ticks_ms()
 clock.micros = ((1 << 30) - 3) * 1000  # 3 ms before the wrap
@@ -43,7 +70,7 @@ wrapped = [(time.ticks_us(), clock.ticks_ms(), time.ticks_us())]
 time.sleep_ms(2)
 wrapped.append((time.ticks_us(), clock.ticks_ms(), time.ticks_us()))
 print(json.dumps({"before": before, "after": after, "wakes": wakes, "host_us": host_spent,
-                  "wrapped": wrapped, "rate": RATE}))
+                  "clock_us": clock_spent, "asked_us": asked, "wrapped": wrapped, "rate": RATE}))
 """
 
 
@@ -65,8 +92,14 @@ def test_the_fast_clock_runs_rate_times_the_hosts():
         assert len(wakes) == 100
         assert all(later - earlier >= 5 for earlier, later in zip(wakes, wakes[1:], strict=False))
     # 100 sleeps of 5 ms on the clock: 500 ms of it, 10 ms of the host's at 50x.
+    assert out["clock_us"] >= 500_000
     assert out["host_us"] >= 500_000 // rate
-    assert out["host_us"] < 500_000  # far from what the host's own 5 ms sleeps take
+    # The host (its sleeps and the loop's) is asked to sleep RATE times less
+    # than the clock moved, never
+    # the 500 ms its own 5 ms sleeps would take (how long the host then took
+    # is its load's business, not the clock's). At 50x a 5 ms sleep is 100 us
+    # of the host's, all of it spent in turns of the loop (_OVERSLEEP_US).
+    assert out["asked_us"] <= out["clock_us"] // rate
     # Across the wrap: small numbers again, the same pace.
     low, high = out["wrapped"]
     assert (1 << 30) - 3 <= low[1] < 1 << 30 and high[1] < low[1]

@@ -311,7 +311,6 @@ def test_tui_bet_lock_autoplay_hit_validate_quit(tmp_path):
     hit_seat = auto_index % SEATS + 1
     carried_cents = (SEATS - 1 - auto_index % SEATS) * A1_CENTS_PER_SEAT  # later seats
 
-    started = time.monotonic()
     term = start_sim(tmp_path, "--test-seed", str(seed))
     try:
         # A fresh flash: unconfigured, with the hint; the seed labelled.
@@ -396,7 +395,6 @@ def test_tui_bet_lock_autoplay_hit_validate_quit(tmp_path):
         assert not any(alive(pid) for pid in children_before)
     finally:
         term.close()
-    assert time.monotonic() - started < 60
 
 
 @pytest.mark.board

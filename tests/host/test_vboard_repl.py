@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from uthctl.cli import main as uthctl
-from uthctl.links.board_link import Link, LinkError
+from uthctl.links.board_link import AtReplError, Link, LinkError
 from uthctl.tui.board_feed import BoardFeed
 from uthctl.tui.hands import Hands
 
@@ -50,14 +50,15 @@ def test_meters_says_the_board_is_at_the_repl_and_the_way_back(board, capsys, ta
     assert uthctl(["meters", "--port", board.serial_path, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["phase"] == "unconfigured"
     stop_at_the_repl(board)
-    started = time.monotonic()
     assert uthctl(["meters", "--port", board.serial_path, "--timeout", "10", "--json"]) == 2
-    took = time.monotonic() - started
     error = json.loads(capsys.readouterr().out)["error"]
+    # Seen while the link waits, not at its timeout: it names the REPL only
+    # then (board_link.py's _check_repl); at the timeout it says "no reply ...
+    # within". How soon is a figure of make bench (bench/link_answers.py).
     assert "is at the MicroPython REPL" in error and "its controller is stopped" in error
+    assert "no reply" not in error
     way_back = "mpremote connect %s reset" % board.serial_path
     assert "`%s` starts it again" % way_back in error
-    assert took < 5.0  # seen at once, not after the 10 s timeout
     # The text form, one line; then the way back, as written, works.
     assert uthctl(["meters", "--port", board.serial_path]) == 2
     err = capsys.readouterr().err
@@ -116,10 +117,11 @@ def test_the_tables_link_stops_polling_at_the_repl_until_reset(board, target):
         time.sleep(6.0)
         assert len(_echoes(host, echoes)) == before, echoes
         assert "prompt" in host.at_repl or "echo" in host.at_repl
-        started = time.monotonic()
-        with pytest.raises(LinkError, match="at its REPL"):
+        # Refused before it is sent: this is the feed's own refusal, not the
+        # "no reply ... within" its wait for an answer would end in.
+        with pytest.raises(LinkError, match=r"^the board is at its REPL \(.*\): its "
+                           "controller is stopped; r resets the board$"):
             host.command("status")
-        assert time.monotonic() - started < 1.0
         # The table's reset key: a power cycle, and the controller answers again.
         done = threading.Event()
         hands.do(lambda: (hands.reset_board(board), done.set()))
@@ -145,10 +147,10 @@ def test_the_raw_repl_is_named_too(board, capsys):
     with Link(board.serial_path, timeout=10.0) as link:
         link.write(b"\x03")
         link.write(b"\x01")
-        started = time.monotonic()
-        with pytest.raises(LinkError, match="raw REPL banner") as raised:
+        # The banner named is the link's AtReplError, raised while it still
+        # waits; its timeout would say "no reply ... within".
+        with pytest.raises(AtReplError, match="raw REPL banner") as raised:
             link.command("meters")
-        assert time.monotonic() - started < 5.0
         assert "mpremote connect %s reset" % board.serial_path in str(raised.value)
     assert uthctl(["meters", "--port", board.serial_path, "--timeout", "1", "--json"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
