@@ -143,12 +143,15 @@ def test_a_board_with_no_key_whose_table_has_a_key_file_is_held_under_an_alert(
         intake, store, keys):
     key_file = keyed(keys)
     made = records(3)
+    intake.take(topic("3", "status"), json.dumps({"table": "3", "status": "online"}).encode())
     assert take_all(intake, made) == [EARLY] * 3
     nonce = head_request(intake)["nonce"]
     assert intake.take(topic("3"), unsigned_head(made, nonce)) == KEPT
     [held] = [a for a in store.alerts("3") if a["kind"] == "held"]
     assert "no authenticator" in held["text"] and "uthctl provision" in held["text"]
     assert store.count("records") == 0
+    [tile] = tiles(store)  # the page shows it on the table's tile
+    assert not tile["records"] and "held" in [a["kind"] for a in tile["alerts"]]
     # Provisioned: its key record vouches for the three, and all join.
     board = keyed_later(key_file, unsigned=3, after=1)
     assert board[:3] == made
@@ -176,3 +179,19 @@ def test_a_table_with_no_key_met_past_record_1_is_shown_held_when_its_board_drop
         assert "uthctl floor add-table" in held[0]["text"]
     else:
         assert held == []  # its record 1 will come: nothing to show
+
+
+def test_held_records_are_bounded_and_a_flood_of_made_up_ones_only_delays_the_boards(
+        intake, store, keys, monkeypatch):
+    # The account fills the table's held links: they are dropped and the
+    # table asked again; the board's records, sent again, still all join.
+    monkeypatch.setattr("uthctl.floor.held.MAX_HELD", 4)
+    board = keyed_later(keyed(keys), unsigned=3, after=1)
+    flood = [forged_next({"seq": 0, "hash": chain.GENESIS}, seat=seat) for seat in range(1, 6)]
+    assert take_all(intake, flood[:4]) == [EARLY] * 4
+    assert intake.take(topic("3"), message("3", flood[4])) == EARLY
+    assert intake.requests[-1] == ("3", {"cmd": "log", "since": 1})
+    assert store.count("records") == 0 and store.refusals() == []
+    take_all(intake, board)
+    assert take_all(intake, board) == [ACCEPTED] * len(board)
+    assert store.records("3") == board
