@@ -19,17 +19,25 @@ MAX_HELD = 20_000  # links a table may have held at once
 class Held:
     def __init__(self):
         self.links = {}  # table -> {hash: (seq, prev)} of its held unsigned records
+        self.at = {}  # table -> {seq: [hash]}: its held links by seq
         self.vouched = {}  # table -> {seq: hash} its board's signed chain covers
 
     def hold(self, table, record):
         # Whether the record's link is held; False when the table's were full
         # (then all dropped: the caller asks the table again).
         links = self.links.setdefault(table, {})
-        if record["hash"] not in links and len(links) >= MAX_HELD:
-            del self.links[table]
+        if record["hash"] in links:
+            return True
+        if len(links) >= MAX_HELD:
+            self._drop(table)
             return False
         links[record["hash"]] = (record["seq"], record["prev"])
+        self.at.setdefault(table, {}).setdefault(record["seq"], []).append(record["hash"])
         return True
+
+    def _drop(self, table):
+        self.links.pop(table, None)
+        self.at.pop(table, None)
 
     def holds(self, table, digest):
         return digest in self.links.get(table, {})
@@ -54,23 +62,26 @@ class Held:
             digest, at = link[1], at - 1
         if not path or (first_prev is not None and digest != first_prev):
             return None
-        del self.links[table]
+        self._drop(table)
         self.vouched[table] = path
         return sorted((s, h) for h, (s, _) in links.items() if path.get(s) != h)
 
     def settle(self, table, head_seq, in_force):
-        # After the board's record head_seq is stored: the held links now
-        # known not to be the board's, dropped and returned [(seq, hash)]:
-        # those at a seq the floor holds, and all of them once a key is in
-        # force (the board signs every record after its key).
-        vouched = self.vouched.get(table)
-        if vouched:
-            for seq in [s for s in vouched if s <= head_seq]:
-                del vouched[seq]
+        # After the board's record head_seq, the floor's next, is stored: the
+        # held links now known not to be the board's, dropped and returned
+        # [(seq, hash)]: those at head_seq (a link is held only past the
+        # floor's head, so none is held below it), and all of them once a key
+        # is in force (the board signs every record after its key). A
+        # dictionary look-up a record, however many are held.
+        self.vouched.get(table, {}).pop(head_seq, None)
         links = self.links.get(table)
         if not links:
             return []
-        gone = [(s, h) for h, (s, _) in links.items() if in_force or s <= head_seq]
+        if in_force:
+            gone = sorted((s, h) for h, (s, _) in links.items())
+            self._drop(table)
+            return gone
+        gone = [(head_seq, h) for h in self.at[table].pop(head_seq, [])]
         for _, digest in gone:
             del links[digest]
-        return sorted(gone)
+        return gone
