@@ -1,0 +1,132 @@
+# What the generator costs on the emulated Pico (docs/mystery.md, "The
+# generator"): the official rp2 image with the project deployed by `make
+# deploy`, as pico_bench.py runs it; then, the controller stopped, on the
+# chip's own littlefs: the start-up health check, one draw (a reseed and a
+# hit value with its salt), and a whole reset (the draw and its commit) and a
+# store's boot, each before and after the generator is seeded. LOCK draws
+# nothing, so its figures are pico_bench.py's, unchanged.
+# Usage: .venv/bin/python bench/pico_drbg.py [--json FILE]
+# Times are estimates from the emulator's cycle count at 125 MHz (pico_bench.py).
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+
+import pico_bench  # bench/, beside this script
+
+CHIP_SCRIPT = r"""
+import json, os, time
+from mystery import configs, drbg, entropy, hitvalue
+from mystery.bonus import MysteryBonus
+from mystery.store import Store
+
+ROOT = "/bench_drbg"
+
+def clear():
+    try:
+        for name in os.listdir(ROOT):
+            os.remove(ROOT + "/" + name)
+        os.rmdir(ROOT)
+    except OSError:
+        pass
+
+def timed(call):
+    start = time.ticks_us()
+    call()
+    return time.ticks_diff(time.ticks_us(), start)
+
+def best(call, repeats=5):
+    return min(timed(call) for _ in range(repeats))
+
+def summary(found):
+    found = sorted(found)
+    return {"best_us": found[0], "median_us": found[len(found) // 2], "max_us": found[-1]}
+
+A1 = configs.get("A1")
+generator = drbg.instantiate(os.urandom(32), os.urandom(16))
+
+def draw():
+    generator.reseed(*entropy.for_reseed(os.urandom))
+    hitvalue.draw(generator.generate, A1.minimum, A1.maximum)
+
+def resets(bonus, count):
+    found = []
+    for n in range(count):
+        bonus.configure(("A2", "A1")[n % 2])  # closes the untouched cycle: a reset is due
+        found.append(timed(bonus.reset))
+    return summary(found)
+
+def booted():
+    bonus = MysteryBonus(Store(ROOT), os.urandom)
+    return bonus, timed(bonus.boot)
+
+result = {"health_check_us": best(drbg.health_check), "draw_us": best(draw),
+          "raw_draw_us": best(lambda: hitvalue.draw(os.urandom, A1.minimum, A1.maximum))}
+clear()
+bonus, _ = booted()
+bonus.configure("A1")
+bonus.reset()
+result["unseeded_reset"] = resets(bonus, %(resets)d)
+result["unseeded_boot_us"] = booted()[1]
+bonus, _ = booted()
+bonus.seed("ab" * 32)
+result["seeded_reset"] = resets(bonus, %(resets)d)
+result["seeded_boot_us"] = booted()[1]
+clear()
+print(json.dumps(result))
+"""
+
+
+def bench(resets):
+    from uthctl.boards.pico import PicoBoard
+
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="uth-bench-pico-drbg-") as tmp:
+        log = open(os.path.join(tmp, "board.log"), "w")
+        board = PicoBoard(os.path.join(tmp, "pico.img"), realtime=False, stderr=log,
+                          image="official")
+        with board:
+            came = board.wait_started(pico_bench.BOOT_WAIT)
+            if came["state"] != "repl":
+                raise RuntimeError("a new flash did not come up at the REPL: %s" % came)
+            pico_bench.deploy(board, tmp, pico_bench.quiet_seed())
+            pico_bench.progress("deployed", started)
+            result = pico_bench.run_script(board.serial_path, tmp, "drbg.py",
+                                           CHIP_SCRIPT % {"resets": resets})
+        log.close()
+    result["resets"] = resets
+    result["wall_s"] = time.monotonic() - started
+    return result
+
+
+def print_report(r):
+    print("Emulated Pico: the generator's cost (%s)" % pico_bench.MHZ_NOTE)
+    print("  health check at start %.1f ms; a draw (reseed, value, salt) %.1f ms, from "
+          "os.urandom alone %.1f ms" % (r["health_check_us"] / 1000, r["draw_us"] / 1000,
+                                       r["raw_draw_us"] / 1000))
+    for name in ("unseeded", "seeded"):
+        m = r[name + "_reset"]
+        print("  %-8s a reset, committed: best %.1f, median %.1f, max %.1f ms (%d); a store's "
+              "boot %.1f ms" % (name, m["best_us"] / 1000, m["median_us"] / 1000,
+                                m["max_us"] / 1000, r["resets"], r[name + "_boot_us"] / 1000))
+    print("  seeded / unseeded reset, median: %.2f" % (
+        r["seeded_reset"]["median_us"] / r["unseeded_reset"]["median_us"]))
+
+
+def main():
+    parser = argparse.ArgumentParser(description="the generator's cost on the emulated Pico")
+    parser.add_argument("--resets", type=int, default=9, help="resets timed each way")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args()
+    result = bench(args.resets)
+    print_report(result)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
