@@ -152,3 +152,13 @@ def test_a_damaged_or_missing_state_on_flash_is_a_fault(root):
     os.remove(root + "/drbg." + "ab"[bonus.store.drbg_copy])
     status = Rig(root).command(cmd="status")[-1]
     assert status["state"] == "fault" and "unreadable" in status["fault"], status
+
+
+@tmpdir.within
+def test_a_new_board_seeded_at_installation_draws_its_first_value_from_the_generator(root):
+    rig = Rig(root, random_bytes=stuck)
+    _service(rig)  # a new board: not configured, the key takes it to service mode
+    assert rig.command(cmd="seed", entropy=HOST)[-1]["ok"]
+    assert rig.command(cmd="config", mystery="A1")[-1]["ok"]
+    assert rig.table.bonus.meter._salt not in binascii.hexlify(stuck(64)).decode()
+    assert [r["ev"] for r in rig.table.bonus.log_since(0)][:3] == ["seed", "config", "reset"]
