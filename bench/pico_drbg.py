@@ -3,7 +3,9 @@
 # deploy`, as pico_bench.py runs it; then, the controller stopped, on the
 # chip's own littlefs: the start-up health check, one draw (a reseed and a
 # hit value with its salt), and a whole reset (the draw and its commit) and a
-# store's boot, each before and after the generator is seeded. LOCK draws
+# store's boot, each before and after the generator is seeded; and the
+# SHA-256 of a stream the chip's generator gives from fixed inputs, against the
+# same stream made on this host by the same module (CPython). LOCK draws
 # nothing; its one new cost, an input edge's timing noted, is timed too.
 # Usage: .venv/bin/python bench/pico_drbg.py [--json FILE]
 # Times are estimates from the emulator's cycle count at 125 MHz (pico_bench.py).
@@ -24,6 +26,7 @@ from mystery.store import Store
 
 ROOT = "/bench_drbg"
 RESETS = 9
+STREAM_BLOCKS = 64
 
 def clear():
     try:
@@ -81,6 +84,13 @@ bonus.seed("ab" * 32)
 result["seeded_reset"] = resets(bonus, RESETS)
 result["seeded_boot_us"] = booted()[1]
 clear()
+import hashlib, binascii
+fixed = drbg.instantiate(bytes(range(32)), bytes(range(16)), b"stream")
+stream = hashlib.sha256()
+for _ in range(STREAM_BLOCKS):
+    stream.update(fixed.generate(4096))
+result["stream_bytes"] = 4096 * STREAM_BLOCKS
+result["stream_sha256"] = binascii.hexlify(stream.digest()).decode()
 print(json.dumps(result))
 """
 
@@ -104,8 +114,23 @@ def bench(resets):
                                                                % resets))
         log.close()
     result["resets"] = resets
+    result["host_stream_sha256"] = host_stream(result["stream_bytes"] // 4096)
     result["wall_s"] = time.monotonic() - started
     return result
+
+
+def host_stream(blocks):
+    # The chip's fixed stream, made here by the same module on CPython.
+    import hashlib
+
+    import uthctl  # noqa: F401 -- the firmware on the path, the micropython shim in
+    from mystery import drbg
+
+    fixed = drbg.instantiate(bytes(range(32)), bytes(range(16)), b"stream")
+    stream = hashlib.sha256()
+    for _ in range(blocks):
+        stream.update(fixed.generate(4096))
+    return stream.hexdigest()
 
 
 def print_report(r):
@@ -119,6 +144,9 @@ def print_report(r):
         print("  %-8s a reset, committed: best %.1f, median %.1f, max %.1f ms (%d); a store's "
               "boot %.1f ms" % (name, m["best_us"] / 1000, m["median_us"] / 1000,
                                 m["max_us"] / 1000, r["resets"], r[name + "_boot_us"] / 1000))
+    print("  %d bytes from fixed inputs: SHA-256 %s on the chip, %s on this host (%s)" % (
+        r["stream_bytes"], r["stream_sha256"][:16], r["host_stream_sha256"][:16],
+        "the same" if r["stream_sha256"] == r["host_stream_sha256"] else "DIFFERENT"))
     print("  seeded / unseeded reset, median: %.2f" % (
         r["seeded_reset"]["median_us"] / r["unseeded_reset"]["median_us"]))
 
