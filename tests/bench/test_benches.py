@@ -24,7 +24,7 @@ MAKE_BENCH_SMALL = ["--hands", "200", "--repeats", "1", "--pairs", "1000", "--se
 MAKE_BENCH_FLOOR_SMALL = ["--stored", "300", "--taken", "200"]
 # Drivers of the emulated Pico and ESP32: loaded, not run (see above).
 EMULATOR_DRIVERS = ["pico_bench", "pico_lock_key", "pico_round", "image_compare",
-                    "esp32_bench", "esp32_lock", "esp32_census"]
+                    "esp32_bench", "esp32_lock", "esp32_census", "pico_drbg"]
 # Scripts that run on the chip or the unix port, put there by a driver this
 # file runs or loads: each named with the driver that runs it.
 CHIP_SIDE = {
