@@ -109,6 +109,40 @@ def test_a_board_without_a_key_yet_is_accepted_as_unsigned_under_an_alert(
     assert store.table("3")["key_id"] == kid and by_table(store)["3"]["unsigned"] is False
 
 
+def test_the_unsigned_alert_clears_once_the_boards_key_is_in_force(store, keys):
+    # The demo's tables: a board's first records (its configuration) come
+    # before its key, so an `unsigned` alert is raised; once a signed record
+    # puts the key in force every later record must be signed (an unsigned
+    # one is forged), so the alert is no longer true and stands no more.
+    said = []
+    intake = Intake(store, CASINO, log=said.append, keys=TableKeys(keys))
+    path = keyed(keys)
+    early = records(2)
+    later = signed(records(3, start_prev=early[-1]["hash"], first_seq=3), path, "3")
+    assert take_all(intake, "3", early) == [ACCEPTED] * 2
+    assert [a["kind"] for a in store.alerts("3", open_only=True)] == ["unsigned"]
+    assert take_all(intake, "3", later) == [ACCEPTED] * 3
+    assert store.alerts("3", open_only=True) == []
+    cleared = store.alerts("3")[0]
+    assert cleared["acked_by"] == "" and cleared["acked_at"] is not None  # no person's
+    kid = record_auth.newest_key(path, "3")[0]
+    assert "cleared: key %s in force at record 3" % kid in cleared["text"]
+    assert any("unsigned alert cleared" in line for line in said)
+    assert by_table(store)["3"]["alerts"] == []
+
+
+def test_a_floor_started_again_clears_an_unsigned_alert_left_standing(store, keys):
+    path = keyed(keys)
+    early = records(2)
+    later = signed(records(2, start_prev=early[-1]["hash"], first_seq=3), path, "3")
+    take_all(Intake(store, CASINO, keys=TableKeys(keys)), "3", early)
+    take_all(Intake(store, CASINO, keys=TableKeys(keys)), "3", later[:1])
+    assert store.alerts("3", open_only=True) == []
+    # A table with no key in force keeps its alert.
+    take_all(Intake(store, CASINO, keys=TableKeys(keys)), "4", records(2))
+    assert [a["kind"] for a in store.alerts("4", open_only=True)] == ["unsigned"]
+
+
 def test_a_table_without_a_key_file_is_unsigned_and_says_so(intake, store):
     assert take_all(intake, "4", records(2)) == [ACCEPTED] * 2
     tile = by_table(store)["4"]

@@ -107,6 +107,45 @@ def test_alerts_standing_and_the_acknowledged_with_who_and_when(shift):
     assert 'class="ack"' not in floor_page(shift[0], "vera")[2]
 
 
+def test_an_alerts_text_is_shown_once_its_tile_links_to_it(shift):
+    app, store = shift
+    long_text = "table 3 is unsigned: its records carry no authenticator, at some length"
+    store.raise_alert("3", "unsigned", long_text)
+    shown, _, page = floor_page(app)
+    assert page.count("carry no authenticator") == 1
+    assert "carry no authenticator" in shown["alerts"]
+    alert = [a for a in store.alerts("3") if a["kind"] == "unsigned"][0]
+    assert 'href="#alert-%d"' % alert["id"] in page and 'id="alert-%d"' % alert["id"] in page
+    assert "unsigned alert since" in shown["table-3"]
+
+
+def test_no_empty_numbered_list_when_nothing_was_acknowledged(store, tmp_path):
+    users = Users(tmp_path / "users.json")
+    users.add("vera", "viewer", PASSWORDS["vera"])
+    store.set_table("riverside", "3", status="online", status_at=NOON)
+    app = create_app(store, users, stream_for_s=0.1, stopping=threading.Event(),
+                     clock=lambda: NOW)
+    shown, _, page = floor_page(app)
+    assert "<ol" not in page and "<li>" not in page and "<li " not in page
+    assert shown["history"] == "none yet"
+
+
+def test_an_outage_that_is_over_says_when_it_came_back(shift):
+    app, store = shift
+    # Table 3 went offline at NOON + 100 (floor_shift); its bridge says
+    # online again at NOON + 130.
+    store.set_table("riverside", "3", status="online", status_at=NOON + 130)
+    shown, classes, _ = floor_page(app)
+    assert "OFFLINE" not in shown["table-3"]
+    assert "offline %s to %s, back" % (when(100), when(130)) in shown["table-3"]
+    assert "alerting" not in classes["table-3"]  # no red: the table is back
+    assert "back %s" % when(130) in shown["alerts"]
+    # Gone again: the same alert stands as an outage once more.
+    store.set_table("riverside", "3", status="offline", status_at=NOON + 160)
+    shown, classes, _ = floor_page(app)
+    assert "back" not in shown["table-3"] and "alerting" in classes["table-3"]
+
+
 def test_an_acknowledged_alert_moves_to_the_history(shift):
     app, store = shift
     client = logged_in(app, "sam")

@@ -15,6 +15,15 @@ def when(at):
     return time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(at))
 
 
+def alert_title(alert):
+    # An alert on its tile: its kind and since when; an outage that is over
+    # says so, from when to when (its whole text is in the list of alerts).
+    if alert.get("back_at") is not None:
+        return "%s %s to %s, back" % (alert["kind"], when(alert["raised_at"]),
+                                      when(alert["back_at"]))
+    return "%s alert since %s" % (alert["kind"], when(alert["raised_at"]))
+
+
 def ago(at, now):
     if not isinstance(at, (int, float)):
         return "?"
@@ -39,5 +48,6 @@ def state_name(state):
 
 
 def install(env):
-    env.filters.update(when=when, percent=percent, state_name=state_name)
+    env.filters.update(when=when, percent=percent, state_name=state_name,
+                       alert_title=alert_title)
     env.globals.update(ago=ago)

@@ -57,7 +57,8 @@ def tile(row, alerts, day, last_hit):
         "unsigned": row["last_seq"] is not None and row["key_id"] is None,
         "internal": row["internal"],
         "alerts": [{"id": a["id"], "kind": a["kind"], "text": a["text"],
-                    "raised_at": a["raised_at"]} for a in alerts],
+                    "raised_at": a["raised_at"], "back_at": a.get("back_at")}
+                   for a in alerts],
     }
 
 
