@@ -168,6 +168,13 @@ def test_the_floor_in_mid_shift_at_a_laptops_and_a_wall_displays_size(browser, s
     assert "PENDING: seat 4, award $187.34, since %s" % when(40) in page.inner_text("#table-2")
     assert "OFFLINE" in page.inner_text("#table-3")
     assert "Table 3 \u00b7 offline" in page.inner_text("#alerts")
+    # Table 1's bar, as drawn: from the $100.00 reset to the $200.00
+    # must-hit-by, its $150.00 meter half of the way (A1, 653b.1(c)(4)).
+    fill, track = (page.locator("#table-1 .meter-bar .%s" % part).bounding_box()["width"]
+                   for part in ("fill", "track"))
+    assert abs(fill / track - 0.5) < 0.01
+    assert "$100.00 reset" in page.inner_text("#table-1 .scale")
+    assert "$200.00 must-hit-by" in page.inner_text("#table-1 .scale")
     # Every tile and the alerts lie side by side within the window's width.
     widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert widths[0] <= widths[1]
@@ -184,6 +191,10 @@ def test_a_tables_page_draws_its_meter_over_a_day_and_a_week(browser, shift_url,
                            timeout=WAIT_MS)
     assert page.query_selector("#chart canvas") is not None
     assert "by E1042, slip JS-77" in page.inner_text("#hits")
+    # The chart runs over the cycle as the tile's bar does: the reset and the
+    # must-hit-by drawn as lines, named in its legend.
+    legend = page.inner_text("#chart .u-legend")
+    assert "reset" in legend and "must-hit-by" in legend
     page.click("button[data-span=week]")
     page.wait_for_function("document.getElementById('chart').dataset.drawn === 'week'",
                            timeout=WAIT_MS)

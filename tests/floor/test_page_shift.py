@@ -63,14 +63,22 @@ def test_a_state_change_moves_its_since_and_a_repeated_state_does_not(store):
     assert store.table("9")["state_at"] >= before
 
 
-def test_the_meter_is_drawn_against_its_must_hit_by_maximum(shift):
-    _, _, page = floor_page(shift[0])
-    # A1: must hit by $200.00 (653b.1(c)(4)); table 1's meter is $150.00.
-    # The bar: 150/200 of its length, 750 thousandths.
-    assert 'aria-valuemax="200000000" aria-valuenow="150000000"' in page
-    assert '<rect class="fill" width="750" height="10"/>' in page
-    shown, _, _ = floor_page(shift[0])
-    assert "$150.00 of the $200.00 must-hit-by" in shown["table-1"]
+def test_the_meter_is_drawn_from_its_reset_to_its_must_hit_by(shift):
+    app, store = shift
+    _, _, page = floor_page(app)
+    # A1: reset (minimum) $100.00, must hit by $200.00 (653b.1(c)(4)); table
+    # 1's meter is $150.00: half the way, 500 thousandths of the bar.
+    assert ('aria-valuemin="100000000" aria-valuemax="200000000" '
+            'aria-valuenow="150000000"') in page
+    assert '<rect class="fill" width="500" height="10"/>' in page
+    shown, _, _ = floor_page(app)
+    assert "$100.00 reset A1 $200.00 must-hit-by" in shown["table-1"]
+    # A meter just reset ($100.12, the issue's) draws a bar barely begun:
+    # 0.12 of the 100 dollars' way, 1 thousandth.
+    store.set_table("riverside", "1", meters=json.dumps(
+        {"config": "A1", "meter": 100_120_000, "display_cents": 10012, "pending": None}))
+    _, _, page = floor_page(app)
+    assert '<rect class="fill" width="1" height="10"/>' in page
 
 
 def test_the_pending_hit_and_the_last_hit_with_who_validated_it(shift):

@@ -78,20 +78,27 @@ def _state(row, board, pending):
 
 
 def _meter(meters):
-    # The meter against its configuration's must-hit-by maximum, for the bar.
+    # The meter over its cycle, for the bar: from its configuration's reset
+    # (the minimum every cycle starts from, 653b.1(c): where the hit may
+    # first come) to its must-hit-by maximum.
     micros = meters.get("meter")
     if type(micros) is not int and type(meters.get("display_cents")) is int:
         micros = meters["display_cents"] * 10_000
     try:
-        maximum = configs.get(meters.get("config")).maximum
+        config = configs.get(meters.get("config"))
     except (ValueError, TypeError):
-        maximum = None
+        config = None
     if type(micros) is not int:
         return None
-    return {"micros": micros, "maximum": maximum, "shown": "$" + decimal(micros),
-            "maximum_shown": "$" + decimal(maximum) if maximum else None,
-            # The bar's length in thousandths of the maximum (a meter past it, full).
-            "per_mille": min(1000, 1000 * micros // maximum) if maximum else None}
+    if config is None:
+        return {"micros": micros, "shown": "$" + decimal(micros), "maximum": None}
+    reset, maximum = config.minimum, config.maximum
+    return {"micros": micros, "shown": "$" + decimal(micros),
+            "reset": reset, "reset_shown": "$" + decimal(reset),
+            "maximum": maximum, "maximum_shown": "$" + decimal(maximum),
+            # The bar's length in thousandths of the way from the reset to
+            # the maximum (a meter past it, full; one below the reset, empty).
+            "per_mille": max(0, min(1000, 1000 * (micros - reset) // (maximum - reset)))}
 
 
 def _pending(pending, last_hit):
