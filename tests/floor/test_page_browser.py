@@ -16,7 +16,7 @@ import pytest
 import servers
 from chains import CASINO, NO_MONEY, topic
 from floor_data import PASSWORDS
-from floor_shift import NOW, make_shift, when
+from floor_shift import NOW, ZONE, make_shift, when
 
 from uthctl.floor.intake import Intake
 from uthctl.floor.page import create_app
@@ -73,10 +73,11 @@ def browser():  # one Chromium for the module's tests, each in a page of its own
         launched.close()
 
 
-def log_in(browser, url, name, size=(1000, 500), first="#table-3"):
+def log_in(browser, url, name, size=(1000, 500), first="#table-3", **options):
     # bypass_csp: Playwright's waits evaluate script text, which the page's
     # Content-Security-Policy (no eval) refuses; the page's own scripts are files.
-    page = browser.new_page(viewport={"width": size[0], "height": size[1]}, bypass_csp=True)
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]}, bypass_csp=True,
+                            **options)
     page.goto(url + "/")
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", PASSWORDS[name])
@@ -157,7 +158,7 @@ def shift_url(shift_store, live_page, tmp_path):
                                            "display_cents": cents, "pending": None}),
                         board_status=json.dumps({"state": "betting"}))
         store.set_table(CASINO, table, state_at=NOW - 600)
-    return live_page(store, users, clock=lambda: NOW, keys_dir=tmp_path / "keys")
+    return live_page(store, users, clock=lambda: NOW, keys_dir=tmp_path / "keys", zone=ZONE)
 
 
 @pytest.mark.parametrize("name, size", [("laptop", (1366, 768)), ("wall", (1920, 1080))])
@@ -199,6 +200,24 @@ def test_a_tables_page_draws_its_meter_over_a_day_and_a_week(browser, shift_url,
     page.wait_for_function("document.getElementById('chart').dataset.drawn === 'week'",
                            timeout=WAIT_MS)
     page.screenshot(path=str(tmp_path / "floor-table.png"), full_page=True)
+
+
+def test_the_chart_writes_times_as_the_page_does_in_the_floors_zone(browser, shift_url):
+    # A browser in Tokyo: the chart's times are still the floor's, in the
+    # page's format (2026-12-03 12:00:03 EST), never the browser's own.
+    page = log_in(browser, shift_url, "sam", (1366, 768), first="#table-2",
+                  timezone_id="Asia/Tokyo", locale="en-US")
+    page.goto(shift_url + "/tables/1")
+    page.wait_for_function("document.getElementById('chart').dataset.drawn === 'day'",
+                           timeout=WAIT_MS)
+    # The chart's points: table 1's records 2, 3, 7 and 8, taken at NOON + seq
+    # (floor_shift); the cursor on the first of them.
+    box = page.locator("#chart .u-over").bounding_box()
+    page.mouse.move(box["x"] + 2, box["y"] + box["height"] / 2)
+    page.wait_for_function("document.querySelector('#chart .u-legend .u-value')"
+                           ".textContent.includes('EST')", timeout=WAIT_MS)
+    assert page.inner_text("#chart .u-legend .u-value") == when(2)
+    assert "UTC" not in page.inner_text("#table-1") and "EST" in page.inner_text("#table-1")
 
 
 def kept(shot):

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 from floor_data import PASSWORDS
-from floor_shift import NOON, NOW, TRIPS_A_EDGE, make_shift, texts, when
+from floor_shift import NOON, NOW, TRIPS_A_EDGE, ZONE, make_shift, texts, when
 
 from uthctl.floor.page import create_app
 from uthctl.floor.users import Users
@@ -25,7 +25,7 @@ def shift(store, tmp_path):
     make_shift(store)
     stopping = threading.Event()
     yield create_app(store, users, stream_for_s=0.1, stopping=stopping, clock=lambda: NOW,
-                     keys_dir=tmp_path / "keys"), store
+                     keys_dir=tmp_path / "keys", zone=ZONE), store
     stopping.set()
 
 

@@ -34,6 +34,8 @@ def add_parser(sub):
     init = actions.add_parser("init", help="a new floor folder with the floor's own account "
                               "and the audit's (with --db: the database it records)")
     init.add_argument("--casino", required=True, metavar="NAME")
+    init.add_argument("--timezone", metavar="ZONE", help="the zone the floor page shows "
+                      "times in, an IANA name such as America/New_York (default: the host's)")
     actions.add_parser("add-audit-account", help="the audit's broker account, for a floor "
                        "folder made without one")
     add = actions.add_parser("add-table", help="a table's broker account, ACL entries and "
@@ -88,7 +90,7 @@ def add_parser(sub):
 def run(args):
     accounts = Accounts(args.dir)
     if args.action == "init":
-        return _said(args, {"floor": str(accounts.init(args.casino, args.db))},
+        return _said(args, {"floor": str(accounts.init(args.casino, args.db, args.timezone))},
                      "floor account's credentials: %s")
     if args.action == "add-audit-account":
         return _said(args, {"audit": str(accounts.add_audit())},
@@ -176,7 +178,8 @@ def run_page(args):
     tls = page_tls(args)
     opened = database.Store(database_url(args))
     app = page.create_app(opened, users.Users(Path(args.dir) / "users.json"),
-                          secure_cookie=tls is not None, keys_dir=Path(args.dir) / "keys")
+                          secure_cookie=tls is not None, keys_dir=Path(args.dir) / "keys",
+                          zone=_timezone(Accounts(args.dir)))
     print("the floor page: %s://%s:%d/" % ("https" if tls else "http", args.host, args.listen),
           flush=True)
     try:
@@ -186,6 +189,14 @@ def run_page(args):
     finally:
         opened.close()
     return 0
+
+
+def _timezone(accounts):
+    # The zone `init` recorded; a folder from before it shows the host's.
+    try:
+        return accounts.settings().get("timezone")
+    except (OSError, ValueError):
+        return None
 
 
 def run_audit(args):

@@ -14,10 +14,10 @@ HISTORY = 50  # acknowledged alerts the page lists
 
 
 class PageData:
-    def __init__(self, store, clock=time.time):
+    def __init__(self, store, clock=time.time, zone=None):
         self.store = store
         self.clock = clock
-        self.today = Today(store)
+        self.today = Today(store, zone)
         self.lock = threading.Lock()  # one build at a time: Today is running state
 
     def build(self):

@@ -2,16 +2,9 @@
 # sums: each record is added once, as the page's builder reads the records
 # past the ones it has read (page_data.py), so building the page costs the
 # same on a table's first day and after a year of records. The day is the
-# floor host's local day: at midnight the sums start again.
-import datetime
-
+# floor's day, in its zone (zone.py): at midnight the sums start again.
 from ..analysis import settled
-
-
-def day_start(now):
-    # The Unix time of the local midnight that began the day of `now`.
-    day = datetime.datetime.fromtimestamp(now).date()
-    return datetime.datetime(day.year, day.month, day.day).timestamp()
+from .zone import day_start
 
 
 class TableDay:
@@ -59,8 +52,9 @@ class LastHit:
 
 class Today:
     # Per table: the seq read up to, the day's sums, the last hit.
-    def __init__(self, store):
+    def __init__(self, store, zone=None):
         self.store = store
+        self.zone = zone  # the floor's ZoneInfo (None: the host's local time)
         self.day = None
         self.read_to = {}  # table -> the last seq added
         self.days = {}  # table -> TableDay
@@ -70,7 +64,7 @@ class Today:
         # heads: {table: its chain head's seq on the floor}. Reads only the
         # records past what was read; a table seen first reads its day and
         # its newest hit and validation.
-        start = day_start(now)
+        start = day_start(now, self.zone)
         if start != self.day:
             self.day, self.days = start, {}
         for table, head in heads.items():
