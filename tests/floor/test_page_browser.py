@@ -220,6 +220,17 @@ def test_the_chart_writes_times_as_the_page_does_in_the_floors_zone(browser, shi
     assert "UTC" not in page.inner_text("#table-1") and "EST" in page.inner_text("#table-1")
 
 
+def test_a_tables_records_read_in_words_and_the_raw_opens_with_a_click(browser, shift_url):
+    page = log_in(browser, shift_url, "sam", (1366, 768), first="#table-2")
+    page.goto(shift_url + "/tables/1")
+    row = page.locator("#records tr", has_text="round 1:")
+    # floor_shift's record 3: 100,000 micro-dollars to each of seats 1 and 2.
+    assert "round 1: seats 1, 2 contributed $0.10 each, meter $179.90" in row.inner_text()
+    assert "179900000" not in row.inner_text()  # the raw record, closed
+    row.locator("summary").click()
+    assert "meter=179900000" in row.inner_text()
+
+
 def kept(shot):
     # The screenshot in SHOTS, in 64 colours (a quarter of the bytes; the page is flat).
     from PIL import Image

@@ -6,7 +6,9 @@
 # floor's totals, the alerts standing and those acknowledged, by whom and
 # when; and a table's own page. Every expected value comes from the floor
 # floor_shift.py writes, not from the page's code.
+import html
 import json
+import re
 import threading
 
 import pytest
@@ -192,6 +194,44 @@ def test_a_tables_page_has_its_records_paged_hits_rules_and_verdict(shift):
     assert "FAILS" in shown["verified"] and "unsigned" in shown["verified"]
     assert [int(s) for s in _seqs(page)] == list(range(9, 0, -1))
     assert client.get("/tables/nine").status_code == 404
+
+
+def _rows(page):
+    # {seq: the row's text} of a table page's records.
+    body = page.split('<section id="records">')[1].split("</table>")[0]
+    return {int(row.split("</td>")[0]): " ".join(html.unescape(re.sub("<[^>]+>", " ", row)
+                                                               ).split())
+            for row in body.split("<tr><td>")[1:]}
+
+
+def test_a_tables_records_read_in_words_with_the_raw_a_click_away(shift):
+    page = logged_in(shift[0], "vera").get("/tables/1").get_data(as_text=True)
+    rows = _rows(page)
+    # floor_shift's table 1, in dollars: contributions of 100,000 micro-dollars
+    # are $0.10, a meter of 179,900,000 is $179.90; trips nets in cents.
+    assert rows[3].startswith("3 round 1: seats 1, 2 contributed $0.10 each, meter $179.90")
+    assert rows[8].startswith("8 round 2: seat 3 contributed $2.00, meter $150.00")
+    assert rows[2].startswith("2 cycle 1 reset at $100.00 (configuration A1)")
+    assert rows[4].startswith("4 HIT: seat 2 awarded $180.00 (cycle 1, round 1; hit value "
+                              "$179.00 revealed)")
+    assert rows[5].startswith("5 hit of $180.00 to seat 2 validated by E1042, slip JS-77")
+    assert rows[9].startswith("9 round settled: seat 1 -$5.00, seat 2 +$10.00, seat 3 -$5.00")
+    # The raw record stays one click away (a closed <details>).
+    assert "raw contributions=[[1, 500, 100000], [2, 500, 100000]], meter=179900000" in rows[3]
+    assert page.count('<details class="raw">') == 9
+
+
+def test_a_record_shows_the_boards_time_and_when_the_floor_took_it(shift):
+    app, store = shift
+    from floor_shift import TABLE_2, _append
+
+    # A hit the board made at NOON - 300 by its clock, resent after an
+    # outage and taken by the floor at NOON + 4.
+    late = [dict(r, time=int(NOON - 300)) if r["ev"] == "hit" else r for r in TABLE_2]
+    _append(store, "7", late, NOON)
+    rows = _rows(logged_in(app, "vera").get("/tables/7").get_data(as_text=True))
+    assert rows[4].endswith("%s %s" % (when(-300), when(4)))
+    assert rows[3].endswith("— %s" % when(3))  # a record with no time of the board's
 
 
 def test_a_tables_records_go_back_a_page_at_a_time(shift, monkeypatch):
