@@ -14,7 +14,9 @@ import threading
 import pytest
 from floor_data import PASSWORDS
 from floor_shift import NOON, NOW, TRIPS_A_EDGE, ZONE, make_shift, texts, when
+from sqlalchemy import update
 
+from uthctl.floor import schema
 from uthctl.floor.page import create_app
 from uthctl.floor.users import Users
 
@@ -99,6 +101,49 @@ def test_the_days_rounds_contributions_hits_and_hold_against_par(shift):
     assert "trips/A 3 0.00%% %.2f%%" % (100 * TRIPS_A_EDGE) in shown["table-1"]
     # Table 3's records came yesterday: nothing today.
     assert "Today: 0 rounds, $0.00 contributed, 0 hits" in shown["table-3"]
+
+
+def test_what_each_table_is_doing_now(shift):
+    shown, _, _ = floor_page(shift[0])
+    # NOW is NOON + 3605. Table 1's rounds were taken at NOON + 3 and NOON + 8:
+    # the last 59 min 57 s ago, and only it within the hour (from NOON + 5).
+    assert "Last round 59 min ago · 1 round in the last hour" in shown["table-1"]
+    assert "No round on the floor's records · 0 rounds in the last hour" in shown["table-3"]
+
+
+def test_a_tables_activity_follows_the_rounds_as_they_come(store):
+    from floor_shift import _append
+
+    from mystery import chain
+    from uthctl.floor.page_data import PageData
+
+    clock = [NOON]
+    data = PageData(store, clock=lambda: clock[0])
+    rounds = [{"ev": "round", "round": n, "contributions": [], "meter": 100_000_000}
+              for n in range(1, 4)]
+    _append(store, "5", rounds[:1], NOON - 1)  # taken at NOON
+    store.set_table("riverside", "5", status="online", status_at=NOON)
+
+    def seen():
+        tile = data.build()["tiles"][0]
+        return tile["last_round"], tile["rounds_hour"]
+
+    assert seen() == (NOON, 1)
+    prev = store.table("5")["last_hash"]
+    for n, at in ((2, NOON + 1800), (3, NOON + 3000)):
+        record = chain.link(dict(rounds[n - 1]), n, prev)
+        store.append("riverside", "5", record)
+        prev = record["hash"]
+        with store.engine.begin() as db:
+            db.execute(update(schema.records).where(schema.records.c.table_id == "5",
+                                                    schema.records.c.seq == n).values(
+                received_at=at))
+    clock[0] = NOON + 3000
+    assert seen() == (NOON + 3000, 3)
+    clock[0] = NOON + 3700  # the first round is past the hour now
+    assert seen() == (NOON + 3000, 2)
+    clock[0] = NOON + 9000
+    assert seen() == (NOON + 3000, 0)
 
 
 def test_the_floors_totals(shift):

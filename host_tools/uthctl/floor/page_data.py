@@ -30,7 +30,8 @@ class PageData:
             self.today.catch_up({row["table_id"]: row["last_seq"] for row in rows}, now)
             tiles = [tile_or_why(row, [a for a in standing if a["table_id"] == row["table_id"]],
                                  self.today.days[row["table_id"]],
-                                 self.today.last_hits[row["table_id"]]) for row in rows]
+                                 self.today.last_hits[row["table_id"]],
+                                 self.today.activity[row["table_id"]], now) for row in rows]
             return {"at": now, "tiles": tiles, "totals": totals(tiles, standing),
                     "standing": standing, "history": history}
 

@@ -19,9 +19,9 @@ from ..analysis import hold
 OFFLINE, FAULT, PENDING = "offline", "fault", "hit_pending"
 
 
-def tile_or_why(row, alerts, day, last_hit):
+def tile_or_why(row, alerts, day, last_hit, activity, now):
     try:
-        built = tile(row, alerts, day, last_hit)
+        built = tile(row, alerts, day, last_hit, activity, now)
         json.dumps(built, allow_nan=False)  # the page's JSON readers take every tile
         return built
     except Exception as error:  # noqa: BLE001 -- this table's alone; the others are shown
@@ -29,9 +29,10 @@ def tile_or_why(row, alerts, day, last_hit):
                 "unreadable": "%s: %s" % (type(error).__name__, error)}
 
 
-def tile(row, alerts, day, last_hit):
+def tile(row, alerts, day, last_hit, activity, now):
     # row: the table's row of `tables`; alerts: its standing ones; day: its
-    # today.TableDay; last_hit: its today.LastHit.
+    # today.TableDay; last_hit: its today.LastHit; activity: its
+    # today.Activity; now: the view's time.
     meters = _object(row["meters"])
     board = _object(row["board_status"])
     pending = _pending(meters.get("pending"), last_hit)
@@ -46,6 +47,8 @@ def tile(row, alerts, day, last_hit):
         "config": meters.get("config"),
         "pending": pending,
         "last_hit": _last_hit(last_hit, pending),
+        "last_round": activity.last_round,
+        "rounds_hour": activity.in_last_hour(now),
         "today": {"rounds": day.rounds, "contributed": "$" + decimal(day.contributed),
                   "hits": day.hits},
         "holds": _holds(day.side, meters),
