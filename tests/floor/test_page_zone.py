@@ -68,3 +68,14 @@ def test_the_days_start_is_the_zones_midnight(store, tmp_path):
     at = (datetime.datetime.fromtimestamp(NOW, datetime.timezone.utc) + EST).strftime(
         "%Y-%m-%d %H:%M:%S")
     assert "as of %s EST" % at in shown["totals"]
+
+
+def test_the_login_page_names_the_casino_and_a_favicon_is_served(store, tmp_path):
+    app = create_app(store, Users(tmp_path / "users.json"), stream_for_s=0.1,
+                     stopping=threading.Event(), casino="riverside")
+    client = app.test_client()
+    shown = texts(client.get("/login").get_data(as_text=True))[0]
+    assert shown["casino"] == "Riverside floor"
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
+    assert b"<svg" in icon.get_data()

@@ -176,10 +176,11 @@ def run_page(args):
     from ..floor import page
 
     tls = page_tls(args)
+    settings = _floor_settings(Accounts(args.dir))
     opened = database.Store(database_url(args))
     app = page.create_app(opened, users.Users(Path(args.dir) / "users.json"),
                           secure_cookie=tls is not None, keys_dir=Path(args.dir) / "keys",
-                          zone=_timezone(Accounts(args.dir)))
+                          zone=settings.get("timezone"), casino=settings.get("casino"))
     print("the floor page: %s://%s:%d/" % ("https" if tls else "http", args.host, args.listen),
           flush=True)
     try:
@@ -191,12 +192,13 @@ def run_page(args):
     return 0
 
 
-def _timezone(accounts):
-    # The zone `init` recorded; a folder from before it shows the host's.
+def _floor_settings(accounts):
+    # The casino and the zone `init` recorded; a folder from before the
+    # zone shows the host's, a page with no floor folder names no casino.
     try:
-        return accounts.settings().get("timezone")
+        return accounts.settings()
     except (OSError, ValueError):
-        return None
+        return {}
 
 
 def run_audit(args):

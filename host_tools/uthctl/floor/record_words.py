@@ -72,7 +72,8 @@ _SAYING = {
     "retained": lambda r: "%s retained from cycle %s" % (_money(r["amount"]), r["cycle"]),
     "redraw": lambda r: "cycle %s's exposed hit value redrawn at meter %s" % (
         r["cycle"], _money(r["meter"])),
-    "config": lambda r: "configuration %s" % r["name"],
+    "config": lambda r: "configuration %s%s" % (
+        r.get("config") or r["name"], " (was %s)" % r["was"] if r.get("was") else ""),
     "setting": lambda r: "setting %s: %s (was %s)" % (r["name"], r["value"], r["was"]),
     "key": lambda r: "record key %s in force%s" % (
         r["key_id"], " (replacing %s)" % r["was"] if r.get("was") else ""),
