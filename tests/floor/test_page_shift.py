@@ -111,6 +111,15 @@ def test_what_each_table_is_doing_now(shift):
     assert "No round on the floor's records · 0 rounds in the last hour" in shown["table-3"]
 
 
+def test_a_tables_page_has_its_days_contributions_and_hits_by_seat(shift):
+    page = logged_in(shift[0], "vera").get("/tables/1").get_data(as_text=True)
+    shown, _ = texts(page)
+    # floor_shift's table 1 today: round 1, seats 1 and 2 $0.10 each; round
+    # 2, seat 3 $2.00; the hit to seat 2.
+    assert shown["seats"] == ("Today by seat seat rounds contributed hits 1 1 $0.10 0 "
+                              "2 1 $0.10 1 3 1 $2.00 0")
+
+
 def test_a_tables_activity_follows_the_rounds_as_they_come(store):
     from floor_shift import _append
 

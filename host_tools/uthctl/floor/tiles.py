@@ -50,7 +50,10 @@ def tile(row, alerts, day, last_hit, activity, now):
         "last_round": activity.last_round,
         "rounds_hour": activity.in_last_hour(now),
         "today": {"rounds": day.rounds, "contributed": "$" + decimal(day.contributed),
-                  "hits": day.hits},
+                  "hits": day.hits,
+                  "seats": [{"seat": seat, "rounds": rounds, "contributed": "$" + decimal(micros),
+                             "hits": hits} for seat, (rounds, micros, hits)
+                            in sorted(day.seats.items(), key=_seat_order)]},
         "holds": _holds(day.side, meters),
         "expired": _rules(board).get("expired"),
         "rules": _sections(_rules(board)),
@@ -63,6 +66,12 @@ def tile(row, alerts, day, last_hit, activity, now):
                     "raised_at": a["raised_at"], "back_at": a.get("back_at")}
                    for a in alerts],
     }
+
+
+def _seat_order(item):
+    # Seats by number (seat 10 after seat 2); a seat a record named oddly, last.
+    seat = item[0]
+    return (0, seat, "") if type(seat) is int else (1, 0, str(seat))
 
 
 def _state(row, board, pending):

@@ -17,21 +17,30 @@ class TableDay:
         self.contributed = 0  # micro-dollars
         self.hits = 0
         self.side = {}  # "wager/letter" -> [wagers, wagered cents, paid cents]
+        self.seats = {}  # seat -> [rounds it contributed to, micro-dollars, hits]
 
     def add(self, record):
         kind = record.get("ev")
         if kind == "round":
             self.rounds += 1
-            self.contributed += sum(row[2] for row in record.get("contributions") or ()
-                                    if isinstance(row, list) and len(row) == 3
-                                    and type(row[2]) is int)
+            for row in record.get("contributions") or ():
+                if isinstance(row, list) and len(row) == 3 and type(row[2]) is int:
+                    self.contributed += row[2]
+                    seat = self._seat(row[0])
+                    seat[0] += 1
+                    seat[1] += row[2]
         elif kind == "hit":
             self.hits += 1
+            self._seat(record.get("seat"))[2] += 1
         elif kind == "settled":
             for key, row in settled.totals([record]).items():
                 mine = self.side.setdefault(key, [0, 0, 0])
                 for at in range(3):
                     mine[at] += row[at]
+
+
+    def _seat(self, seat):
+        return self.seats.setdefault(seat if type(seat) is int else str(seat), [0, 0, 0])
 
 
 class LastHit:
