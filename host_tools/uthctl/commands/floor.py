@@ -63,10 +63,14 @@ def add_parser(sub):
                               "or UTH_FLOOR_PASSWORD)")
     user.add_argument("name")
     user.add_argument("--role", choices=users.ROLES, required=True)
+    user.add_argument("--password-stdin", action="store_true", help="read the password "
+                      "from standard input's first line (for scripts)")
     people = actions.add_parser("users", help="the floor page's users: list, remove NAME, "
                                 "passwd NAME (each change ends that user's sessions)")
     people.add_argument("change", choices=("list", "remove", "passwd"))
     people.add_argument("name", nargs="?")
+    people.add_argument("--password-stdin", action="store_true", help="passwd: read the "
+                        "password from standard input's first line (for scripts)")
     page = actions.add_parser("page", help="serve the floor page")
     page.add_argument("--listen", type=int, default=8080, metavar="PORT")
     page.add_argument("--host", default="127.0.0.1",
@@ -110,7 +114,8 @@ def run(args):
         return run_audit(args)
     if args.action == "add-user":
         users.Users(Path(args.dir) / "users.json").add(args.name, args.role,
-                                                       users.password_from_user())
+                                                       users.password_from_user(
+                                                           args.password_stdin))
         return _said(args, {"user": args.name, "role": args.role},
                      "user %s added, role %s (any session of theirs ended)")
     if args.action == "users":
@@ -155,7 +160,7 @@ def run_users(args):
         people.remove(args.name)
         return _said(args, {"removed": args.name}, "user %s removed (sessions ended)")
     people.require(args.name)  # an unknown name is said before a password is asked for
-    people.passwd(args.name, users.password_from_user())
+    people.passwd(args.name, users.password_from_user(args.password_stdin))
     return _said(args, {"password": args.name}, "user %s has a new password (sessions ended)")
 
 
