@@ -2,8 +2,14 @@
 # on the meter is committed to the store as one atomic step before its events
 # are released. A store that cannot be read or written puts the bonus in a
 # fault that refuses play until a technician clears the cause and reboots.
+import binascii
+
+from . import drbg, entropy
 from .meter import Refused
 from .record import public_meters
+
+HEALTH_FAULT = "the random number generator failed its known-answer check"
+HOST_ENTROPY_HEX = (64, 128)  # the host's part of a `seed`, in hex digits (a line is 256 bytes)
 
 
 class MysteryBonus:
@@ -15,6 +21,11 @@ class MysteryBonus:
         self.fault = None
 
     def boot(self):
+        # The generator answers its known answer first (drbg.health_check):
+        # a board that cannot draw a secret plays no round.
+        if not drbg.health_check():
+            self.fault = HEALTH_FAULT
+            return [{"ev": "fault", "reason": self.fault}]
         try:
             self.meter = self.store.boot()
         # Whatever the store raises (a StoreFault, an OSError, a MemoryError,
@@ -24,9 +35,9 @@ class MysteryBonus:
             return [{"ev": "fault", "reason": self.fault}]
         return [{"ev": "store_warning", "reason": w} for w in self.store.warnings]
 
-    def _commit(self, events, wager_meters=None, new_key=None):
+    def _commit(self, events, wager_meters=None, new_key=None, state=None):
         try:
-            return self.store.commit(self.meter, events, wager_meters, new_key)
+            return self.store.commit(self.meter, events, wager_meters, new_key, state)
         except (OSError, MemoryError) as error:
             # Memory is now ahead of flash: refuse everything until a reboot re-reads it.
             self.fault = "store write failed: %s" % error
@@ -49,7 +60,7 @@ class MysteryBonus:
 
     def reset(self):
         self._writable()
-        return self._commit(self.meter.reset(self.random_bytes))
+        return self._draw(self.meter.reset)
 
     def lock_round(self, seats):
         self._writable()
@@ -63,7 +74,43 @@ class MysteryBonus:
     def redraw(self):
         # The logged recovery from an exposed hit value (Meter.redraw).
         self._writable()
-        return self._commit(self.meter.redraw(self.random_bytes))
+        return self._draw(self.meter.redraw)
+
+    def _draw(self, operation):
+        # An operation that draws a secret (a reset, a redraw): from the
+        # generator, reseeded first from what the board gathers, its state
+        # after the draw committed with the operation. A board not seeded
+        # yet draws from its own source, as before the generator.
+        if self.store.drbg is None:
+            return self._commit(operation(self.random_bytes))
+        drawing = self.store.drbg.copy()  # the store's stays as it was if this is refused
+        drawing.reseed(*entropy.for_reseed(self.random_bytes))
+        return self._commit(operation(drawing.generate), state=drawing)
+
+    def generator(self):
+        # For `status`: whether the generator draws the secrets yet.
+        return "not_instantiated" if self.store.drbg is None else "instantiated"
+
+    def seed(self, host_hex):
+        # The technician's host's randomness, given in service mode: the
+        # generator is instantiated from it and the board's own 256 bits,
+        # or, already instantiated, reseeded from both. One logged commit;
+        # neither the randomness nor the state is in any record or reply.
+        self._writable()
+        low, high = HOST_ENTROPY_HEX
+        if not isinstance(host_hex, str) or not low <= len(host_hex) <= high \
+                or len(host_hex) % 2 or host_hex.strip("0123456789abcdef"):
+            raise Refused("seed needs \"entropy\": %d to %d lower-case hex digits, an even "
+                          "number, from the host's own random source" % (low, high))
+        host_bytes = binascii.unhexlify(host_hex)
+        was = self.generator()
+        if self.store.drbg is None:
+            state = drbg.instantiate(*entropy.for_instantiation(self.random_bytes, host_bytes))
+        else:
+            state = self.store.drbg.copy()
+            board_bytes, timing = entropy.for_reseed(self.random_bytes)
+            state.reseed(board_bytes + host_bytes, timing)
+        return self._commit([{"ev": "seed", "was": was}], state=state)
 
     def change_setting(self, name, value):
         # One of the table's settings, logged (Meter.change_setting).

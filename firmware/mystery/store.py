@@ -28,7 +28,8 @@ _WAGERS_LOG_HASH = const(3)
 # The first event of each kind of operation: a round (its hits follow), a
 # validation (its payment follows), a reset, a configuration, a setting, a
 # settlement.
-_OPERATION_STARTS = ("round", "validated", "reset", "config", "setting", "settled", "key")
+_OPERATION_STARTS = ("round", "validated", "reset", "config", "setting", "settled", "key",
+                     "seed")
 
 # Said at every boot while a cycle's value is exposed (see Meter.redraw).
 EXPOSED_WARNING = ("cycle %d's hit value was written to flash by an operation that did not "
@@ -63,12 +64,21 @@ class Store:
                           ("UTHHITS2", oldstores.HITS_MAGIC), "recent hits")
         self._wager_copies = Pair(root, ("wagers.a", "wagers.b"), ("UTHWAGERS1",),
                                   "wager meters")
+        self._drbg_copies = Pair(root, ("drbg.a", "drbg.b"), ("UTHDRBG1",),
+                                 "generator state")
         self.log = Log(root)
         # The record key in force (bytes) and its id; None: none given yet,
         # and records go unsigned. keys.py and recordkey.py load only once a
         # key is named: a table never given one keeps that heap.
         self.key = None
         self.key_id = None
+        # The generator's state (drbg.HmacDrbg), in a copy of its own that
+        # the meter record names (apart from it: a Pico's littlefs keeps the
+        # meter record inline only under 512 bytes); None: not instantiated
+        # yet (a board from before it, which draws from its own source
+        # until a `seed`).
+        self.drbg = None
+        self.drbg_copy = None  # which copy the meter record names, 0 or 1; None: none
         self.commit_seq = 0
         self.hits_seq = 0  # the hits copy the meter record names; 0: none yet
         # (hit count, retained, settings) when the hits copy was last
@@ -85,11 +95,14 @@ class Store:
 
     # ---- the meter record and the hits copy ----
 
-    def _write_state(self, meter, commit_seq, head_seq, head_hash, hits_seq, key_id):
+    def _write_state(self, meter, commit_seq, head_seq, head_hash, hits_seq, key_id,
+                     drbg_copy=None):
         payload = {"meter": to_record(meter), "log_seq": head_seq, "log_hash": head_hash,
                    "hits_seq": hits_seq}
         if key_id is not None:  # a store never given a key writes what it always did
             payload["key_id"] = key_id
+        if drbg_copy is not None:  # nor does one never seeded
+            payload["drbg"] = drbg_copy
         self._meters.replace(commit_seq % 2, commit_seq, payload, self._tmp)
 
     def _write_hits(self, last_hits, kept_settings=None, retained=0):
@@ -244,8 +257,9 @@ class Store:
         newest = self._meters.newest(self.warnings)
         meter_copy_unreadable = bool(self.warnings)
         if newest is None:
+            # (keys: keys.NAME, its module not loaded)
             if (meter_copy_unreadable or self.log.segments() or self._hits.any_exists()
-                    or exists(self.root + "/keys")):  # keys.NAME, its module not loaded
+                    or self._drbg_copies.any_exists() or exists(self.root + "/keys")):
                 raise StoreFault("no readable meter record (%s)" % (
                     "; ".join(self.warnings) or "log or recent hits without a meter"))
             # A new store: its first meter record lands before any log record
@@ -267,6 +281,7 @@ class Store:
         except (ValueError, KeyError, TypeError) as error:
             raise StoreFault(str(error)) from None
         self._load_key(payload.get("key_id"))
+        self._load_drbg(payload.get("drbg"))
         self._read_wagers()  # a settlement since the meter record moves the head
         self.hits_seq = hits_seq
         self.loaded = True
@@ -278,12 +293,13 @@ class Store:
             # a power cut in this boot cannot forget it.
             meter.exposed = True
             self._write_state(meter, self.commit_seq + 1, self.head_seq, self.head_hash,
-                              self.hits_seq, self.key_id)
+                              self.hits_seq, self.key_id, self.drbg_copy)
             self.commit_seq += 1
         if meter.exposed:
             self.warnings.append(EXPOSED_WARNING % meter.cycle)
         self.log.drop_past(self.head_seq)
         self._check_log()
+        self._advance_drbg(meter)
         return meter
 
     def _beyond_head(self, meter):
@@ -323,6 +339,46 @@ class Store:
                              % (first, self.head_seq + 1))
         return reveals
 
+    # ---- the generator's state ----
+
+    def _load_drbg(self, index):
+        # The state in the copy the meter record names; missing, unreadable
+        # or damaged it is a fault: the generator never starts from a guess.
+        if index is None:
+            return
+        from . import drbg
+
+        copy = self._drbg_copies.read(index) if index in (0, 1) else None
+        if copy is None:
+            raise StoreFault("the generator state the meter record names (%r) is unreadable"
+                             % (index,))
+        try:
+            self.drbg = drbg.from_record(copy[COPY_PAYLOAD])
+        except ValueError as error:
+            raise StoreFault("generator state copy drbg.%s: %s" % ("ab"[index], error)) \
+                from None
+        self.drbg_copy = index
+
+    def _write_drbg(self, state, commit_seq):
+        # Over the copy the meter record does not name, which counts once
+        # the meter record naming it (commit_seq) has landed. Gives its index.
+        index = 0 if self.drbg_copy is None else 1 - self.drbg_copy
+        self._drbg_copies.replace(index, commit_seq, state.to_record(), self._tmp)
+        return index
+
+    def _advance_drbg(self, meter):
+        # At every boot, before any draw: the state moves on and lands, so
+        # a draw whose commit a power cut stopped is never drawn again from
+        # the state it started from, whatever the board's source gives.
+        if self.drbg is None:
+            return
+        self.drbg.generate(0, b"boot")
+        commit_seq = self.commit_seq + 1
+        index = self._write_drbg(self.drbg, commit_seq)
+        self._write_state(meter, commit_seq, self.head_seq, self.head_hash, self.hits_seq,
+                          self.key_id, index)
+        self.commit_seq, self.drbg_copy = commit_seq, index
+
     # ---- the record key ----
 
     def _load_key(self, kid):
@@ -358,12 +414,13 @@ class Store:
 
     # ---- commit ----
 
-    def commit(self, meter, events, wager_meters=None, new_key=None):
+    def commit(self, meter, events, wager_meters=None, new_key=None, drbg=None):
         # One atomic step for one operation: its log records, then its meter
         # record, or for a settlement (wager_meters given) the side wagers'
         # meters, which name its record. new_key, (key, key id): the key in
         # force once the meter record lands; it is on flash before the log
-        # records are, and alone there after.
+        # records are, and alone there after. drbg: the generator's state
+        # after the operation's draw, in force once the meter record lands.
         self.log.count_commit()
         seq, prev = self.head_seq, self.head_hash
         signer = self._signer(new_key)
@@ -390,8 +447,13 @@ class Store:
         if self._rare_changed(meter):
             hits_seq = self._write_hits(meter.last_hits, meter.settings, meter.retained)
         in_force = self.key_id if new_key is None else new_key[1]
-        self._write_state(meter, self.commit_seq + 1, seq, prev, hits_seq, in_force)
+        drbg_copy = self.drbg_copy
+        if drbg is not None:  # a draw's or a seeding's state, beside the one in force
+            drbg_copy = self._write_drbg(drbg, self.commit_seq + 1)
+        self._write_state(meter, self.commit_seq + 1, seq, prev, hits_seq, in_force, drbg_copy)
         self.commit_seq += 1
+        if drbg is not None:
+            self.drbg, self.drbg_copy = drbg, drbg_copy
         self.head_seq, self.head_hash = seq, prev
         self.hits_seq = hits_seq
         self._rare_written = (meter.hits, meter.retained, dict(meter.settings))

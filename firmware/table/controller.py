@@ -326,6 +326,11 @@ class Table:
         self.in_service("a record key is given only in service mode: hold the key switch")
         return self._host_operation(self.bonus.provision, key_text)[0]
 
+    def seed(self, host_hex):
+        # The generator's seeding from the host's randomness (mystery/bonus.py): its `seed` record.
+        self.in_service("the generator is seeded only in service mode: hold the key switch")
+        return self._host_operation(self.bonus.seed, host_hex)[0]
+
     def settle_round(self, data):
         # A round's side wagers, sent by a dealer terminal or a shoe: settled
         # by the table's rules and recorded (MysteryBonus.settle_round); gives
@@ -351,7 +356,7 @@ class Table:
                   "payment": self.payment, "locked_in": self.locked_in,
                   "stale_chips": list(self.stale_chips), "validation": self._validation(),
                   "lights": {"bet": _seats_lit(self.lit[0]), "jackpot": _seats_lit(self.lit[1])},
-                  "key_id": self.bonus.store.key_id}
+                  "key_id": self.bonus.store.key_id, "drbg": self.bonus.generator()}
         if self.warning is not None:
             status["warnings"] = [self.warning]
         if meter is not None and self.bonus.fault is None:

@@ -45,6 +45,8 @@ class Board:
         self.display = display
         self.serial = UsbSerial(sys.stdin, sys.stdout)
         self.storage_root = _folder(storage_root)
+        # The board's source: what the generator is seeded and reseeded from
+        # (mystery/entropy.py); a secret only on a board not yet seeded.
         self.random_bytes = os.urandom
         self.heap_bytes = heap_bytes
         self.reset = reset

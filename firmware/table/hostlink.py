@@ -111,7 +111,8 @@ class HostLink:
                          "redraw": self._redraw, "set": self._set,
                          "validation": self._validation, "round": self._round,
                          "clock": self._clock, "authenticate": self._authenticate,
-                         "provision": self._provision, "head": self._head}
+                         "provision": self._provision, "head": self._head,
+                         "seed": self._seed}
 
     def send(self, message):
         # A line the heap cannot hold now is tried once more after a
@@ -411,6 +412,12 @@ class HostLink:
             raise Refused("provision needs \"key\": the record key, 64 lower-case hex digits")
         record = self.table.provision(command["key"])
         return {"ok": True, "reply": "provision", "key_id": record["key_id"],
+                "seq": record["seq"]}
+
+    def _seed(self, command):
+        # The host's randomness goes to the generator; nothing of it comes back.
+        record = self.table.seed(command.get("entropy"))
+        return {"ok": True, "reply": "seed", "drbg": self.table.bonus.generator(),
                 "seq": record["seq"]}
 
     def _head(self, command):

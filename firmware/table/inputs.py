@@ -10,6 +10,8 @@
 # counted while every poll sees it young.
 from micropython import const
 
+from mystery import entropy
+
 from .clock import ticks_diff
 
 RISE = const(1)
@@ -41,6 +43,7 @@ class Debounced:
         self.state = level
         self.since = now
         self.settling = True
+        entropy.note()  # its microsecond, for the generator's next reseed
         self.held_long = False
         return RISE if level else FALL
 

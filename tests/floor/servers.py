@@ -133,6 +133,15 @@ class Postgres:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def without_keys(floor_dir, names):
+    # Tables whose boards have no record key, with their key files removed:
+    # the floor takes their records by their chain alone, shown unsigned. A
+    # key file would hold them until their board is provisioned (docs/floor.md,
+    # "Unsigned records of a keyed table").
+    for name in names:
+        floor_dir.key_file(name).unlink()
+
+
 def tables_on_mosquitto(stack, floor_dir, tmp_path, cents_played, names=("3", "4")):
     # The tables' accounts, a Mosquitto on their floor's configuration, and a
     # virtual table each whose hit value lies beyond cents_played (so each

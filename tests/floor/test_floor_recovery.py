@@ -38,6 +38,7 @@ def test_the_floor_equals_every_boards_log_after_broker_bridge_and_board_kills(
         # Hit values beyond these rounds: each round is a record.
         broker, tables = servers.tables_on_mosquitto(stack, floor_dir, tmp_path,
                                                      10 * ROUND_CENTS)
+        servers.without_keys(floor_dir, [t.name for t in tables])  # boards with no key
         for table in tables:
             table.start_bridge()
         floor = start_floor(floor_dir, broker, db_url, tmp_path / "floor.log")

@@ -147,3 +147,22 @@ def test_a_tile_that_cannot_be_built_shows_that_table_alone_as_unreadable(floor,
     else:
         assert set(tiles["3"]) == {"table", "unreadable"}
     assert tiles["4"]["link"] == "offline" and "unreadable" not in tiles["4"]
+
+
+@pytest.mark.parametrize("drbg, shown", [("not_instantiated", True), ("instantiated", False),
+                                         (None, False), (7, False)])
+def test_a_board_whose_generator_is_not_seeded_says_so_on_its_tile(floor, drbg, shown):
+    # status's "drbg" (docs/host-link.md): a board not yet seeded draws its
+    # hit values from its own source, and the floor sees it.
+    app, store = floor
+    board = {"state": "betting"} if drbg is None else {"state": "betting", "drbg": drbg}
+    Intake(store, CASINO).take(topic("3", "status"), json.dumps(
+        {"table": "3", "status": "online", "board": board}).encode())
+    client = logged_in(app, "vera")
+    tiles = {t["table"]: t for t in strict_json(client.get("/tiles.json").get_data(
+        as_text=True))["tiles"]}
+    assert tiles["3"]["generator"] == (drbg if isinstance(drbg, str) else None)
+    first = client.get("/events").get_data(as_text=True).split("\n\n")[0]
+    body = strict_json(first[len("data: "):])["html"]
+    tile = body.split('id="table-3"')[1].split('id="table-4"')[0]
+    assert ("NOT SEEDED" in tile) == shown, tile

@@ -222,7 +222,7 @@ ascii_only = st.booleans()
 near_names = st.sampled_from(["PING", "ping ", " ping", "pin", "pingg", "Status", "meter",
                               "logs", "configure", "pay", "payments", "", "cmd", "reset",
                               "validate", "lock", "\u0000", "p\u00efng", "status\t", "log\u200b"])
-far_names = st.sampled_from(["launch", "reboot", "format", "erase", "sets", "hit", "seed",
+far_names = st.sampled_from(["launch", "reboot", "format", "erase", "sets", "hit", "draw",
                              "unlock", "award", "mpremote", "", "\u00e9t\u00e9", "0"])
 
 

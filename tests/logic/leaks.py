@@ -10,17 +10,25 @@ SHOWN = ("meter", "display_cents", "contributed", "seeded", "paid")
 DIGESTS = ("prev", "hash", "commitment", "log_hash", "revealed", "auth")  # auth: an HMAC
 
 
-def leaks(value, secrets, salt):
+def leaks(value, secrets, salt, hidden=()):
     # value: a message (dict, list, text, number); secrets: the hit value as
-    # the numbers to look for; salt: its salt in hex.
+    # the numbers to look for; salt: its salt in hex; hidden: hex texts that
+    # must be nowhere, digests included (the generator's state, in pieces).
     if isinstance(value, dict):
-        return any(salt in v if k in DIGESTS else leaks(v, secrets, salt)
-                   for k, v in value.items() if k not in SHOWN)
+        return any(_in(v, (salt,) + tuple(hidden)) if k in DIGESTS
+                   else leaks(v, secrets, salt, hidden)
+                   for k, v in value.items() if k not in SHOWN) \
+            or any(_in(v, hidden) for k, v in value.items() if k in SHOWN)
     if isinstance(value, (list, tuple)):
-        return any(leaks(v, secrets, salt) for v in value)
+        return any(leaks(v, secrets, salt, hidden) for v in value)
     if isinstance(value, str):
-        return salt in value or any(str(secret) in value for secret in secrets)
+        return salt in value or _in(value, hidden) or any(str(secret) in value
+                                                          for secret in secrets)
     return value in secrets
+
+
+def _in(value, texts):
+    return isinstance(value, str) and any(text in value for text in texts)
 
 
 def secrets_of(value):

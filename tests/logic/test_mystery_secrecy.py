@@ -2,15 +2,32 @@
 # event, log record, meter read-out and error is searched for the value of
 # the cycle in progress (in micro-dollars and in cents) and for its salt.
 # The only place they may appear is the hit event that ends their cycle.
+# On a board whose generator is seeded (mystery/drbg.py) the search covers
+# the generator's state as well: every state it has had, in pieces of 16 hex
+# digits, and the host's randomness it was seeded from, appear nowhere at all.
 import os
 import sys
 
 import tmpdir
 from lcg import Lcg
-from leaks import leaks as _leaks
+from leaks import leaks as _leaks_of
 from mystery.bonus import MysteryBonus
 from mystery.meter import Refused
 from mystery.store import Store
+
+HOST = "9e" * 32  # the technician's host's randomness, for the seeded run
+_hidden = []  # what must appear nowhere: [HOST] and the generator's states, in pieces
+
+
+def _leaks(value, secrets, salt):
+    return _leaks_of(value, secrets, salt, _hidden)
+
+
+def _note_state(bonus):
+    state = bonus.store.drbg
+    if state is not None:
+        for part in state.to_record()[:2]:
+            _hidden.extend(part[at:at + 16] for at in range(0, len(part), 16))
 
 
 def _secrets(bonus):
@@ -54,25 +71,41 @@ def _probe(bonus, secrets, salt):
 
 def _pay_and_reset(bonus):
     records = bonus.validate("jackpot_slip") + bonus.reset()
+    _note_state(bonus)
     secrets, salt = _secrets(bonus)  # the new cycle's secret
     assert not _leaks(records, secrets, salt), records
     return len(records)
 
 
-def test_no_output_shows_a_live_hit_value():
+def _no_output_shows_a_live_secret(seeded, rounds):
     root = tmpdir.make()
+    del _hidden[:]
     try:
         bonus = MysteryBonus(Store(root), os.urandom)
         bonus.boot()
+        if seeded:
+            _hidden.append(HOST)
+            assert not _leaks(bonus.seed(HOST), (), "-")
+            _note_state(bonus)
         bonus.configure("B1")  # 5%: a hit every few hundred rounds
         bonus.reset()
-        outputs, hits = _play(bonus, Lcg(11), 2500)
+        _note_state(bonus)
+        outputs, hits = _play(bonus, Lcg(11), rounds)
         secrets, salt = _secrets(bonus)
         for record in bonus.log_since(0):
             assert not _leaks(record, secrets, salt), record
-        assert hits >= 3 and outputs > 10000, (hits, outputs)
+        assert hits >= 3 and outputs > 4 * rounds, (hits, outputs)
+        assert len(_hidden) >= (8 * (hits + 2) + 1 if seeded else 0), len(_hidden)
     finally:
         tmpdir.remove(root)
+
+
+def test_no_output_shows_a_live_hit_value():
+    _no_output_shows_a_live_secret(False, 2500)
+
+
+def test_no_output_shows_a_live_hit_value_or_the_generators_state():
+    _no_output_shows_a_live_secret(True, 2500)
 
 
 # The same search on a failing flash: the power cut at every flash operation

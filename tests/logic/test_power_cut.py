@@ -39,3 +39,21 @@ if sys.implementation.name == "micropython":
 
     def test_power_cut_through_a_settled_round_with_the_esp32s_littlefs():
         _proof("esp32", "settled")
+
+    # The generator's state (drbg_power_cut_script.py): a seeded board's
+    # day cut at every operation; the state never lost, committed with its
+    # draw, and no output given twice.
+    def _generator_proof(board):
+        heap = heapsize()
+        command = ("MICROPYPATH=%s %s -X heapsize=%s tests/logic/drbg_power_cut_script.py %s %s"
+                   % (os.getenv("MICROPYPATH") or "firmware:tests/logic", sys.executable, heap,
+                      board, heap))
+        status = os.system(command)
+        assert status == 0, "the generator's power-cut proof failed (%s: status %d)" % (
+            command, status)
+
+    def test_power_cut_of_the_generators_state_with_the_picos_littlefs():
+        _generator_proof("pico")
+
+    def test_power_cut_of_the_generators_state_with_the_esp32s_littlefs():
+        _generator_proof("esp32")

@@ -66,6 +66,15 @@ def _record_key(status):
     return status["key_id"] or "none (unsigned: uthctl provision gives it one)"
 
 
+def _generator(status):
+    # Whether the board's secrets come from its seeded generator (docs/mystery.md).
+    if "drbg" not in status:
+        return "not reported by this firmware"
+    if status["drbg"] == "instantiated":
+        return "HMAC_DRBG, seeded"
+    return "not seeded: the hit value is drawn from the board's own source (uthctl seed)"
+
+
 def format_status(status, meters, why_not=None):
     config = (meters or status).get("config")
     lines = ["state          %s" % STATES.get(status["state"], status["state"]),
@@ -87,7 +96,8 @@ def format_status(status, meters, why_not=None):
               "locked in      %s" % _seats(status.get("locked_in")),
               "stale chips    %s" % _seats(status.get("stale_chips")),
               "firmware       %s" % _firmware(status),
-              "record key     %s" % _record_key(status)]
+              "record key     %s" % _record_key(status),
+              "generator      %s" % _generator(status)]
     if status.get("internal_errors"):  # commands that met a firmware bug since start-up
         lines.append("firmware bugs  %d command(s) got an internal error since start-up"
                      % status["internal_errors"])

@@ -11,7 +11,9 @@
 # A record of a table with a key file must carry its board's authenticator
 # once a key is in force (table_keys.py). A table met past its record 1
 # starts where its board's signed head says its kept log starts, never
-# where its host says (log_start.py). Each message is handled on its own:
+# where its host says (log_start.py). An unsigned record of a table whose
+# key file holds a key is stored only once its board's signature covers it
+# by the chain (held.py). Each message is handled on its own:
 # whatever goes wrong in one (a bug, the database) refuses that message,
 # counted as `internal` on its table, and never stops the next.
 import json
@@ -21,7 +23,8 @@ from mystery import chain
 
 from ..analysis import logread
 from ..analysis.audit import identity_failures, ledger_failures
-from . import limits, log_start, running, topics
+from . import held, limits, log_start, running, topics
+from .intake_held import HeldRecords, forged_alert
 from .table_keys import KeyFileError
 
 ACCEPTED, DUPLICATE, REFUSED, KEPT = "accepted", "duplicate", "refused", "kept"
@@ -31,7 +34,7 @@ ASK_AGAIN_S = 2.0  # the least time between two requests for the same records
 REVEALING = ("hit", "redraw")  # records that open a cycle's commitment
 
 
-class Intake:
+class Intake(HeldRecords):
     def __init__(self, store, casino, log=None, keys=None):
         # keys: the floor's TableKeys (the service always has them); None: no
         # key is checked and no table called unsigned, as before record keys.
@@ -39,6 +42,7 @@ class Intake:
         self.casino = casino
         self.keys = keys
         self.starts = log_start.LogStarts(keys)
+        self.held = held.Held()  # unsigned records its board's signature has not covered
         self.log = log or (lambda words: None)
         self.requests = []  # (table, command) for the floor to publish
         self.asked = {}  # table -> (since, when) of the last log request
@@ -129,6 +133,8 @@ class Intake:
     def _head(self, table, answer):
         # A board's `head` answer: to our nonce, where a new table's log starts.
         start = self.starts.heard(table, answer)
+        if start is None and self.starts.unsigned(table, answer):
+            self._held_alert(table, answer)
         if start is not None and (self.store.table(table) or {}).get("last_seq") is None:
             self.log("table %s: its board's signed head says its log starts at record %d"
                      % (table, start))
@@ -150,11 +156,13 @@ class Intake:
                                    "board's" % (record["seq"], first))
             return REFUSED, "record %d is before its board's oldest kept record, %d" % (
                 record["seq"], first)
+        if self._unvouched(table, record, state):
+            return self._hold(table, record, first)
         if record["seq"] > first:
-            return self._past_head(table, record, state)
+            return self._past_head(table, record, state, first)
         return self._join(table, record, state)
 
-    def _past_head(self, table, record, state):
+    def _past_head(self, table, record, state, first):
         # A record past a gap (or a new table's past record 1): refused when
         # no board made it (its hash not its own, or no key of the table's
         # signed it), rather than a gap alert and the table asked for its log
@@ -169,6 +177,9 @@ class Intake:
                                               state.get("key_id"))
             if refused:
                 return refused
+        if record.get("auth") is not None and self._vouch(table, record, state, first):
+            return EARLY, ("record %d: its board's signature covers the held records before "
+                           "it, asked for again" % seq)
         if last_seq is None:  # the floor missed the table's first records
             return self._before_start(table, seq)
         self.ask_log(table, last_seq + 1)
@@ -181,12 +192,16 @@ class Intake:
         # head), and the board asked where its kept log starts now.
         start = self.starts.start(table)
         self.ask_log(table, start or 1)
-        request = self.starts.ask(table)
+        # Asked of a table with no usable key too: its board's answer, which
+        # nothing authenticates, cannot start its log but can show that its
+        # record 1 is gone (a `held` alert, _head).
+        request = self.starts.ask(table, unkeyed=True)
         if request is not None:
             self.requests.append((table, request))
-        elif start is None and not self.starts.can_ask(table):
-            # Said, not alerted: it is also how a floor that came up after the
-            # bridge meets the table, until record 1 comes again.
+        if start is None and not self.starts.can_ask(table):
+            # Said here; alerted only once its board says record 1 is gone:
+            # it is also how a floor that came up after the bridge meets the
+            # table, until record 1 comes again.
             self.log("table %s: record %d held back; its log on the floor starts at record 1 "
                      "or where its board's signed head says, and no key the floor holds for "
                      "it can sign a head" % (table, seq))
@@ -211,6 +226,7 @@ class Intake:
         self.store.append(self.casino, table, record, key_id=in_force, checks=checks,
                           known=bool(state))
         checks.written(self._cycle_reader(table))
+        self._not_the_boards(table, self.held.settle(table, seq, in_force is not None))
         if in_force is None:
             self._unsigned(table)
         else:
@@ -250,26 +266,17 @@ class Intake:
             return (REFUSED, "record %d not checked: %s" % (seq, error)), None
         if not forged:
             return None, in_force
-        self.store.raise_alert(table, "forged", forged_alert(self.casino, table, seq, forged))
-        return (REFUSED, "record %d forged: %s" % (seq, forged)), None
+        return self._forged(table, seq, forged), None
+
+    def _forged(self, table, seq, problem):
+        self.store.raise_alert(table, "forged", forged_alert(self.casino, table, seq, problem))
+        return REFUSED, "record %d forged: %s" % (seq, problem)
 
     def _authenticity(self, table, record, in_force):
         # (problem or None, the key in force after the record).
         if self.keys is None:
             return None, in_force
         return self.keys.check(table, record, in_force)
-
-    def _unsigned(self, table):
-        if self.keys is None or table in self.told_unsigned:
-            return
-        self.told_unsigned.add(table)
-        why = ("its records carry no authenticator (a board with no record key: earlier "
-               "firmware, or not provisioned)")
-        if not self.keys.has_file(table):
-            why = "the floor holds no key file for it (uthctl floor add-table writes one)"
-        self.store.raise_alert(table, "unsigned", "table %s is unsigned: %s; its records are "
-                               "held by their hash chain alone, which anyone with the table's "
-                               "account can extend" % (table, why))
 
     def _signed(self, table, seq, in_force):
         # A key in force, so every later record is signed (an unsigned one is
@@ -325,6 +332,10 @@ class Intake:
                                               record, in_force)
             if refused:
                 return refused
+            if record.get("auth") is None and self.starts.can_ask(table):
+                return self._forged(table, record["seq"], "it carries no authenticator and "
+                                    "differs from the record %d the floor holds, which its "
+                                    "board's signed chain covers" % record["seq"])
         self.store.raise_alert(table, "refused", "record %d differs from the one the floor "
                                "holds: replayed or forged" % record["seq"])
         if stored is None:
@@ -392,12 +403,3 @@ class Intake:
             return
         self.asked[table] = (since, now)
         self.requests.append((table, {"cmd": "log", "since": since}))
-
-
-def forged_alert(casino, table, seq, problem):
-    # The account that may publish on the table's topic (the broker binds a
-    # client id to its user name) is the one that sent it, or whoever holds it.
-    return ("record %d on table %s refused as forged: %s; it came on %s, where only client "
-            "%s (table %s's account) may publish" % (
-                seq, table, problem, topics.topic(casino, table, topics.EVENT),
-                topics.user_of(table), table))

@@ -31,16 +31,27 @@ class LogStarts:
         except KeyFileError:
             return False
 
-    def ask(self, table):
+    def ask(self, table, unkeyed=False):
         # The floor's `head` request to the table, or None: no key to check
-        # an answer with, or one asked within ASK_AGAIN_S.
+        # an answer with (unless unkeyed: an answer with no key can still
+        # say the board's record 1 is gone, to be shown, never taken), or one
+        # asked within ASK_AGAIN_S.
         last = self.asked.get(table)
         now = time.monotonic()
-        if not self.can_ask(table) or (last is not None and now - last[1] < ASK_AGAIN_S):
+        if self.keys is None or not (unkeyed or self.can_ask(table)) or (
+                last is not None and now - last[1] < ASK_AGAIN_S):
             return None
         nonce = secrets.token_hex(NONCE_BYTES)
         self.asked[table] = (nonce, now)
         return {"cmd": "head", "nonce": nonce}
+
+    def unsigned(self, table, answer):
+        # Whether a `head` answer to our nonce carries no authenticator: a
+        # board with no record key (or another client on the table's
+        # account). Only shown: the nonce stays open for the board's own.
+        asked = self.asked.get(table)
+        return asked is not None and isinstance(answer, dict) and \
+            answer.get("nonce") == asked[0] and answer.get("auth") is None
 
     def heard(self, table, answer):
         # The oldest kept record a `head` answer vouches for, or None: not

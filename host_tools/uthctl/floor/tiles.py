@@ -62,6 +62,9 @@ def tile(row, alerts, day, last_hit, activity, now):
         # Records held by their chain alone: no signed record has joined.
         "unsigned": row["last_seq"] is not None and row["key_id"] is None,
         "internal": row["internal"],
+        # The board's random number generator: "not_instantiated" until a
+        # technician seeds it (docs/mystery.md, "The generator"); None: not said.
+        "generator": board.get("drbg") if isinstance(board.get("drbg"), str) else None,
         "alerts": [{"id": a["id"], "kind": a["kind"], "text": a["text"],
                     "raised_at": a["raised_at"], "back_at": a.get("back_at")}
                    for a in alerts],
