@@ -1,6 +1,7 @@
 # A floor in mid-shift for the page's tests, written into the database as
-# the floor would hold it, every time set (NOON, a local noon, and seconds
-# after it), so what the page must say is known beforehand:
+# the floor would hold it, every time set (NOON, noon in the floor's zone,
+# Eastern time, and seconds after it), so what the page must say is known
+# beforehand:
 #   table 1: betting since NOON+50; rounds today, a hit of $180.00 to seat 2
 #            validated by employee E1042 with slip JS-77, a settled round;
 #   table 2: a pending hit of $187.34 to seat 4 since NOON+40;
@@ -16,7 +17,9 @@ from sqlalchemy import update
 from mystery import chain
 from uthctl.floor import schema
 
-NOON = datetime.datetime(2026, 12, 3, 12, 0, 0).timestamp()
+ZONE = "America/New_York"  # the floor's zone: Eastern Standard Time in December
+EST = datetime.timedelta(hours=-5)  # UTC-5: daylight time ends in November (15 U.S.C. 260a)
+NOON = datetime.datetime(2026, 12, 3, 12, 0, 0, tzinfo=datetime.timezone(EST)).timestamp()
 NOW = NOON + 3600 + 5  # the page's clock: an hour and 5 s on
 TRIPS_A_EDGE = 301629 / 33446140  # the par sheet of trips paytable A (653a.12(c))
 RULES = {"clock": "set", "sections": [["653b.1", "2025-09-04", "2027-09-04"]],
@@ -24,9 +27,10 @@ RULES = {"clock": "set", "sections": [["653b.1", "2025-09-04", "2027-09-04"]],
 
 
 def when(offset):
-    # How the page must write NOON + offset: the date in full, local time.
-    return datetime.datetime.fromtimestamp(NOON + offset).astimezone().strftime(
-        "%Y-%m-%d %H:%M:%S %Z")
+    # How the page must write NOON + offset: the date in full, in the floor's
+    # zone with its abbreviation (computed from the offset, not from tzdata).
+    moment = datetime.datetime.fromtimestamp(NOON + offset, datetime.timezone.utc) + EST
+    return moment.strftime("%Y-%m-%d %H:%M:%S") + " EST"
 
 
 def _settled(seats):

@@ -91,6 +91,8 @@ def test_signed_boards_records_reach_the_floor_verified_and_no_forgery_joins(
         # tile no longer says unsigned once the key's records arrived.
         assert sorted(a["table_id"] for a in store.alerts() if a["kind"] == "unsigned") == [
             "3", "4"]
+        # ... and cleared by the floor once each key was in force: none stands.
+        assert [a for a in store.alerts(open_only=True) if a["kind"] == "unsigned"] == []
 
         # The audit: every authenticator, and each head asked of its board live.
         code, report = audit(capsys, floor_dir, db_url, "--broker", broker.url)

@@ -40,3 +40,29 @@ def test_an_unknown_user_is_said_before_the_passwords_length(tmp_path):
     done = _floor(tmp_path, "users", "passwd", "nobody", password="x")
     assert done.returncode == 2
     assert done.stderr.strip() == "uthctl: error: no floor page user 'nobody'"
+
+
+@pytest.mark.parametrize("argv", [("add-user", "bob", "--role", "viewer", "--password-stdin"),
+                                  ("users", "passwd", "sam", "--password-stdin")])
+def test_a_password_on_standard_input_for_scripts_with_no_warning(tmp_path, argv):
+    from uthctl.floor.users import Users
+
+    env = {k: v for k, v in os.environ.items() if k != "UTH_FLOOR_PASSWORD"}
+    added = subprocess.run([sys.executable, "-W", "default", "-m", "uthctl.cli", "floor",
+                            "--dir", str(tmp_path), "add-user", "sam", "--role", "viewer",
+                            "--password-stdin"], input="first password\n",
+                           capture_output=True, text=True, env=env, timeout=120)
+    assert added.returncode == 0, added.stderr
+    done = subprocess.run([sys.executable, "-W", "default", "-m", "uthctl.cli", "floor",
+                           "--dir", str(tmp_path)] + list(argv), input="a scripted one\n",
+                          capture_output=True, text=True, env=env, timeout=120,
+                          start_new_session=True)
+    assert done.returncode == 0, done.stderr
+    assert "Warning" not in done.stderr + added.stderr  # getpass's GetPassWarning
+    name = argv[1] if argv[0] == "add-user" else argv[2]
+    assert Users(tmp_path / "users.json").check(name, "a scripted one")
+    # Nothing on standard input: a clear error, nothing changed.
+    empty = subprocess.run([sys.executable, "-m", "uthctl.cli", "floor", "--dir", str(tmp_path),
+                            "add-user", "eve", "--role", "viewer", "--password-stdin"],
+                           input="", capture_output=True, text=True, env=env, timeout=120)
+    assert empty.returncode == 2 and "standard input held no password" in empty.stderr

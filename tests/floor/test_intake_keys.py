@@ -112,6 +112,42 @@ def test_a_board_without_a_key_yet_is_held_until_its_first_signed_record_covers_
     assert len(alerts) == 1 and "no authenticator" in alerts[0]["text"]
 
 
+def test_the_unsigned_alert_clears_once_the_boards_key_is_in_force(store, keys):
+    # The demo's tables: a board's first records (its configuration) come
+    # before its key; held until its key record covers them, they are stored
+    # under an `unsigned` alert. Once the key record puts the key in force
+    # every later record must be signed (an unsigned one is forged), so the
+    # alert is no longer true and stands no more.
+    said = []
+    intake = Intake(store, CASINO, log=said.append, keys=TableKeys(keys))
+    path = keyed(keys)
+    early = records(2)
+    later = signed(records(3, start_prev=early[-1]["hash"], first_seq=3), path, "3")
+    assert take_all(intake, "3", early + later[:1]) == [EARLY] * 3  # held, then vouched for
+    assert take_all(intake, "3", early) == [ACCEPTED] * 2  # asked again: stored
+    assert [a["kind"] for a in store.alerts("3", open_only=True)] == ["unsigned"]
+    assert take_all(intake, "3", later) == [ACCEPTED] * 3
+    assert store.alerts("3", open_only=True) == []
+    cleared = [a for a in store.alerts("3") if a["kind"] == "unsigned"][0]
+    assert cleared["acked_by"] == "" and cleared["acked_at"] is not None  # no person's
+    kid = record_auth.newest_key(path, "3")[0]
+    assert "cleared: key %s in force at record 3" % kid in cleared["text"]
+    assert any("unsigned alert cleared" in line for line in said)
+    assert by_table(store)["3"]["alerts"] == []
+
+
+def test_a_floor_started_again_clears_an_unsigned_alert_left_standing(store, keys):
+    path = keyed(keys)
+    made = signed(records(3), path, "3")
+    take_all(Intake(store, CASINO, keys=TableKeys(keys)), "3", made[:2])
+    store.raise_alert("3", "unsigned", "left standing by a floor from before alerts cleared")
+    take_all(Intake(store, CASINO, keys=TableKeys(keys)), "3", made[2:])
+    assert store.alerts("3", open_only=True) == []
+    # A table with no key file keeps its alert: no key is ever in force.
+    take_all(Intake(store, CASINO, keys=TableKeys(keys)), "4", records(2))
+    assert [a["kind"] for a in store.alerts("4", open_only=True)] == ["unsigned"]
+
+
 def test_a_table_without_a_key_file_is_unsigned_and_says_so(intake, store):
     assert take_all(intake, "4", records(2)) == [ACCEPTED] * 2
     tile = by_table(store)["4"]

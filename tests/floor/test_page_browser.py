@@ -16,7 +16,7 @@ import pytest
 import servers
 from chains import CASINO, NO_MONEY, topic
 from floor_data import PASSWORDS
-from floor_shift import NOW, make_shift, when
+from floor_shift import NOW, ZONE, make_shift, when
 
 from uthctl.floor.intake import Intake
 from uthctl.floor.page import create_app
@@ -73,10 +73,11 @@ def browser():  # one Chromium for the module's tests, each in a page of its own
         launched.close()
 
 
-def log_in(browser, url, name, size=(1000, 500), first="#table-3"):
+def log_in(browser, url, name, size=(1000, 500), first="#table-3", **options):
     # bypass_csp: Playwright's waits evaluate script text, which the page's
     # Content-Security-Policy (no eval) refuses; the page's own scripts are files.
-    page = browser.new_page(viewport={"width": size[0], "height": size[1]}, bypass_csp=True)
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]}, bypass_csp=True,
+                            **options)
     page.goto(url + "/")
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", PASSWORDS[name])
@@ -157,7 +158,7 @@ def shift_url(shift_store, live_page, tmp_path):
                                            "display_cents": cents, "pending": None}),
                         board_status=json.dumps({"state": "betting"}))
         store.set_table(CASINO, table, state_at=NOW - 600)
-    return live_page(store, users, clock=lambda: NOW, keys_dir=tmp_path / "keys")
+    return live_page(store, users, clock=lambda: NOW, keys_dir=tmp_path / "keys", zone=ZONE)
 
 
 @pytest.mark.parametrize("name, size", [("laptop", (1366, 768)), ("wall", (1920, 1080))])
@@ -168,6 +169,13 @@ def test_the_floor_in_mid_shift_at_a_laptops_and_a_wall_displays_size(browser, s
     assert "PENDING: seat 4, award $187.34, since %s" % when(40) in page.inner_text("#table-2")
     assert "OFFLINE" in page.inner_text("#table-3")
     assert "Table 3 \u00b7 offline" in page.inner_text("#alerts")
+    # Table 1's bar, as drawn: from the $100.00 reset to the $200.00
+    # must-hit-by, its $150.00 meter half of the way (A1, 653b.1(c)(4)).
+    fill, track = (page.locator("#table-1 .meter-bar .%s" % part).bounding_box()["width"]
+                   for part in ("fill", "track"))
+    assert abs(fill / track - 0.5) < 0.01
+    assert "$100.00 reset" in page.inner_text("#table-1 .scale")
+    assert "$200.00 must-hit-by" in page.inner_text("#table-1 .scale")
     # Every tile and the alerts lie side by side within the window's width.
     widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert widths[0] <= widths[1]
@@ -184,10 +192,43 @@ def test_a_tables_page_draws_its_meter_over_a_day_and_a_week(browser, shift_url,
                            timeout=WAIT_MS)
     assert page.query_selector("#chart canvas") is not None
     assert "by E1042, slip JS-77" in page.inner_text("#hits")
+    # The chart runs over the cycle as the tile's bar does: the reset and the
+    # must-hit-by drawn as lines, named in its legend.
+    legend = page.inner_text("#chart .u-legend")
+    assert "reset" in legend and "must-hit-by" in legend
     page.click("button[data-span=week]")
     page.wait_for_function("document.getElementById('chart').dataset.drawn === 'week'",
                            timeout=WAIT_MS)
     page.screenshot(path=str(tmp_path / "floor-table.png"), full_page=True)
+
+
+def test_the_chart_writes_times_as_the_page_does_in_the_floors_zone(browser, shift_url):
+    # A browser in Tokyo: the chart's times are still the floor's, in the
+    # page's format (2026-12-03 12:00:03 EST), never the browser's own.
+    page = log_in(browser, shift_url, "sam", (1366, 768), first="#table-2",
+                  timezone_id="Asia/Tokyo", locale="en-US")
+    page.goto(shift_url + "/tables/1")
+    page.wait_for_function("document.getElementById('chart').dataset.drawn === 'day'",
+                           timeout=WAIT_MS)
+    # The chart's points: table 1's records 2, 3, 7 and 8, taken at NOON + seq
+    # (floor_shift); the cursor on the first of them.
+    box = page.locator("#chart .u-over").bounding_box()
+    page.mouse.move(box["x"] + 2, box["y"] + box["height"] / 2)
+    page.wait_for_function("document.querySelector('#chart .u-legend .u-value')"
+                           ".textContent.includes('EST')", timeout=WAIT_MS)
+    assert page.inner_text("#chart .u-legend .u-value") == when(2)
+    assert "UTC" not in page.inner_text("#table-1") and "EST" in page.inner_text("#table-1")
+
+
+def test_a_tables_records_read_in_words_and_the_raw_opens_with_a_click(browser, shift_url):
+    page = log_in(browser, shift_url, "sam", (1366, 768), first="#table-2")
+    page.goto(shift_url + "/tables/1")
+    row = page.locator("#records tr", has_text="round 1:")
+    # floor_shift's record 3: 100,000 micro-dollars to each of seats 1 and 2.
+    assert "round 1: seats 1, 2 contributed $0.10 each, meter $179.90" in row.inner_text()
+    assert "179900000" not in row.inner_text()  # the raw record, closed
+    row.locator("summary").click()
+    assert "meter=179900000" in row.inner_text()
 
 
 def kept(shot):

@@ -6,13 +6,17 @@
 # floor's totals, the alerts standing and those acknowledged, by whom and
 # when; and a table's own page. Every expected value comes from the floor
 # floor_shift.py writes, not from the page's code.
+import html
 import json
+import re
 import threading
 
 import pytest
 from floor_data import PASSWORDS
-from floor_shift import NOON, NOW, TRIPS_A_EDGE, make_shift, texts, when
+from floor_shift import NOON, NOW, TRIPS_A_EDGE, ZONE, make_shift, texts, when
+from sqlalchemy import update
 
+from uthctl.floor import schema
 from uthctl.floor.page import create_app
 from uthctl.floor.users import Users
 
@@ -25,7 +29,7 @@ def shift(store, tmp_path):
     make_shift(store)
     stopping = threading.Event()
     yield create_app(store, users, stream_for_s=0.1, stopping=stopping, clock=lambda: NOW,
-                     keys_dir=tmp_path / "keys"), store
+                     keys_dir=tmp_path / "keys", zone=ZONE), store
     stopping.set()
 
 
@@ -63,14 +67,22 @@ def test_a_state_change_moves_its_since_and_a_repeated_state_does_not(store):
     assert store.table("9")["state_at"] >= before
 
 
-def test_the_meter_is_drawn_against_its_must_hit_by_maximum(shift):
-    _, _, page = floor_page(shift[0])
-    # A1: must hit by $200.00 (653b.1(c)(4)); table 1's meter is $150.00.
-    # The bar: 150/200 of its length, 750 thousandths.
-    assert 'aria-valuemax="200000000" aria-valuenow="150000000"' in page
-    assert '<rect class="fill" width="750" height="10"/>' in page
-    shown, _, _ = floor_page(shift[0])
-    assert "$150.00 of the $200.00 must-hit-by" in shown["table-1"]
+def test_the_meter_is_drawn_from_its_reset_to_its_must_hit_by(shift):
+    app, store = shift
+    _, _, page = floor_page(app)
+    # A1: reset (minimum) $100.00, must hit by $200.00 (653b.1(c)(4)); table
+    # 1's meter is $150.00: half the way, 500 thousandths of the bar.
+    assert ('aria-valuemin="100000000" aria-valuemax="200000000" '
+            'aria-valuenow="150000000"') in page
+    assert '<rect class="fill" width="500" height="10"/>' in page
+    shown, _, _ = floor_page(app)
+    assert "$100.00 reset A1 $200.00 must-hit-by" in shown["table-1"]
+    # A meter just reset ($100.12, the issue's) draws a bar barely begun:
+    # 0.12 of the 100 dollars' way, 1 thousandth.
+    store.set_table("riverside", "1", meters=json.dumps(
+        {"config": "A1", "meter": 100_120_000, "display_cents": 10012, "pending": None}))
+    _, _, page = floor_page(app)
+    assert '<rect class="fill" width="1" height="10"/>' in page
 
 
 def test_the_pending_hit_and_the_last_hit_with_who_validated_it(shift):
@@ -91,6 +103,58 @@ def test_the_days_rounds_contributions_hits_and_hold_against_par(shift):
     assert "Today: 0 rounds, $0.00 contributed, 0 hits" in shown["table-3"]
 
 
+def test_what_each_table_is_doing_now(shift):
+    shown, _, _ = floor_page(shift[0])
+    # NOW is NOON + 3605. Table 1's rounds were taken at NOON + 3 and NOON + 8:
+    # the last 59 min 57 s ago, and only it within the hour (from NOON + 5).
+    assert "Last round 59 min ago · 1 round in the last hour" in shown["table-1"]
+    assert "No round on the floor's records · 0 rounds in the last hour" in shown["table-3"]
+
+
+def test_a_tables_page_has_its_days_contributions_and_hits_by_seat(shift):
+    page = logged_in(shift[0], "vera").get("/tables/1").get_data(as_text=True)
+    shown, _ = texts(page)
+    # floor_shift's table 1 today: round 1, seats 1 and 2 $0.10 each; round
+    # 2, seat 3 $2.00; the hit to seat 2.
+    assert shown["seats"] == ("Today by seat seat rounds contributed hits 1 1 $0.10 0 "
+                              "2 1 $0.10 1 3 1 $2.00 0")
+
+
+def test_a_tables_activity_follows_the_rounds_as_they_come(store):
+    from floor_shift import _append
+
+    from mystery import chain
+    from uthctl.floor.page_data import PageData
+
+    clock = [NOON]
+    data = PageData(store, clock=lambda: clock[0])
+    rounds = [{"ev": "round", "round": n, "contributions": [], "meter": 100_000_000}
+              for n in range(1, 4)]
+    _append(store, "5", rounds[:1], NOON - 1)  # taken at NOON
+    store.set_table("riverside", "5", status="online", status_at=NOON)
+
+    def seen():
+        tile = data.build()["tiles"][0]
+        return tile["last_round"], tile["rounds_hour"]
+
+    assert seen() == (NOON, 1)
+    prev = store.table("5")["last_hash"]
+    for n, at in ((2, NOON + 1800), (3, NOON + 3000)):
+        record = chain.link(dict(rounds[n - 1]), n, prev)
+        store.append("riverside", "5", record)
+        prev = record["hash"]
+        with store.engine.begin() as db:
+            db.execute(update(schema.records).where(schema.records.c.table_id == "5",
+                                                    schema.records.c.seq == n).values(
+                received_at=at))
+    clock[0] = NOON + 3000
+    assert seen() == (NOON + 3000, 3)
+    clock[0] = NOON + 3700  # the first round is past the hour now
+    assert seen() == (NOON + 3000, 2)
+    clock[0] = NOON + 9000
+    assert seen() == (NOON + 3000, 0)
+
+
 def test_the_floors_totals(shift):
     shown, _, _ = floor_page(shift[0])
     assert shown["liability"] == "$437.34"  # 150.00 + 187.34 + 100.00
@@ -105,6 +169,45 @@ def test_alerts_standing_and_the_acknowledged_with_who_and_when(shift):
             "acknowledged by sam at %s" % (when(10), when(30))) in shown["history"]
     assert page.count('class="ack"') == 2  # on the list and on table 3's tile
     assert 'class="ack"' not in floor_page(shift[0], "vera")[2]
+
+
+def test_an_alerts_text_is_shown_once_its_tile_links_to_it(shift):
+    app, store = shift
+    long_text = "table 3 is unsigned: its records carry no authenticator, at some length"
+    store.raise_alert("3", "unsigned", long_text)
+    shown, _, page = floor_page(app)
+    assert page.count("carry no authenticator") == 1
+    assert "carry no authenticator" in shown["alerts"]
+    alert = [a for a in store.alerts("3") if a["kind"] == "unsigned"][0]
+    assert 'href="#alert-%d"' % alert["id"] in page and 'id="alert-%d"' % alert["id"] in page
+    assert "unsigned alert since" in shown["table-3"]
+
+
+def test_no_empty_numbered_list_when_nothing_was_acknowledged(store, tmp_path):
+    users = Users(tmp_path / "users.json")
+    users.add("vera", "viewer", PASSWORDS["vera"])
+    store.set_table("riverside", "3", status="online", status_at=NOON)
+    app = create_app(store, users, stream_for_s=0.1, stopping=threading.Event(),
+                     clock=lambda: NOW)
+    shown, _, page = floor_page(app)
+    assert "<ol" not in page and "<li>" not in page and "<li " not in page
+    assert shown["history"] == "none yet"
+
+
+def test_an_outage_that_is_over_says_when_it_came_back(shift):
+    app, store = shift
+    # Table 3 went offline at NOON + 100 (floor_shift); its bridge says
+    # online again at NOON + 130.
+    store.set_table("riverside", "3", status="online", status_at=NOON + 130)
+    shown, classes, _ = floor_page(app)
+    assert "OFFLINE" not in shown["table-3"]
+    assert "offline %s to %s, back" % (when(100), when(130)) in shown["table-3"]
+    assert "alerting" not in classes["table-3"]  # no red: the table is back
+    assert "back %s" % when(130) in shown["alerts"]
+    # Gone again: the same alert stands as an outage once more.
+    store.set_table("riverside", "3", status="offline", status_at=NOON + 160)
+    shown, classes, _ = floor_page(app)
+    assert "back" not in shown["table-3"] and "alerting" in classes["table-3"]
 
 
 def test_an_acknowledged_alert_moves_to_the_history(shift):
@@ -145,6 +248,44 @@ def test_a_tables_page_has_its_records_paged_hits_rules_and_verdict(shift):
     assert "FAILS" in shown["verified"] and "unsigned" in shown["verified"]
     assert [int(s) for s in _seqs(page)] == list(range(9, 0, -1))
     assert client.get("/tables/nine").status_code == 404
+
+
+def _rows(page):
+    # {seq: the row's text} of a table page's records.
+    body = page.split('<section id="records">')[1].split("</table>")[0]
+    return {int(row.split("</td>")[0]): " ".join(html.unescape(re.sub("<[^>]+>", " ", row)
+                                                               ).split())
+            for row in body.split("<tr><td>")[1:]}
+
+
+def test_a_tables_records_read_in_words_with_the_raw_a_click_away(shift):
+    page = logged_in(shift[0], "vera").get("/tables/1").get_data(as_text=True)
+    rows = _rows(page)
+    # floor_shift's table 1, in dollars: contributions of 100,000 micro-dollars
+    # are $0.10, a meter of 179,900,000 is $179.90; trips nets in cents.
+    assert rows[3].startswith("3 round 1: seats 1, 2 contributed $0.10 each, meter $179.90")
+    assert rows[8].startswith("8 round 2: seat 3 contributed $2.00, meter $150.00")
+    assert rows[2].startswith("2 cycle 1 reset at $100.00 (configuration A1)")
+    assert rows[4].startswith("4 HIT: seat 2 awarded $180.00 (cycle 1, round 1; hit value "
+                              "$179.00 revealed)")
+    assert rows[5].startswith("5 hit of $180.00 to seat 2 validated by E1042, slip JS-77")
+    assert rows[9].startswith("9 round settled: seat 1 -$5.00, seat 2 +$10.00, seat 3 -$5.00")
+    # The raw record stays one click away (a closed <details>).
+    assert "raw contributions=[[1, 500, 100000], [2, 500, 100000]], meter=179900000" in rows[3]
+    assert page.count('<details class="raw">') == 9
+
+
+def test_a_record_shows_the_boards_time_and_when_the_floor_took_it(shift):
+    app, store = shift
+    from floor_shift import TABLE_2, _append
+
+    # A hit the board made at NOON - 300 by its clock, resent after an
+    # outage and taken by the floor at NOON + 4.
+    late = [dict(r, time=int(NOON - 300)) if r["ev"] == "hit" else r for r in TABLE_2]
+    _append(store, "7", late, NOON)
+    rows = _rows(logged_in(app, "vera").get("/tables/7").get_data(as_text=True))
+    assert rows[4].endswith("%s %s" % (when(-300), when(4)))
+    assert rows[3].endswith("— %s" % when(3))  # a record with no time of the board's
 
 
 def test_a_tables_records_go_back_a_page_at_a_time(shift, monkeypatch):

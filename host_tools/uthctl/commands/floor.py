@@ -34,6 +34,8 @@ def add_parser(sub):
     init = actions.add_parser("init", help="a new floor folder with the floor's own account "
                               "and the audit's (with --db: the database it records)")
     init.add_argument("--casino", required=True, metavar="NAME")
+    init.add_argument("--timezone", metavar="ZONE", help="the zone the floor page shows "
+                      "times in, an IANA name such as America/New_York (default: the host's)")
     actions.add_parser("add-audit-account", help="the audit's broker account, for a floor "
                        "folder made without one")
     add = actions.add_parser("add-table", help="a table's broker account, ACL entries and "
@@ -61,10 +63,14 @@ def add_parser(sub):
                               "or UTH_FLOOR_PASSWORD)")
     user.add_argument("name")
     user.add_argument("--role", choices=users.ROLES, required=True)
+    user.add_argument("--password-stdin", action="store_true", help="read the password "
+                      "from standard input's first line (for scripts)")
     people = actions.add_parser("users", help="the floor page's users: list, remove NAME, "
                                 "passwd NAME (each change ends that user's sessions)")
     people.add_argument("change", choices=("list", "remove", "passwd"))
     people.add_argument("name", nargs="?")
+    people.add_argument("--password-stdin", action="store_true", help="passwd: read the "
+                        "password from standard input's first line (for scripts)")
     page = actions.add_parser("page", help="serve the floor page")
     page.add_argument("--listen", type=int, default=8080, metavar="PORT")
     page.add_argument("--host", default="127.0.0.1",
@@ -88,7 +94,7 @@ def add_parser(sub):
 def run(args):
     accounts = Accounts(args.dir)
     if args.action == "init":
-        return _said(args, {"floor": str(accounts.init(args.casino, args.db))},
+        return _said(args, {"floor": str(accounts.init(args.casino, args.db, args.timezone))},
                      "floor account's credentials: %s")
     if args.action == "add-audit-account":
         return _said(args, {"audit": str(accounts.add_audit())},
@@ -108,7 +114,8 @@ def run(args):
         return run_audit(args)
     if args.action == "add-user":
         users.Users(Path(args.dir) / "users.json").add(args.name, args.role,
-                                                       users.password_from_user())
+                                                       users.password_from_user(
+                                                           args.password_stdin))
         return _said(args, {"user": args.name, "role": args.role},
                      "user %s added, role %s (any session of theirs ended)")
     if args.action == "users":
@@ -153,7 +160,7 @@ def run_users(args):
         people.remove(args.name)
         return _said(args, {"removed": args.name}, "user %s removed (sessions ended)")
     people.require(args.name)  # an unknown name is said before a password is asked for
-    people.passwd(args.name, users.password_from_user())
+    people.passwd(args.name, users.password_from_user(args.password_stdin))
     return _said(args, {"password": args.name}, "user %s has a new password (sessions ended)")
 
 
@@ -174,9 +181,11 @@ def run_page(args):
     from ..floor import page
 
     tls = page_tls(args)
+    settings = _floor_settings(Accounts(args.dir))
     opened = database.Store(database_url(args))
     app = page.create_app(opened, users.Users(Path(args.dir) / "users.json"),
-                          secure_cookie=tls is not None, keys_dir=Path(args.dir) / "keys")
+                          secure_cookie=tls is not None, keys_dir=Path(args.dir) / "keys",
+                          zone=settings.get("timezone"), casino=settings.get("casino"))
     print("the floor page: %s://%s:%d/" % ("https" if tls else "http", args.host, args.listen),
           flush=True)
     try:
@@ -186,6 +195,15 @@ def run_page(args):
     finally:
         opened.close()
     return 0
+
+
+def _floor_settings(accounts):
+    # The casino and the zone `init` recorded; a folder from before the
+    # zone shows the host's, a page with no floor folder names no casino.
+    try:
+        return accounts.settings()
+    except (OSError, ValueError):
+        return {}
 
 
 def run_audit(args):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..analysis import record_auth
 from ..private_file import append_private, write_private
-from . import table_keys, topics
+from . import table_keys, topics, zone
 from .mqtt import write_credentials
 
 FLOOR_USER = "floor"
@@ -85,17 +85,20 @@ class Accounts:
 
     # ---- making them ----
 
-    def init(self, casino, database=None):
-        # database: the URL `uthctl floor`, `page` and `audit` use unless --db says otherwise.
+    def init(self, casino, database=None, timezone=None):
+        # database: the URL `uthctl floor`, `page` and `audit` use unless --db says otherwise;
+        # timezone: the zone the page shows times in (IANA name; default the host's).
         topics.check_name(casino, "casino")
         if database is not None:
             recordable_url(database)
+        timezone = timezone or zone.host_zone_name()
+        zone.named(timezone)
         if self.settings_path.exists():
             raise ValueError("%s already holds a floor (casino %r)"
                              % (self.folder, self.settings()["casino"]))
         (self.folder / "accounts").mkdir(parents=True, exist_ok=True)
         os.chmod(self.folder / "accounts", 0o700)
-        settings = {"casino": casino, "tables": []}
+        settings = {"casino": casino, "tables": [], "timezone": timezone}
         if database is not None:
             settings["db"] = database
         write_private(self.settings_path, json.dumps(settings))

@@ -24,6 +24,7 @@ from . import schema
 from .limits import storable
 
 PAYLOAD_KEPT = 2000  # characters of a refused payload kept for the record
+CLEARED = ""  # an alert's acked_by when the floor cleared it, no person
 
 # The statements the intake runs for every record, made once: SQLAlchemy
 # then binds their parameters only (making one costs more than running it).
@@ -375,6 +376,21 @@ class Store:
                 db.execute(insert(schema.alerts).values(
                     table_id=table_id, kind=kind, text=storable(text), raised_at=time.time()))
             return standing is None
+
+    def clear_alert(self, table_id, kind, reason):
+        # The floor's own word that a standing alert is no longer true: it
+        # leaves the standing list for the history, its reason added to its
+        # text, acknowledged by CLEARED (no user's name: a name is never empty).
+        with self.engine.begin() as db:
+            standing = db.execute(select(schema.alerts).where(
+                schema.alerts.c.table_id == table_id, schema.alerts.c.kind == kind,
+                schema.alerts.c.acked_by.is_(None))).mappings().first()
+            if standing is None:
+                return False
+            db.execute(update(schema.alerts).where(schema.alerts.c.id == standing["id"]).values(
+                acked_by=CLEARED, acked_at=time.time(),
+                text=storable("%s; cleared: %s" % (standing["text"], reason))))
+            return True
 
     def acknowledge(self, alert_id, name):
         with self.engine.begin() as db:

@@ -48,6 +48,7 @@ class Intake(HeldRecords):
         self.asked = {}  # table -> (since, when) of the last log request
         self.counts = {ACCEPTED: 0, DUPLICATE: 0, REFUSED: 0, KEPT: 0, EARLY: 0, INTERNAL: 0}
         self.told_unsigned = set()  # tables whose `unsigned` alert this run has raised
+        self.told_signed = set()  # tables whose `unsigned` alert this run has cleared
         # table -> its record checks' running state at its head, as the
         # database holds it (running.Running): read once, then kept.
         self.checks = {}
@@ -228,6 +229,8 @@ class Intake(HeldRecords):
         self._not_the_boards(table, self.held.settle(table, seq, in_force is not None))
         if in_force is None:
             self._unsigned(table)
+        else:
+            self._signed(table, seq, in_force)
         if record["ev"] in REVEALING and checks.problem:
             # A revealed hit value that does not open its cycle's commitment
             # (or an earlier problem of the log's, as `uthctl mystery verify`
@@ -274,6 +277,18 @@ class Intake(HeldRecords):
         if self.keys is None:
             return None, in_force
         return self.keys.check(table, record, in_force)
+
+    def _signed(self, table, seq, in_force):
+        # A key in force, so every later record is signed (an unsigned one is
+        # refused as forged): an `unsigned` alert raised for the records from
+        # before the key is no longer true. Cleared once a run a table.
+        if table in self.told_signed:
+            return
+        self.told_signed.add(table)
+        reason = ("key %s in force at record %d; every record after it must carry its "
+                  "authenticator" % (in_force, seq))
+        if self.store.clear_alert(table, "unsigned", reason):
+            self.log("table %s: its unsigned alert cleared: %s" % (table, reason))
 
     def _checks_for(self, table, state, record):
         # The running state the record is checked on: a new one for the

@@ -18,6 +18,7 @@ import time
 from flask import Flask, Response, abort, g, redirect, render_template, request, session, url_for
 
 from . import page_text, table_page
+from . import zone as zones
 from .broadcast import Broadcast
 from .page_data import PageData
 from .throttle import Throttle
@@ -27,21 +28,26 @@ NAME_KEPT = 64  # a user's name is no longer; the throttle keeps no more of a gu
 
 
 def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
-               secure_cookie=False, throttle=None, keys_dir=None, clock=None):
+               secure_cookie=False, throttle=None, keys_dir=None, clock=None, zone=None,
+               casino=None):
     # stream_for_s: each event stream ends after that long (None: never);
     # stopping: a threading.Event that ends every stream when set;
     # secure_cookie: the cookie goes over HTTPS only (the page off loopback);
     # throttle: the logins' Throttle (a test's clock in it); keys_dir: the
     # tables' record key files, for a table page's authenticators (None:
-    # not checked); clock: the page's time.time (a test's).
+    # not checked); clock: the page's time.time (a test's); zone: the
+    # floor's time zone by its IANA name (None: the host's); casino: its
+    # name, on the login page and every page's head.
     app = Flask(__name__)
     app.secret_key = secret or secrets.token_bytes(32)
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict",
                       SESSION_COOKIE_SECURE=secure_cookie, FLOOR_USERS=users)
-    page_text.install(app.jinja_env)
+    zone = zones.named(zone or zones.host_zone_name())
+    page_text.install(app.jinja_env, zone)
+    app.jinja_env.globals.update(casino_title=casino.title() if casino else "Casino")
     throttle = throttle or Throttle()
     stopping = stopping or threading.Event()
-    data = PageData(store, clock) if clock else PageData(store)
+    data = PageData(store, clock or time.time, zone)
 
     def rendered():
         # The floor's body as each role sees it (only a supervisor's has the
@@ -74,6 +80,11 @@ def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
     def needs_login():
         if user() is None:
             abort(401)
+
+    @app.get("/favicon.ico")
+    def favicon():
+        # Asked by every browser whatever the page's <link rel="icon"> says.
+        return app.send_static_file("favicon.svg")
 
     @app.get("/login")
     def login_form():

@@ -1,18 +1,25 @@
 # How the page writes times, spans and shares: a time in full with its date
-# and zone (2026-12-03 08:42:39 UTC, the floor host's local time), how long
+# and zone (2026-12-03 03:42:39 EST, in the floor's zone: zone.py), how long
 # ago in whole minutes (so the page changes once a minute, not at each
 # tick), and a state's name as the pit says it.
-import time
+from . import zone as zones
 
 STATE_NAMES = {"offline": "OFFLINE", "fault": "FAULT", "hit_pending": "HIT PENDING",
                "service": "SERVICE", "betting": "betting", "locked": "locked",
                "unconfigured": "unconfigured", "online": "online", "unknown": "unknown"}
 
 
-def when(at):
-    if not isinstance(at, (int, float)):
-        return "?"
-    return time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(at))
+def when(at, zone=None):
+    return zones.when(at, zone)
+
+
+def alert_title(alert, zone=None):
+    # An alert on its tile: its kind and since when; an outage that is over
+    # says so, from when to when (its whole text is in the list of alerts).
+    if alert.get("back_at") is not None:
+        return "%s %s to %s, back" % (alert["kind"], when(alert["raised_at"], zone),
+                                      when(alert["back_at"], zone))
+    return "%s alert since %s" % (alert["kind"], when(alert["raised_at"], zone))
 
 
 def ago(at, now):
@@ -38,6 +45,9 @@ def state_name(state):
     return STATE_NAMES.get(state, str(state))
 
 
-def install(env):
-    env.filters.update(when=when, percent=percent, state_name=state_name)
-    env.globals.update(ago=ago)
+def install(env, zone=None):
+    # zone: the floor's ZoneInfo (None: the host's local time).
+    env.filters.update(when=lambda at: when(at, zone), percent=percent,
+                       state_name=state_name,
+                       alert_title=lambda alert: alert_title(alert, zone))
+    env.globals.update(ago=ago, zone_name=getattr(zone, "key", None))

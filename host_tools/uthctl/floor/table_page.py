@@ -6,7 +6,7 @@
 # what `floor audit --table` costs; the floor's live view never runs it.
 from mystery.money import decimal
 
-from . import audit
+from . import audit, record_words
 
 PAGE = 50  # records a page
 HITS = 100  # hits shown, newest first
@@ -24,7 +24,8 @@ def table_view(store, table_id, before, keys_dir, view):
     before = int(before) if before and before.isdigit() else None
     records = store.records_page(table_id, before, PAGE)
     return {"table": table_id, "now": view["at"], "tile": tile,
-            "records": [{"seq": seq, "at": at, "ev": ev, "text": _record_text(record)}
+            "records": [{"seq": seq, "at": at, "ev": ev, "words": record_words.words(record),
+                         "board_time": _board_time(record), "raw": record_words.raw(record)}
                         for seq, at, ev, record in records],
             "older": records[-1][0] if len(records) == PAGE and records[-1][0] > 1 else None,
             "paged": before is not None,
@@ -75,8 +76,8 @@ def meter_points(store, table_id, span, now):
             "dollars": [meter / 1_000_000 for _, meter in chosen]}
 
 
-def _record_text(record):
-    # The record's own fields, its chain's left out (seq, hashes, auth).
-    shown = {k: v for k, v in record.items()
-             if k not in ("seq", "prev", "hash", "auth", "ev")}
-    return ", ".join("%s=%s" % (k, shown[k]) for k in sorted(shown))
+def _board_time(record):
+    # When the board made the record, by its own clock, where the record
+    # says (a hit's "time"); None where it does not.
+    at = record.get("time")
+    return at if type(at) in (int, float) and at > 0 else None

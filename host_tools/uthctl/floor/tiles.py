@@ -19,9 +19,9 @@ from ..analysis import hold
 OFFLINE, FAULT, PENDING = "offline", "fault", "hit_pending"
 
 
-def tile_or_why(row, alerts, day, last_hit):
+def tile_or_why(row, alerts, day, last_hit, activity, now):
     try:
-        built = tile(row, alerts, day, last_hit)
+        built = tile(row, alerts, day, last_hit, activity, now)
         json.dumps(built, allow_nan=False)  # the page's JSON readers take every tile
         return built
     except Exception as error:  # noqa: BLE001 -- this table's alone; the others are shown
@@ -29,9 +29,10 @@ def tile_or_why(row, alerts, day, last_hit):
                 "unreadable": "%s: %s" % (type(error).__name__, error)}
 
 
-def tile(row, alerts, day, last_hit):
+def tile(row, alerts, day, last_hit, activity, now):
     # row: the table's row of `tables`; alerts: its standing ones; day: its
-    # today.TableDay; last_hit: its today.LastHit.
+    # today.TableDay; last_hit: its today.LastHit; activity: its
+    # today.Activity; now: the view's time.
     meters = _object(row["meters"])
     board = _object(row["board_status"])
     pending = _pending(meters.get("pending"), last_hit)
@@ -46,8 +47,13 @@ def tile(row, alerts, day, last_hit):
         "config": meters.get("config"),
         "pending": pending,
         "last_hit": _last_hit(last_hit, pending),
+        "last_round": activity.last_round,
+        "rounds_hour": activity.in_last_hour(now),
         "today": {"rounds": day.rounds, "contributed": "$" + decimal(day.contributed),
-                  "hits": day.hits},
+                  "hits": day.hits,
+                  "seats": [{"seat": seat, "rounds": rounds, "contributed": "$" + decimal(micros),
+                             "hits": hits} for seat, (rounds, micros, hits)
+                            in sorted(day.seats.items(), key=_seat_order)]},
         "holds": _holds(day.side, meters),
         "expired": _rules(board).get("expired"),
         "rules": _sections(_rules(board)),
@@ -60,8 +66,15 @@ def tile(row, alerts, day, last_hit):
         # technician seeds it (docs/mystery.md, "The generator"); None: not said.
         "generator": board.get("drbg") if isinstance(board.get("drbg"), str) else None,
         "alerts": [{"id": a["id"], "kind": a["kind"], "text": a["text"],
-                    "raised_at": a["raised_at"]} for a in alerts],
+                    "raised_at": a["raised_at"], "back_at": a.get("back_at")}
+                   for a in alerts],
     }
+
+
+def _seat_order(item):
+    # Seats by number (seat 10 after seat 2); a seat a record named oddly, last.
+    seat = item[0]
+    return (0, seat, "") if type(seat) is int else (1, 0, str(seat))
 
 
 def _state(row, board, pending):
@@ -80,20 +93,27 @@ def _state(row, board, pending):
 
 
 def _meter(meters):
-    # The meter against its configuration's must-hit-by maximum, for the bar.
+    # The meter over its cycle, for the bar: from its configuration's reset
+    # (the minimum every cycle starts from, 653b.1(c): where the hit may
+    # first come) to its must-hit-by maximum.
     micros = meters.get("meter")
     if type(micros) is not int and type(meters.get("display_cents")) is int:
         micros = meters["display_cents"] * 10_000
     try:
-        maximum = configs.get(meters.get("config")).maximum
+        config = configs.get(meters.get("config"))
     except (ValueError, TypeError):
-        maximum = None
+        config = None
     if type(micros) is not int:
         return None
-    return {"micros": micros, "maximum": maximum, "shown": "$" + decimal(micros),
-            "maximum_shown": "$" + decimal(maximum) if maximum else None,
-            # The bar's length in thousandths of the maximum (a meter past it, full).
-            "per_mille": min(1000, 1000 * micros // maximum) if maximum else None}
+    if config is None:
+        return {"micros": micros, "shown": "$" + decimal(micros), "maximum": None}
+    reset, maximum = config.minimum, config.maximum
+    return {"micros": micros, "shown": "$" + decimal(micros),
+            "reset": reset, "reset_shown": "$" + decimal(reset),
+            "maximum": maximum, "maximum_shown": "$" + decimal(maximum),
+            # The bar's length in thousandths of the way from the reset to
+            # the maximum (a meter past it, full; one below the reset, empty).
+            "per_mille": max(0, min(1000, 1000 * (micros - reset) // (maximum - reset)))}
 
 
 def _pending(pending, last_hit):

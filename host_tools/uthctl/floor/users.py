@@ -10,6 +10,7 @@ import fcntl
 import getpass
 import json
 import os
+import sys
 from pathlib import Path
 
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -107,7 +108,14 @@ def _check_password(password):
         raise ValueError("a password of at least %d characters" % MIN_PASSWORD)
 
 
-def password_from_user():
+def password_from_user(stdin=False):
+    # stdin: its first line is the password (--password-stdin, for scripts:
+    # no prompt, and no getpass warning that it cannot hide the echo).
+    if stdin:
+        line = sys.stdin.readline().rstrip("\r\n")
+        if not line:
+            raise ValueError("--password-stdin: standard input held no password")
+        return line
     given = os.environ.get(PASSWORD_ENV)
     if given:
         return given

@@ -1,0 +1,28 @@
+# A record in words, as the table page lists it, from records of the
+# firmware's own shapes (mystery/meter.py, bonus.py); anything else, or a
+# record of a shape the floor did not expect, reads as its fields.
+from uthctl.floor.record_words import words
+
+
+def test_the_firmwares_records_in_words():
+    assert words({"ev": "config", "config": "A1", "was": None}) == "configuration A1"
+    assert words({"ev": "config", "config": "B1", "was": "A1"}) == "configuration B1 (was A1)"
+    # Micro-dollars in dollars: 15,000 is $0.015 (a fraction of a cent kept), 123,456,000 $123.456.
+    assert words({"ev": "round", "round": 7, "meter": 123_456_000,
+                  "contributions": [[1, 500, 50_000], [4, 100, 15_000]]}) == (
+        "round 7: seat 1 contributed $0.05; seat 4 contributed $0.015, meter $123.456")
+    assert words({"ev": "round", "round": 8, "meter": 100_000_000, "contributions": []}) == (
+        "round 8: no seat contributed, meter $100.00")
+    assert words({"ev": "retained", "amount": 60_000, "cycle": 2}) == (
+        "$0.06 retained from cycle 2")
+    assert words({"ev": "key", "key_id": "ab12", "was": "cd34"}) == (
+        "record key ab12 in force (replacing cd34)")
+    assert words({"ev": "paid", "seat": 2, "award": 180_000_000, "cycle": 1,
+                  "payment": "jackpot_slip"}) == "$180.00 paid to seat 2 (jackpot slip)"
+
+
+def test_a_record_of_an_unknown_kind_or_shape_reads_as_its_fields():
+    assert words({"ev": "fault", "reason": "store", "seq": 9, "hash": "x"}) == (
+        "fault: reason=store")
+    assert words({"ev": "round", "round": 1, "meter": "lots", "contributions": 5}) == (
+        "round: contributions=5, meter=lots, round=1")
