@@ -27,6 +27,7 @@ from independent_draws import seeded_draws
 
 from mystery.money import dollars
 from uthctl.boards.virtual import SEATS, find_micropython
+from uthctl.links.rig import Rig
 from uthctl.tui.events import describe
 from uthctl.tui.hands import Hands
 from uthctl.tui.led import led_rows
@@ -571,14 +572,22 @@ def test_tui_reset_key_brings_back_a_controller_stopped_at_the_repl(tmp_path):
     term = start_sim(tmp_path)
     try:
         text = term.wait_text("board started (unconfigured)", 20.0)
-        serial = re.search(r"virtual board: serial (\S+),", text).group(1)
-        # Ctrl-C at the board's serial port, as mpremote's first byte is:
-        # the controller stops at the REPL.
-        port = os.open(serial, os.O_WRONLY | os.O_NOCTTY)
-        try:
-            os.write(port, b"\x03")
-        finally:
-            os.close(port)
+        found = re.search(r"virtual board: serial (\S+), rig (\S+)", text)
+        serial, rig_address = found.group(1), found.group(2).rstrip(",;")
+        # A technician's way to the REPL, beside the table's own link: the
+        # key held, `repl` written to the board's port; the controller stops.
+        with Rig(rig_address) as rig:
+            rig.key(True)
+            term.wait_for(lambda t: "state SERVICE" in term.row("uthctl sim"), 15.0,
+                          "service mode in the header")
+            port = os.open(serial, os.O_WRONLY | os.O_NOCTTY)
+            try:
+                os.write(port, b'{"cmd": "repl"}\r\n')
+            finally:
+                os.close(port)
+            term.wait_for(lambda t: "state AT THE REPL" in term.row("uthctl sim"), 15.0,
+                          "the REPL in the header")
+            rig.key(False)
         term.wait_for(lambda t: "state AT THE REPL" in term.row("uthctl sim"), 15.0,
                       "the REPL in the header")
         term.wait_text("controller stopped at the REPL: r resets")
