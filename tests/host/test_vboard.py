@@ -347,6 +347,7 @@ def test_vboard_mpremote_exec_fs_and_restart(sim_table, tmp_path):
     rig.wait_for(lambda s: s["board"] and reading(s["display"]) == reading("no CFG"),
                  what="the board rewired")
 
+    hand_to_repl(vb.serial_path, vb.rig_address)  # the controller runs again: the key, `repl`
     mpremote(vb, "reset")  # machine.reset(): a power cycle, main.py runs
     # boots: 1 power-on, 2-3 mpremote's soft resets, 4 Ctrl-D, 5 soft reset, 6 machine.reset
     rig.wait_for(lambda s: s["board"] and s["boots"] == 6, what="the board after reset")
@@ -402,8 +403,11 @@ def test_vboard_rtc_set_with_mpremote_is_the_boards_clock(sim_table):
         when = link.command("meters")["meters"]["pending"][4]
     assert abs(when - (time.time() + AHEAD_HOURS * 3600)) < 60, when
 
-    mpremote(vb, "reset")  # a power cycle keeps it, as a battery-backed RTC does
-    rig.wait_for(lambda s: s["board"], what="the board after reset")
+    # A power cycle (the rig's reset button: a hit pending, the key would
+    # validate it, so no REPL) keeps it, as a battery-backed RTC does.
+    boots = rig.state()["boots"]
+    rig.reset()
+    rig.wait_for(lambda s: s["board"] and s["boots"] > boots, what="the board after reset")
     with Link(vb.serial_path, timeout=10.0) as link:  # read by the controller's `clock`
         link.wait_ready()
         read = link.command("clock")["datetime"]
