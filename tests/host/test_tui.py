@@ -26,7 +26,9 @@ import pytest
 from independent_draws import seeded_draws
 
 from mystery.money import dollars
+from uthctl.boards.handoff import hand_to_repl
 from uthctl.boards.virtual import SEATS, find_micropython
+from uthctl.links.board_link import Link
 from uthctl.links.rig import Rig
 from uthctl.tui.events import describe
 from uthctl.tui.hands import Hands
@@ -535,12 +537,15 @@ def test_tui_header_and_hint_for_a_board_at_the_repl():
 
 def _corrupt_meter_copies(flash):
     # Both copies of the meter record overwritten through the board's own
-    # REPL, as a technician with mpremote could: the store then has no
+    # REPL, as a technician with the key and mpremote could: the store then has no
     # readable meter record, a fault the controller reports at boot.
     from uthctl.boards.virtual import VirtualBoard
 
     mpremote = Path(sys.executable).parent / "mpremote"
     with VirtualBoard(flash=flash) as vb:
+        with Link(vb.serial_path) as link:
+            link.wait_ready(20.0)
+        hand_to_repl(vb.serial_path, vb.rig_address)  # the technician's way: key, `repl`
         code = ("for name in ('meter.a', 'meter.b'):\n"
                 " with open('/meter/' + name, 'w') as f:\n"
                 "  f.write('junk')\n")

@@ -16,13 +16,19 @@ def hand_to_repl(port, rig_address, timeout=10.0):
     # The board's reply to `repl` ({"seq": ..., "exposed": ...}); the key
     # released. RuntimeError when the board will not hand over its port.
     with Rig(rig_address, timeout=timeout) as rig:
-        rig.key(True)
-        try:
-            with Link(port, timeout=timeout) as link:
-                _wait_for_service(link, timeout)
-                reply = link.command("repl")
-        finally:
-            rig.key(False)
+        return hand_over(port, rig, timeout)
+
+
+def hand_over(port, rig, timeout=10.0):
+    # The same through a rig already open (a rig Pico's, say). A key held
+    # with a hit pending validates it first, as at a table.
+    rig.key(True)
+    try:
+        with Link(port, timeout=timeout) as link:
+            _wait_for_service(link, timeout)
+            reply = link.command("repl")
+    finally:
+        rig.key(False)
     if not reply.get("ok"):
         raise RuntimeError("the board at %s did not hand over its REPL: %s"
                            % (port, reply.get("error")))
