@@ -64,8 +64,8 @@ from uthctl.links.rig import lit
 MAX_LINE = 256
 FIXTURE_SEED = 1  # its first A1 value: $198.32 (independent_draws)
 COMMANDS = ("ping", "status", "meters", "log", "config", "payment", "set", "validation")
-SETTINGS = ("bad_beat_mode", "bad_beat_on_fold", "max_payout_cents", "paytables", "reset",
-            "wager_cents")
+SETTINGS = ("bad_beat_mode", "bad_beat_on_fold", "max_payout_cents", "max_stake_cents",
+            "paytables", "reset", "wager_cents")
 PAYMENTS = ("table_inventory", "jackpot_slip")
 NOT_JSON = "not a JSON line"
 NOT_COMMAND = 'a command is an object with a "cmd" string'
