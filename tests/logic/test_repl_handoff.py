@@ -120,3 +120,28 @@ def test_a_key_given_before_the_first_configuration_signs_every_record(root):
     assert [r["ev"] for r in records] == ["key", "config", "reset", "round"]
     for record in records:
         assert record["auth"] == hmac_by_hand.record_auth(_KEY_BYTES, record), record
+
+
+@tmpdir.within
+def test_a_board_in_a_fault_opens_its_repl_with_the_key_held(root):
+    # The REPL is how a technician mends what a fault names: with the key
+    # held it opens there too, recorded (and the value exposed) while the
+    # store can take a record; with none when the store is what failed.
+    Rig(root).configure("A1")
+    rig = Rig(root, uth_sensors=False)  # seats that disagree with the board's declaration
+    assert rig.table.state == "fault"
+    assert not rig.command(cmd="repl")[-1]["ok"]  # the key not held
+    rig.key.level = 1
+    rig.run(100)
+    reply = rig.command(cmd="repl")[-1]
+    assert (reply["ok"], reply["seq"], reply["exposed"]) == (True, 3, True), reply
+
+    for name in ("meter.a", "meter.b"):
+        with open(root + "/" + name, "w") as f:
+            f.write("junk")
+    broken = Rig(root)
+    assert broken.table.state == "fault" and broken.table.bonus.fault is not None
+    broken.key.level = 1
+    broken.run(100)
+    reply = broken.command(cmd="repl")[-1]
+    assert reply == {"ok": True, "reply": "repl", "seq": None, "exposed": False}, reply
