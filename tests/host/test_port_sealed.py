@@ -95,6 +95,9 @@ def _restarted(table, before, target):
 
 
 @pytest.mark.pico_quick
+@pytest.mark.esp32_xfail("the handover and mpremote's exec and fs ls pass, but `mpremote reset` "
+                         "over the emulated ESP32's UART did not return within 720 s, twice "
+                         "(the chip panicked 5-6 times under QEMU meanwhile)")
 def test_the_repl_is_handed_over_with_the_key_held_logged_and_its_value_redrawn(
         cli_table, capsys, target):
     table = cli_table
