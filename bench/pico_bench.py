@@ -289,9 +289,13 @@ def settle_flash(rig):
 def flash_steps(board, tmp, rounds):
     # Each step in its own mpremote call (`resume`: the same interpreter, no
     # soft reset) so the emulator's counts can be read between them.
+    from uthctl.boards.handoff import hand_to_repl
     from uthctl.links.rig import Rig
 
     port = board.serial_path
+    # The running controller's port handed to the REPL, as a technician gets
+    # it (the key held, `repl`): no byte alone stops the controller.
+    hand_to_repl(port, board.rig_address, timeout=120.0)
     with Rig(board.rig_address) as rig:
         run_script(port, tmp, "setup.py", SETUP_SCRIPT % {"seats": SEATS})
         steps = {}

@@ -3,7 +3,7 @@
 # `make deploy`, as pico_bench.py runs it, A1 configured; LOCK to the committed
 # "locked" event over N six-seat rounds, then the key given in service mode
 # (`provision`) and N rounds more, each commit now signing its round record;
-# then, the controller stopped, one record's authenticator and one record's
+# then, the controller's port handed to the REPL, one record's authenticator and one record's
 # link (chain.link, its hash) timed on the chip, each the best of repeats.
 # Usage: .venv/bin/python bench/pico_lock_key.py [--rounds N] [--json FILE]
 # Times are estimates from the emulator's cycle count at 125 MHz (pico_bench.py).
@@ -63,6 +63,7 @@ def provision(board, key):
 
 
 def bench(rounds):
+    from uthctl.boards.handoff import hand_to_repl
     from uthctl.boards.pico import PicoBoard
 
     started = time.monotonic()
@@ -82,6 +83,8 @@ def bench(rounds):
             result["key_id"] = provision(board, RECORD_KEY)
             result["signed"] = pico_bench.lock_rounds(board, rounds)
             pico_bench.progress("signed rounds done", started)
+            # The controller's port handed to the REPL (the key held, `repl`).
+            hand_to_repl(board.serial_path, board.rig_address, timeout=120.0)
             result["chip"] = pico_bench.run_script(board.serial_path, tmp, "mac.py",
                                                    CHIP_SCRIPT)
         log.close()

@@ -134,6 +134,16 @@ class MysteryBonus:
         event = {"ev": "key", "key_id": kid, "was": self.store.key_id}
         return self._commit([event], new_key=(key, kid))
 
+    def open_repl(self):
+        # The `repl` record, before the port goes to the REPL; [] on a new
+        # board, whose store holds no record, no key and no hit value yet: there
+        # is nothing for the REPL to expose, and its first record is still to come.
+        self._writable()
+        store = self.store
+        if store.head_seq == 0 and store.key_id is None and self.meter.config is None:
+            return []
+        return self._commit(self.meter.open_repl())
+
     def head(self, nonce):
         # The log's head as the store holds it, the records its bounded log
         # dropped (the oldest kept is the next), and with a key their

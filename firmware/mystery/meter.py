@@ -214,6 +214,16 @@ class Meter:
         event["commitment"] = self.commitment
         return [event]
 
+    def open_repl(self):
+        # The technician's REPL (docs/host-link.md, "The REPL"): whoever is
+        # at it can read the flash, so a live cycle's hit value counts as
+        # exposed from this record on, and LOCK waits for a redraw. A value
+        # already revealed (a hit pending) or not yet drawn has nothing to hide.
+        live = self.phase == RUNNING
+        if live:
+            self.exposed = True
+        return [{"ev": "repl", "cycle": self.cycle, "phase": self.phase, "exposed": live}]
+
     def reveals(self, record):
         # Whether a log record of an operation that never committed shows the
         # live cycle's hit value: a hit, or a configuration that closed the

@@ -1,6 +1,9 @@
 # Builds the controller from a board and runs it under asyncio: one task
 # ticks the table (debounced inputs, outputs), one serves the host link.
-# Ctrl-C on the serial link stops it and leaves the REPL, as on any board.
+# The serial link speaks only the host link while it runs: no byte from the
+# host stops it (main.py turns Ctrl-C off first, and run() again); with the
+# key switch held, the host link's `repl` ends it and hands the port to the
+# REPL, Ctrl-C on again (docs/host-link.md, "The REPL").
 #
 # Time comes from the board's clock: `board.clock` with ticks_ms() and an
 # awaitable sleep_ms(ms), when the board passes one (the virtual board's runs
@@ -9,6 +12,7 @@
 import asyncio
 import time
 
+import micropython
 from micropython import const
 
 from mystery.bonus import MysteryBonus
@@ -22,6 +26,7 @@ from .hostlink import HostLink
 from .unix_time import unix_clock
 
 _TICK_MS = const(5)
+_CTRL_C = const(3)
 
 
 def build(board):
@@ -79,7 +84,8 @@ async def _table_task(table, link, board, ticks_ms, sleep_ms):
 
 
 async def _link_task(link, board, ticks_ms, sleep_ms):
-    while True:
+    # Ends once the host link handed the port to the REPL, and with it the board's loop.
+    while not link.handed_off:
         link_turn(link, board, ticks_ms())
         await sleep_ms(_TICK_MS)
 
@@ -90,6 +96,7 @@ async def _main(table, link, board, clock):
 
 
 def run(board):
+    micropython.kbd_intr(-1)  # (main.py did already; a run() from a REPL needs it too)
     table, link = build(board)
     clock = clock_of(board)
     table.start(clock[0]())
@@ -97,4 +104,6 @@ def run(board):
     try:
         asyncio.run(_main(table, link, board, clock))
     finally:
+        # The REPL's again: a handed-off port, or a controller that stopped on an error.
+        micropython.kbd_intr(_CTRL_C)
         asyncio.new_event_loop()  # a later run() on this interpreter starts clean

@@ -331,6 +331,19 @@ class Table:
         self.in_service("the generator is seeded only in service mode: hold the key switch")
         return self._host_operation(self.bonus.seed, host_hex)[0]
 
+    def open_repl(self):
+        # The technician's way to MicroPython's REPL (docs/host-link.md, "The
+        # REPL"), only with the key switch held: its `repl` record first,
+        # which marks a live hit value exposed; [] when the store takes no
+        # record (a new board's; or a store in a fault, which the REPL is
+        # there to mend, with the key held all the same).
+        if self.state == FAULT and self.key.state:
+            if self.bonus.fault is not None:
+                return []
+        else:
+            self.in_service("the REPL opens only in service mode", ": hold the key switch")
+        return self._host_operation(self.bonus.open_repl)
+
     def settle_round(self, data):
         # A round's side wagers, sent by a dealer terminal or a shoe: settled
         # by the table's rules and recorded (MysteryBonus.settle_round); gives

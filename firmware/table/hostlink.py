@@ -9,6 +9,11 @@
 # host sends meanwhile waits its turn (commands are answered in order, never
 # inside an export's records). A partial line is dropped after a silence, so a
 # host that died mid-line cannot spoil the next host's first command.
+#
+# The port speaks only this link (docs/host-link.md, "Control bytes"): the
+# board's main.py turns the port's Ctrl-C off, and a control byte (Ctrl-A to
+# Ctrl-E among them) is one more byte of a line, which JSON's grammar then
+# refuses. The REPL is reached only by `repl`, with the key switch held.
 import gc
 import json
 
@@ -36,7 +41,6 @@ LINE_GAP_MS = const(500)  # a partial line with no byte for this long is dropped
 LOG_SLICE = const(4)  # log records read (and so at most sent) per turn of the loop
 _MESSAGE_MAX = const(120)  # an internal error's message is cut to this many characters
 _HELD_MAX = const(512)  # bytes read ahead during an export; more wait in the serial buffer
-_INTERRUPT = const(3)  # Ctrl-C: a board's USB stack raises it before we read
 # A `head` command's nonce, in hex digits: at least 32 bits, at most 256.
 _NONCE_MIN = const(8)
 _NONCE_MAX = const(64)
@@ -56,11 +60,11 @@ _OVERLONG = "line longer than %d bytes" % MAX_ROUND_LINE
 _NO_ROOM = "line longer than %d bytes, and no memory free for a round's line" % MAX_LINE
 
 
-_STOPS = (b"\n", b"\r", bytes((_INTERRUPT,)))
+_STOPS = (b"\n", b"\r")
 
 
 def _next_stop(data, at, end):
-    # Where the next line end or Ctrl-C is in data[at:end], or end.
+    # Where the next line end is in data[at:end], or end.
     for mark in _STOPS:
         found = data.find(mark, at, end)
         if found >= 0:
@@ -106,13 +110,16 @@ class HostLink:
         self.heap = None  # the board's HeapWatch (heap.py), which app.build gives it
         self.program = None  # what `authenticate` reads: the board's (authenticate.py)
         self.internal_errors = 0  # commands that met a firmware bug since start-up
+        # Set once `repl` is answered: the port is the REPL's from then on,
+        # and the board's loop ends (app.py).
+        self.handed_off = False
         self.commands = {"ping": self._ping, "status": self._status, "meters": self._meters,
                          "log": self._log, "config": self._config, "payment": self._payment,
                          "redraw": self._redraw, "set": self._set,
                          "validation": self._validation, "round": self._round,
                          "clock": self._clock, "authenticate": self._authenticate,
                          "provision": self._provision, "head": self._head,
-                         "seed": self._seed}
+                         "seed": self._seed, "repl": self._repl}
 
     def send(self, message):
         # A line the heap cannot hold now is tried once more after a
@@ -159,10 +166,7 @@ class HostLink:
         return not (self.busy() or self.length or self.overlong)
 
     def _hold(self, data):
-        data = bytes(data)  # MicroPython has no `int in bytearray`
-        if _INTERRUPT in data:
-            raise KeyboardInterrupt  # Ctrl-C stops the controller, export or not
-        self.held += data
+        self.held += bytes(data)  # (a bytearray's slice would make held one)
 
     # ---- bytes in ----
 
@@ -176,8 +180,8 @@ class HostLink:
             # Only a read that found nothing is silence: after a long turn
             # (a commit, say) the rest of a line may be waiting in this read.
             self._drop_stale_line(now)
-        # Taken a slice at a time between line ends (and a Ctrl-C), never a
-        # byte at a time: a round's line is long (docs/host-link.md).
+        # Taken a slice at a time between line ends, never a byte at a
+        # time: a round's line is long (docs/host-link.md).
         at, end = 0, len(data)
         while at < end:
             self.heard = now
@@ -186,10 +190,10 @@ class HostLink:
                 self._take(data, at, stop)
             if stop == end:
                 return
-            if data[stop] == _INTERRUPT:
-                raise KeyboardInterrupt
             self._end_of_line()
             at = stop + 1
+            if self.handed_off:  # what follows `repl` is the REPL's, not a command
+                return
             if self.export is not None:  # a log command: the rest waits for its end
                 self._hold(data[at:])
                 return
@@ -419,6 +423,15 @@ class HostLink:
         record = self.table.seed(command.get("entropy"))
         return {"ok": True, "reply": "seed", "drbg": self.table.bonus.generator(),
                 "seq": record["seq"]}
+
+    def _repl(self, command):
+        # The port handed to MicroPython's REPL, with the key switch held:
+        # the `repl` record first (its seq; None when the store took none),
+        # then this reply, then the board's loop ends (app.py).
+        records = self.table.open_repl()
+        self.handed_off = True
+        return {"ok": True, "reply": "repl", "seq": records[0]["seq"] if records else None,
+                "exposed": bool(records) and records[0]["exposed"]}
 
     def _head(self, command):
         # Answered in every state: the floor asks it of a table in a fault too.

@@ -20,8 +20,6 @@ class UsbSerial:
             if not byte:
                 break
             data += byte
-            if byte == b"\x03":
-                break  # Ctrl-C stops the controller: what follows is the REPL's
         return data
 
     def write_line(self, text):

@@ -28,6 +28,7 @@ from .commands import (
     payment,
     paytables,
     provision,
+    repl,
     rig,
     seed,
     setting,
@@ -42,7 +43,7 @@ from .errors import UthctlError
 
 COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, setting,
             payment, validate, clock, monitor, log, audit, soak, signage, bridge, floor,
-            authenticate, provision, seed)
+            authenticate, provision, seed, repl)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing

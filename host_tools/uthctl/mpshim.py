@@ -10,4 +10,6 @@ def install():
         return
     shim = types.ModuleType("micropython")
     shim.const = lambda value: value
+    # A host's stdin has no interrupt character to turn off (table/app.py's run()).
+    shim.kbd_intr = lambda char: None
     sys.modules["micropython"] = shim

@@ -10,7 +10,9 @@ import servers
 from floor_data import quiet_seeds
 
 from floor_demo.virtual_tables import Table, stop_process, uthctl_process, wait_until
+from uthctl.analysis import record_auth
 from uthctl.floor.database import Store
+from uthctl.floor.page_data import tiles
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
 
@@ -37,3 +39,34 @@ def test_a_table_reaches_the_database_through_the_embedded_broker(tmp_path, floo
         stop_process(table.bridge)
         assert store.records("3") == table.own_export()
         assert store.refusals() == []
+
+
+def test_a_table_keyed_at_installation_opens_with_no_unsigned_alert(tmp_path, floor_dir):
+    # As `make floor-demo` installs its tables: the key given in service mode
+    # before the first configuration, so the board signs every record it makes
+    # and the floor's page has nothing unsigned to say of it.
+    floor_dir.add_table("3")
+    port = servers.free_port()
+    broker = types.SimpleNamespace(url="mqtt://127.0.0.1:%d" % port)
+    db_url = "sqlite:///%s" % (tmp_path / "floor.db")
+    key_file = floor_dir.key_file("3")
+    with contextlib.ExitStack() as stack:
+        floor = uthctl_process(["floor", "--dir", str(floor_dir.folder), "--embedded-broker",
+                                str(port), "--db", db_url], tmp_path / "floor.log")
+        stack.callback(stop_process, floor)
+        table = Table("3", tmp_path, floor_dir, broker, quiet_seeds(1, 60)[0],
+                      key_file=key_file)
+        stack.callback(table.close)
+        assert table.key_id == record_auth.newest_key(key_file, "3")[0]
+        table.start_bridge()
+        store = Store(db_url)
+        stack.callback(store.close)
+        table.play_round()
+        wait_until(lambda: (store.table("3") or {}).get("last_seq") == table.expected, 60.0,
+                   "the floor holds the board's head")
+        held = store.records("3")
+        assert [r["ev"] for r in held] == ["key", "config", "reset", "round"]
+        checked = record_auth.check_records(held, record_auth.load_keys(key_file, "3"))
+        assert (checked["problems"], checked["unsigned"], checked["signed"]) == ([], 0, 4)
+        assert [a for a in store.alerts("3") if a["kind"] == "unsigned"] == []
+        assert [tile["unsigned"] for tile in tiles(store) if tile["table"] == "3"] == [False]

@@ -183,8 +183,16 @@ class RealBench(Bench):
                 self.rig.set(name, start_level(name))
 
     def _prepare(self, seed):
-        # mpremote stops the controller (Ctrl-C), erases the store and
-        # /boot.py, and writes the seeded /boot.py when a seed is given.
+        # The controller hands its port to the REPL (the key held through the
+        # rig, `repl`: no byte alone stops it), then mpremote erases the store
+        # and /boot.py, and writes the seeded /boot.py when a seed is given.
+        from uthctl.boards.handoff import hand_over
+        from uthctl.links.board_link import AtReplError
+
+        try:
+            hand_over(self.port, self.rig, timeout=10.0 * self.stretch)
+        except AtReplError:
+            pass  # already at the REPL: no controller runs
         with tempfile.TemporaryDirectory() as folder:
             args = ["exec", ERASE_STORE]
             if seed is not None:

@@ -2,14 +2,16 @@
 # On the project's image (the default) it is frozen in: a new flash starts it.
 # On the official image it comes by the real path, `make deploy` through
 # mpremote, whose closing `mpremote reset` restarts the emulation on the saved
-# flash. With a seed, a TEST-ONLY /boot.py goes onto the flash too
-# (pico_seeded_boot.py): the controller's random source becomes the seeded
-# stream the virtual board's tests use, so hit values are foreseen by
-# independent_draws.py.
+# flash. mpremote reaches a running controller's REPL only through the key
+# switch and the host link's `repl` (to_repl). With a seed, a TEST-ONLY
+# /boot.py goes onto the flash too (pico_seeded_boot.py): the controller's
+# random source becomes the seeded stream the virtual board's tests use, so
+# hit values are foreseen by independent_draws.py.
 import subprocess
 import sys
 from pathlib import Path
 
+from uthctl.boards.handoff import hand_to_repl
 from uthctl.links.rig import Rig
 
 REPO = Path(__file__).resolve().parents[2]
@@ -17,6 +19,7 @@ MPREMOTE = Path(sys.executable).parent / "mpremote"
 SEEDED_BOOT = Path(__file__).parent / "pico_seeded_boot.py"
 SEEDED_BYTES = REPO / "boards" / "sim" / "seeded_bytes.py"  # the boot's seeded source
 BOOT_WAIT = 60.0
+HANDOFF_WAIT = 60.0  # each reply of the key's turn and `repl`, on an emulated chip
 
 
 def mpremote(port, *args, timeout=120):
@@ -24,6 +27,12 @@ def mpremote(port, *args, timeout=120):
                           text=True, timeout=timeout)
     assert done.returncode == 0, (args, done.stdout, done.stderr)
     return done.stdout
+
+
+def to_repl(board, timeout=HANDOFF_WAIT):
+    # A running controller's port handed to the REPL, as a technician gets it
+    # (the key held, `repl`): no byte a host sends stops the controller.
+    return hand_to_repl(board.serial_path, board.rig_address, timeout)
 
 
 def seeded_boot(seed):
@@ -52,6 +61,7 @@ def fresh_controller(board, folder, seed=None):
         return came
     assert came == {"state": "unconfigured", "fault": None}, came
     boots = board.state()["boots"]
+    to_repl(board)
     mpremote(board.serial_path, *seeded_copies(folder, seed), "+", "reset")
     return _restarted(board, boots)
 

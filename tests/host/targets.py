@@ -16,7 +16,7 @@ import shutil
 import time
 from pathlib import Path
 
-from pico_target import BOOT_WAIT, fresh_controller, mpremote, seeded_copies
+from pico_target import BOOT_WAIT, fresh_controller, mpremote, seeded_copies, to_repl
 
 from uthctl.links.board_link import Link
 from uthctl.links.rig import Rig
@@ -172,6 +172,7 @@ class PicoImages:
         folder.mkdir(exist_ok=True)
         with PicoBoard(flash=flash) as board:
             assert board.wait_started(BOOT_WAIT)["state"] == "unconfigured"
+            to_repl(board)  # a new board: no record written
             mpremote(board.serial_path, *seeded_copies(folder, seed))
         return flash
 

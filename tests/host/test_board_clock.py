@@ -65,11 +65,10 @@ def test_a_key_held_mid_round_is_told_the_round_must_end_then_sets_the_clock(cli
 
 
 def test_clock_set_with_the_controller_stopped_goes_through_mpremote(cli_table, capsys):
-    from uthctl.links.board_link import Link
-
     mpremote = [sys.executable, "-m", "mpremote", "connect", cli_table.port]
-    with Link(cli_table.port) as link:
-        link.write(b"\x03")  # Ctrl-C: the controller stops at the REPL
+    cli_table.key(True)  # the technician's way to the REPL: the key held, `repl`
+    assert cli_table.run(capsys, "repl", "--json")["exposed"] is False  # unconfigured
+    cli_table.rig.key(False)
     wrong = "import machine; machine.RTC().datetime((2022, 3, 4, 4, 5, 6, 7, 0))"
     subprocess.run(mpremote + ["exec", wrong], check=True, capture_output=True, timeout=60)
     assert cli_table.run(capsys, "clock", "--json")["date"] == "2022-03-04"

@@ -23,9 +23,10 @@
 #     unchanged, it still answers ping), and meters, status and log are
 #     unchanged.
 #
-# Never generated: Ctrl-C (0x03), which stops the controller by design, and
-# "\r" or "\n" inside a line (they end it; the terminator is "\n", "\r" or
-# "\r\n"). A valid payment method would change the table's payment setting
+# Never generated: "\r" or "\n" inside a line (they end it; the terminator
+# is "\n", "\r" or "\r\n"). Control bytes, Ctrl-C among them, are: outside
+# service mode they are a line's bytes like any other (docs/host-link.md,
+# "Control bytes"). A valid payment method would change the table's payment setting
 # (harmlessly, but a change), so payment commands carry invalid methods only.
 # A line that is empty or only ASCII whitespace gets no reply (the firmware
 # skips it; the document does not say).
@@ -63,8 +64,8 @@ from uthctl.links.rig import lit
 MAX_LINE = 256
 FIXTURE_SEED = 1  # its first A1 value: $198.32 (independent_draws)
 COMMANDS = ("ping", "status", "meters", "log", "config", "payment", "set", "validation")
-SETTINGS = ("bad_beat_mode", "bad_beat_on_fold", "max_payout_cents", "paytables", "reset",
-            "wager_cents")
+SETTINGS = ("bad_beat_mode", "bad_beat_on_fold", "max_payout_cents", "max_stake_cents",
+            "paytables", "reset", "wager_cents")
 PAYMENTS = ("table_inventory", "jackpot_slip")
 NOT_JSON = "not a JSON line"
 NOT_COMMAND = 'a command is an object with a "cmd" string'
@@ -203,8 +204,8 @@ def harmless(line):
 
 
 def clean(data):
-    # No Ctrl-C, no line ends inside a line.
-    return data.translate(None, b"\x03\r\n")
+    # No line ends inside a line.
+    return data.translate(None, b"\r\n")
 
 
 def encode(text):

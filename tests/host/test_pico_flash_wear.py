@@ -17,7 +17,7 @@ import json
 import time
 
 import pytest
-from pico_target import fresh_controller, mpremote
+from pico_target import fresh_controller, mpremote, to_repl
 
 from uthctl.boards import pico_image
 
@@ -100,6 +100,7 @@ def test_flash_outlasts_twenty_years_on_the_real_image(tmp_path, selected):
         script = tmp_path / "wear.py"
         script.write_text(WEAR_RUN % ROUNDS)
         with Rig(board.rig_address) as rig:
+            to_repl(board)  # a new board: the key held, `repl`, no record
             before = erased(rig)
             out = mpremote(board.serial_path, "run", str(script), timeout=3600)
             done = json.loads(out.strip().splitlines()[-1])

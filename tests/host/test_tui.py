@@ -26,7 +26,10 @@ import pytest
 from independent_draws import seeded_draws
 
 from mystery.money import dollars
+from uthctl.boards.handoff import hand_to_repl
 from uthctl.boards.virtual import SEATS, find_micropython
+from uthctl.links.board_link import Link
+from uthctl.links.rig import Rig
 from uthctl.tui.events import describe
 from uthctl.tui.hands import Hands
 from uthctl.tui.led import led_rows
@@ -532,12 +535,15 @@ def test_tui_header_and_hint_for_a_board_at_the_repl():
 
 def _corrupt_meter_copies(flash):
     # Both copies of the meter record overwritten through the board's own
-    # REPL, as a technician with mpremote could: the store then has no
+    # REPL, as a technician with the key and mpremote could: the store then has no
     # readable meter record, a fault the controller reports at boot.
     from uthctl.boards.virtual import VirtualBoard
 
     mpremote = Path(sys.executable).parent / "mpremote"
     with VirtualBoard(flash=flash) as vb:
+        with Link(vb.serial_path) as link:
+            link.wait_ready(20.0)
+        hand_to_repl(vb.serial_path, vb.rig_address)  # the technician's way: key, `repl`
         code = ("for name in ('meter.a', 'meter.b'):\n"
                 " with open('/meter/' + name, 'w') as f:\n"
                 "  f.write('junk')\n")
@@ -569,14 +575,22 @@ def test_tui_reset_key_brings_back_a_controller_stopped_at_the_repl(tmp_path):
     term = start_sim(tmp_path)
     try:
         text = term.wait_text("board started (unconfigured)", 20.0)
-        serial = re.search(r"virtual board: serial (\S+),", text).group(1)
-        # Ctrl-C at the board's serial port, as mpremote's first byte is:
-        # the controller stops at the REPL.
-        port = os.open(serial, os.O_WRONLY | os.O_NOCTTY)
-        try:
-            os.write(port, b"\x03")
-        finally:
-            os.close(port)
+        found = re.search(r"virtual board: serial (\S+), rig (\S+)", text)
+        serial, rig_address = found.group(1), found.group(2).rstrip(",;")
+        # A technician's way to the REPL, beside the table's own link: the
+        # key held, `repl` written to the board's port; the controller stops.
+        with Rig(rig_address) as rig:
+            rig.key(True)
+            term.wait_for(lambda t: "state SERVICE" in term.row("uthctl sim"), 15.0,
+                          "service mode in the header")
+            port = os.open(serial, os.O_WRONLY | os.O_NOCTTY)
+            try:
+                os.write(port, b'{"cmd": "repl"}\r\n')
+            finally:
+                os.close(port)
+            term.wait_for(lambda t: "state AT THE REPL" in term.row("uthctl sim"), 15.0,
+                          "the REPL in the header")
+            rig.key(False)
         term.wait_for(lambda t: "state AT THE REPL" in term.row("uthctl sim"), 15.0,
                       "the REPL in the header")
         term.wait_text("controller stopped at the REPL: r resets")

@@ -26,6 +26,7 @@ from build_identity import VERSION, expected_identity, sources_hash
 from independent_draws import commitment, seeded_draws
 from targets import SimTarget
 
+from uthctl.boards.handoff import hand_to_repl
 from uthctl.boards.max7219_model import reading
 from uthctl.cli import main as uthctl
 from uthctl.links.board_link import Link
@@ -255,7 +256,7 @@ def test_vboard_hit_is_shown_validated_and_reset(table):
                  DISPLAY_WAIT, what="the new meter")
 
 
-# ---- (c) Ctrl-C, Ctrl-D: the interpreter restarts, the meters persist ----
+# ---- (c) the REPL handed over, Ctrl-D: the interpreter restarts, the meters persist ----
 
 
 @pytest.mark.board
@@ -272,14 +273,21 @@ def test_vboard_soft_reset_keeps_the_meters(sim_table):
     rig.wait_for(lambda s: lit(s["bet_lights"]) == [5], what="bet light 5")
 
     link.events.clear()  # the boot's "started" among them
-    link.write(b"\x03")  # interrupts the controller, as on a board
+    # The REPL as a technician reaches it: the key held, `repl` (no byte alone stops it).
+    rig.key(True)
+    rig.wait_for(lambda s: reading(s["display"]) == reading("SErvICE"), what="service mode")
+    assert link.command("repl")["ok"]
+    rig.key(False)
     shown = link.read_until(b">>> ")
-    assert b"KeyboardInterrupt" in shown
     assert shown.count(b"\n") == shown.count(b"\r\n") > 0  # "\r\n" throughout
     link.write(b"\x04")  # soft reset at the friendly REPL: main.py runs again
     assert link.read_until(b"MPY: soft reboot\r\n")
     assert link.wait_event("started")["state"] in ("betting", "hit_pending")
-    assert link.command("meters")["meters"] == before
+    after = link.command("meters")["meters"]
+    # The money as it was; the `repl` record after the last, and the value exposed.
+    for name in ("meter", "contributed", "seeded", "paid", "cycle", "round", "hits"):
+        assert after[name] == before[name], name
+    assert (after["log_seq"], after["exposed"]) == (before["log_seq"] + 1, True), after
     state = rig.wait_for(lambda s: lit(s["bet_lights"]) == [5], what="bet light 5 again")
     assert state["boots"] == 2
 
@@ -289,7 +297,7 @@ def test_vboard_soft_reset_keeps_the_meters(sim_table):
     vb = table.board()
     link = table.link(vb)
     link.wait_ready()
-    assert link.command("meters")["meters"] == before
+    assert link.command("meters")["meters"] == after
 
 
 # ---- (d) mpremote against the pty ----
@@ -311,6 +319,7 @@ def test_vboard_mpremote_exec_fs_and_restart(sim_table, tmp_path):
     with Link(vb.serial_path) as link:
         link.wait_ready()
 
+    hand_to_repl(vb.serial_path, vb.rig_address)  # the key held, `repl`
     assert mpremote(vb, "resume", "exec", "print(1+1)").strip() == "2"
     assert "meter/" in mpremote(vb, "resume", "fs", "ls")
     sent, back = tmp_path / "sent.txt", tmp_path / "back.txt"
@@ -338,6 +347,7 @@ def test_vboard_mpremote_exec_fs_and_restart(sim_table, tmp_path):
     rig.wait_for(lambda s: s["board"] and reading(s["display"]) == reading("no CFG"),
                  what="the board rewired")
 
+    hand_to_repl(vb.serial_path, vb.rig_address)  # the controller runs again: the key, `repl`
     mpremote(vb, "reset")  # machine.reset(): a power cycle, main.py runs
     # boots: 1 power-on, 2-3 mpremote's soft resets, 4 Ctrl-D, 5 soft reset, 6 machine.reset
     rig.wait_for(lambda s: s["board"] and s["boots"] == 6, what="the board after reset")
@@ -369,6 +379,7 @@ def test_vboard_rtc_set_with_mpremote_is_the_boards_clock(sim_table):
     with Link(vb.serial_path) as link:
         link.wait_ready()
 
+    hand_to_repl(vb.serial_path, vb.rig_address)  # the key held, `repl`
     ahead = dict(os.environ, TZ="XYZ-%d" % AHEAD_HOURS)
     set_from = time.time()  # mpremote sets the wall clock it reads after this, as UTC
     done = subprocess.run([str(MPREMOTE), "connect", vb.serial_path, "resume", "rtc", "--set"],
@@ -394,11 +405,17 @@ def test_vboard_rtc_set_with_mpremote_is_the_boards_clock(sim_table):
         when = link.command("meters")["meters"]["pending"][4]
     assert_between(when, played_from)
 
+    # A power cycle (the rig's reset button: a hit pending, the key would
+    # validate it, so no REPL) keeps it, as a battery-backed RTC does.
     power_cycled_from = time.time()
-    mpremote(vb, "reset")  # a power cycle keeps it, as a battery-backed RTC does
-    rig.wait_for(lambda s: s["board"], what="the board after reset")
-    read = ast.literal_eval(mpremote(vb, "resume", "rtc").strip())
-    assert_between(board_tuple_seconds(read), power_cycled_from)
+    boots = rig.state()["boots"]
+    rig.reset()
+    rig.wait_for(lambda s: s["board"] and s["boots"] > boots, what="the board after reset")
+    with Link(vb.serial_path, timeout=10.0) as link:  # read by the controller's `clock`
+        link.wait_ready()
+        read = link.command("clock")["datetime"]
+    when = datetime.datetime(*read, tzinfo=datetime.timezone.utc).timestamp()
+    assert_between(when, power_cycled_from)
 
 
 def assert_between(board_seconds, since):
@@ -438,6 +455,7 @@ def test_make_deploy_onto_a_bare_virtual_board(sim_table, tmp_path):
         assert (status["version"], status["build"]) == (VERSION, sources_hash("sim")), status
     # Every firmware module running came from the deployed build. (The sim's
     # board module stays lent, as a board's own support code is frozen.)
+    hand_to_repl(vb.serial_path, vb.rig_address)  # the key held, `repl`
     where = mpremote(vb, "resume", "exec", "import sys\nfor name in sorted(sys.modules):\n"
                      " if name.split('.')[0] in ('table', 'uth', 'mystery'):\n"
                      "  print(name, getattr(sys.modules[name], '__file__', '-'))")

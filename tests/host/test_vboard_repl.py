@@ -1,7 +1,8 @@
-# A controller stopped at MicroPython's REPL, as any mpremote command leaves
-# a board (`mpremote connect PTY resume exec ...` stops the controller with
-# Ctrl-C and leaves with Ctrl-B): the host tools say so, with the way back,
-# and the interactive table's link stops sending polls the REPL would echo.
+# A controller stopped at MicroPython's REPL, as a technician's service
+# leaves a board (the key held, `uthctl repl`, then `mpremote connect PTY
+# resume exec ...`, which leaves with Ctrl-B): the host tools say so, with
+# the way back, and the interactive table's link stops sending polls the REPL
+# would echo. No byte alone stops the controller (test_port_sealed.py).
 import contextlib
 import json
 import subprocess
@@ -11,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pico_target import to_repl
 
 from uthctl.cli import main as uthctl
 from uthctl.links.board_link import AtReplError, Link, LinkError
@@ -41,7 +43,8 @@ def mpremote(vb, *args, timeout=60.0):
     return done.stdout
 
 
-def stop_at_the_repl(vb):
+def stop_at_the_repl(vb, target):
+    to_repl(vb, timeout=target.wait(10.0))
     assert mpremote(vb, "resume", "exec", "print(1)").strip() == "1"
 
 
@@ -49,7 +52,7 @@ def stop_at_the_repl(vb):
 def test_meters_says_the_board_is_at_the_repl_and_the_way_back(board, capsys, target):
     assert uthctl(["meters", "--port", board.serial_path, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["phase"] == "unconfigured"
-    stop_at_the_repl(board)
+    stop_at_the_repl(board, target)
     assert uthctl(["meters", "--port", board.serial_path, "--timeout", "10", "--json"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
     # Seen while the link waits, not at its timeout: it names the REPL only
@@ -78,8 +81,8 @@ def test_meters_says_the_board_is_at_the_repl_and_the_way_back(board, capsys, ta
     assert json.loads(capsys.readouterr().out)["phase"] == "unconfigured"
 
 
-def test_rig_state_does_not_call_a_stopped_board_running(board, capsys):
-    stop_at_the_repl(board)
+def test_rig_state_does_not_call_a_stopped_board_running(board, capsys, target):
+    stop_at_the_repl(board, target)
     assert uthctl(["rig", "--sim", board.rig_address, "state"]) == 0
     text = capsys.readouterr().out
     board_line = next(line for line in text.splitlines() if line.startswith("board "))
@@ -97,7 +100,7 @@ def _echoes(host, seen):
 
 
 def test_the_tables_link_stops_polling_at_the_repl_until_reset(board, target):
-    stop_at_the_repl(board)
+    stop_at_the_repl(board, target)
     link = Link(board.serial_path, timeout=3.0)
     host = BoardFeed(link)
     said = []
@@ -140,10 +143,11 @@ def test_the_tables_link_stops_polling_at_the_repl_until_reset(board, target):
         link.close()
 
 
-def test_the_raw_repl_is_named_too(board, capsys):
-    # Ctrl-C stops the controller, Ctrl-A enters the raw REPL (as mpremote
-    # does first): its banner names it. A link opened later sees nothing,
-    # as the raw REPL echoes nothing; its timeout still gives the way back.
+def test_the_raw_repl_is_named_too(board, capsys, target):
+    # At the REPL handed over, Ctrl-C and Ctrl-A enter the raw REPL (as
+    # mpremote does first): its banner names it. A link opened later sees
+    # nothing, as the raw REPL echoes nothing; its timeout still gives the way back.
+    to_repl(board, timeout=target.wait(10.0))
     with Link(board.serial_path, timeout=10.0) as link:
         link.write(b"\x03")
         link.write(b"\x01")

@@ -126,33 +126,6 @@ def test_a_lock_tap_during_a_full_log_export_is_seen(root):
     assert rig.table.state == "locked"
 
 
-@tmpdir.within
-def test_ctrl_c_during_an_export_stops_the_controller(root):
-    rig = Rig(root)
-    rig.configure("A1")
-    _fill_log(rig)
-    for late in (b"\x03", bytearray(b'{"cmd": "ping"}\n\x03')):
-        out = Out()
-        rig.link = type(rig.link)(rig.table, out.write)
-        rig.link.feed(b'{"cmd": "log"}\n', rig.now)
-        rig.link.poll(_nothing, rig.now)
-        assert 0 < out.records < FULL_LOG  # the export is under way
-        stopped = False
-        try:
-            rig.link.poll(lambda late=late: late, rig.now)
-        except KeyboardInterrupt:
-            stopped = True
-        assert stopped, late
-    out = Out()
-    rig.link = type(rig.link)(rig.table, out.write)
-    stopped = False
-    try:  # Ctrl-C in the same read as the log command, after it
-        rig.link.feed(b'{"cmd": "log"}\n\x03', rig.now)
-    except KeyboardInterrupt:
-        stopped = True
-    assert stopped
-
-
 def _count_reads(store):
     # How many log records the store reads from its segments, through the
     # one place it reads them.

@@ -69,8 +69,10 @@ def main(folder=Path("build/floor-demo")):
                                            "--embedded-broker", str(port), "--db", db],
                                           folder / "floor.log"))
         for name in TABLES:
-            tables.append(Table(name, folder, accounts, broker))
-            tables[-1].provision(accounts.key_file(name))  # its records signed, as a casino's
+            # Keyed before its first configuration, as a casino's table is at
+            # installation: every record signed, and no UNSIGNED alert on the page.
+            tables.append(Table(name, folder, accounts, broker,
+                                key_file=accounts.key_file(name)))
             tables[-1].start_bridge()
         password = secrets.token_urlsafe(12)
         Users(accounts.folder / "users.json").add("demo", "supervisor", password)

@@ -40,14 +40,18 @@ def stop_process(process):
 
 
 class Table:
-    def __init__(self, name, folder, floor_dir, broker, seed=None):
+    def __init__(self, name, folder, floor_dir, broker, seed=None, key_file=None):
         self.name, self.folder = name, folder
         self.floor_dir, self.broker = floor_dir, broker
         # seed: TEST ONLY, the board's random source, so a test knows its hit value.
         self.board = VirtualBoard(flash=folder / ("table-%s.img" % name), seed=seed).start()
         self.rig = Rig(self.board.rig_address, timeout=10.0)
+        self.expected = 0  # the board's log head
+        # key_file: keyed at installation, before its first configuration, as
+        # a casino's table is: every record it makes is signed.
+        self.key_id = None if key_file is None else self.provision(key_file)
         self.configure()
-        self.expected = 2  # the board's log head: its config and reset records
+        self.expected += 2  # its config and reset records
         self.bridge = None
 
     def configure(self):
@@ -62,7 +66,10 @@ class Table:
 
     def provision(self, key_file):
         # The table's newest key from its key file, given as a technician
-        # gives it (`uthctl provision`, the key held); the key's id.
+        # gives it (`uthctl provision`, the key held); the key's id. The
+        # controller first answers: a key held as it starts is no key turned.
+        with Link(self.board.serial_path, timeout=10.0) as link:
+            link.wait_ready(30.0)
         self.rig.key(True)
         self.rig.wait_for(lambda s: reading(s["display"]) == reading("SErvICE"), timeout=10.0,
                           what="service mode")

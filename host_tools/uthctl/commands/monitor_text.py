@@ -76,6 +76,11 @@ def _key(e):
     return "record key %s given (%s)%s" % (e["key_id"], replaced, _record(e))
 
 
+def _repl(e):
+    exposed = ", cycle %s's hit value exposed" % e.get("cycle") if e.get("exposed") else ""
+    return "REPL opened in service mode%s%s" % (exposed, _record(e))
+
+
 def _reason(label):
     return lambda e: "%s: %s" % (label, e.get("reason"))
 
@@ -83,6 +88,7 @@ def _reason(label):
 WORDS = {"started": _started, "config": _config, "reset": _reset, "locked": _locked,
          "contribution": _contribution, "hit": _hit, "validated": _validated, "paid": _paid,
          "retained": _retained, "setting": _setting, "redraw": _redraw, "key": _key,
+         "repl": _repl,
          "fault": _reason("FAULT"), "store_warning": _reason("store warning"),
          "expiry_warning": _reason("EXPIRY warning"),
          "refused": _reason("refused")}
