@@ -213,7 +213,7 @@ def seat_row(term, seat):
 
 
 def meter_line(term):
-    return term.row("meter        $")
+    return term.row("meter now    $")
 
 
 # ---- the pieces, without a terminal ----
@@ -236,7 +236,8 @@ def test_tui_describes_events_compactly():
     assert describe({"ev": "contribution", "round": 3, "seat": 2, "wager": 100,
                      "amount": 20_000}) == "contribution seat 2 $0.02"
     assert describe({"ev": "hit", "seat": 4, "award": 187_340_000, "round": 9,
-                     "hit_value": 187_330_000}).startswith("HIT seat 4 $187.34")
+                     "hit_value": 187_330_000}) == \
+        "HIT seat 4: award $187.34, hit value $187.33 revealed (round 9)"
     assert describe({"ev": "paid", "seat": 4, "award": 1_000_000,
                      "payment": "jackpot_slip"}) == "paid seat 4 $1.00 by jackpot slip"
     assert describe({"ev": "something"}) == '{"ev":"something"}'
@@ -279,7 +280,7 @@ def test_tui_draws_a_pending_hit_at_80x24():
     lines = text.split("\n")
     assert lines[0].startswith("uthctl sim  state HIT PENDING  B1  cycle 1  round 230")
     assert 'display "187.34"' in text
-    assert "HIT at seat 4: $187.34!" in text and "pending  seat 4 $187.34" in text
+    assert "HIT at seat 4: award $187.34" in text and "award    seat 4 $187.34" in text
     seat4 = next(line for line in lines if line.startswith("  4 "))
     assert "● chip" in seat4 and "○ none" in seat4 and "● ON" in seat4 and "JACKPOT" in seat4
     assert "payment  jackpot slip" in text and "in round 2 4" in text
@@ -288,6 +289,33 @@ def test_tui_draws_a_pending_hit_at_80x24():
     small = Canvas(60, 20)
     view.draw(small)
     assert "at least 80x24" in small.text()
+
+
+def test_tui_labels_the_three_amounts_at_a_hit_and_says_why_they_differ():
+    # The round that crossed A1's hit value of $178.80: seat 1's $0.02 took the
+    # meter from $178.80 to $178.82, the award; seats 2 and 3, later in the same
+    # round, at $0.02 each then put the meter at $178.86, the next cycle's
+    # money. Three amounts, none of them the same.
+    status = {"state": "hit_pending", "payment": "table_inventory", "locked_in": [1, 2, 3]}
+    meters = {"meter": 178_860_000, "contributed": 78_860_000, "seeded": 100_000_000,
+              "paid": 0, "hits": 0, "phase": "pending", "config": "A1", "cycle": 1,
+              "round": 120, "pending": [1, 178_820_000, 1, 120], "last_hits": []}
+    view = _view(status, meters, {"display": "178.82", "inputs": {}, "board": True,
+                                  "powered": True, "boots": 1})
+    view.host.inbox.append(("event", {"ev": "hit", "seat": 1, "award": 178_820_000,
+                                      "cycle": 1, "round": 120, "hit_value": 178_800_000}))
+    view.update()
+    canvas = Canvas(80, 24)
+    view.draw(canvas)
+    text = canvas.text()
+    flat = " ".join(line.strip() for line in text.split("\n"))
+    assert "award $178.82, hit value $178.80, meter now $178.86." in flat
+    assert ("The award is the meter as it crossed the hit value; the round's later seats "
+            "feed the next cycle.") in flat
+    assert "meter now    $178.86" in text and "award    seat 1 $178.82" in text
+    assert view.events[-1][1] == \
+        "HIT seat 1: award $178.82, hit value $178.80 revealed (round 120)"
+    assert all(len(line) <= 80 for line in text.split("\n"))
 
 
 def test_tui_refuses_without_a_terminal():
@@ -356,8 +384,10 @@ def test_tui_bet_lock_autoplay_hit_validate_quit(tmp_path):
         # Auto-play to the hit: the jackpot light at the winning seat, the award shown.
         term.keys("a")
         term.wait_text("state HIT PENDING", 20.0)
-        term.wait_text("HIT seat %d $%s" % (hit_seat, money(award_cents)))
-        term.wait_text("HIT at seat %d: $%s!" % (hit_seat, money(award_cents)))
+        term.wait_text("HIT seat %d: award $%s, hit value $%s revealed"
+                       % (hit_seat, money(award_cents), money(value)))
+        term.wait_text("HIT at seat %d: award $%s, hit value $%s, meter now $"
+                       % (hit_seat, money(award_cents), money(value)))
         term.wait_text('display "%s"' % money(award_cents))
         term.wait_for(lambda t: [n for n in range(1, SEATS + 1)
                                  if "JACKPOT" in seat_row(term, n)]

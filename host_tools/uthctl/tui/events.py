@@ -29,8 +29,8 @@ def describe(event):
     if ev == "contribution":
         return "contribution seat %s %s" % (g("seat"), cash("amount"))
     if ev == "hit":
-        return "HIT seat %s %s (round %s; hit value %s revealed)" % (
-            g("seat"), cash("award"), g("round"), cash("hit_value"))
+        return "HIT seat %s: award %s, hit value %s revealed (round %s)" % (
+            g("seat"), cash("award"), cash("hit_value"), g("round"))
     if ev == "validated":
         return "validated seat %s %s by employee %s, slip %s" % (
             g("seat"), cash("award"), g("employee") or "not given", g("slip") or "none")

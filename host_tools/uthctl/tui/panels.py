@@ -166,7 +166,7 @@ class Panels:
         if not m:
             c.put(row + 1, col, "waiting for the board...", "dim")
             return
-        lines = [("meter", money(m["meter"])), ("contributed", money(m["contributed"])),
+        lines = [("meter now", money(m["meter"])), ("contributed", money(m["contributed"])),
                  ("seeded", money(m["seeded"])), ("paid", money(m["paid"]))]
         for i, (name, value) in enumerate(lines):
             c.put(row + 1 + i, col, "%-12s %s" % (name, value), "bold" if i == 0 else "normal")
@@ -175,7 +175,7 @@ class Panels:
             c.put(row + 6, col, "EXPOSED: s, then d redraws", "error")
         elif m.get("pending"):
             seat, award = m["pending"][PENDING_SEAT], m["pending"][PENDING_AWARD]
-            c.put(row + 6, col, "pending  seat %d %s" % (seat, money(award)), "hit")
+            c.put(row + 6, col, "award    seat %d %s" % (seat, money(award)), "hit")
         elif m.get("last_hits"):
             last = m["last_hits"][-1]
             seat, award = last[HIT_SEAT], last[HIT_AWARD]
@@ -261,7 +261,7 @@ class Panels:
         # The hint, then the latest message below it, each wrapped to the
         # terminal's width: a refusal is read whole, over the events' top lines.
         text, style = self.hint()
-        lines = wrapped(text, c.width, 2)
+        lines = wrapped(text, c.width, 3)
         for i, line in enumerate(lines):
             c.put(row + i, 0, line.ljust(c.width), style)
         text, style, since = self.message
@@ -313,9 +313,7 @@ class Panels:
             return ("auto-play: round %d, the meter climbs until a hit (a stops)"
                     % auto["rounds"], "warn")
         if state == HIT_PENDING and meters.get("pending"):
-            seat, award = meters["pending"][PENDING_SEAT], meters["pending"][PENDING_AWARD]
-            return ("HIT at seat %d: %s! turn the key (k) to validate (p: how it is paid)"
-                    % (seat, money(award)), "hit")
+            return (self._hit_amounts(meters), "hit")
         if state == NOT_CONFIGURED:
             return ("turn on service mode (s) and choose a configuration (c)", "warn")
         if state == SERVICE:
@@ -331,6 +329,17 @@ class Panels:
                     % SEATS,
                     "normal")
         return ("waiting for the board's controller...", "dim")
+
+    def _hit_amounts(self, meters):
+        # Three amounts stand at a hit, and differ: say which is which, and why.
+        seat, award = meters["pending"][PENDING_SEAT], meters["pending"][PENDING_AWARD]
+        hit = self.hit or {}
+        value = hit.get("hit_value") if hit.get("award") == award else None
+        revealed = money(value) if isinstance(value, int) else "in the events"
+        return ("HIT at seat %d: award %s, hit value %s, meter now %s. The award is the meter "
+                "as it crossed the hit value; the round's later seats feed the next cycle. "
+                "k validates (p: how it is paid)"
+                % (seat, money(award), revealed, money(meters["meter"])))
 
     def _events(self, c, top, bottom):
         rule = "─" if self.fancy else "-"

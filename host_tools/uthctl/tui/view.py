@@ -40,6 +40,7 @@ class TableView(Panels):
         self.settings = None  # the settings screen (t), while open
         self.validation = None  # the hit's validation being typed (k), until sent
         self.uth_prefix = False
+        self.hit = None  # the latest hit event: its revealed hit value
         self.fault = None  # the controller's fault, from a fault event or its status
         self._status_at_fault = None  # the status current when the fault event came
         self.board_error = None  # the last error line the board printed
@@ -62,6 +63,8 @@ class TableView(Panels):
             kind, item = self.host.inbox.popleft()
             if kind == "event":
                 self.note(describe(item), event_style(item))
+                if item.get("ev") == "hit":
+                    self.hit = item  # its revealed hit value, for the hint
                 if item.get("ev") == "refused":
                     # A refusal is also the message, shown whole (wrapped)
                     # where the events pane would cut it; a fault has the header.
