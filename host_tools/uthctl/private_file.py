@@ -1,6 +1,7 @@
 # The one writer of every secret and state file uthctl keeps (the floor's
 # users, accounts, settings and broker files, the tables' record keys, a
-# bridge's state): for its owner alone (mode 600), and whole or not at all.
+# bridge's state): for its owner alone (mode 600), and whole or not at all;
+# with group=GID, for its owner and that group to read (640: the broker's).
 # The text goes to a temporary file in the same folder (so the rename cannot
 # cross file systems), is synced, renamed over the old file, and the folder
 # is synced so the rename itself survives a power cut. A write that fails
@@ -10,16 +11,19 @@ import tempfile
 from pathlib import Path
 
 MODE = 0o600
+SHARED_MODE = 0o640
 
 
-def write_private(path, text):
-    # text: str (UTF-8) or bytes.
+def write_private(path, text, group=None):
+    # text: str (UTF-8) or bytes; group: a group id that may read it too.
     path = Path(path)
     data = text.encode() if isinstance(text, str) else bytes(text)
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix="." + path.name,
                                              suffix=".part")
     try:
-        os.fchmod(descriptor, MODE)
+        if group is not None:  # the group set before a byte is written
+            os.fchown(descriptor, -1, group)
+        os.fchmod(descriptor, MODE if group is None else SHARED_MODE)
         _write_all(descriptor, data)
         os.fsync(descriptor)
     except BaseException:

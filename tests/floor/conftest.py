@@ -3,7 +3,11 @@
 # the floor's accounts.
 import contextlib
 import json
+import os
+import shutil
+import tempfile
 import threading
+from pathlib import Path
 
 import pytest
 import servers
@@ -54,8 +58,19 @@ def need_mosquitto():
 
 
 @pytest.fixture
-def floor_dir(tmp_path):
-    accounts = Accounts(tmp_path / "floor")
+def reachable():
+    # A folder Mosquitto's user may pass through (pytest's own, under
+    # /tmp/pytest-of-USER, is its owner's alone): Mosquitto started as root
+    # drops to its user before it reads the floor's password file and ACL.
+    base = Path(tempfile.mkdtemp(prefix="uth-floor-"))
+    os.chmod(base, 0o711)
+    yield base
+    shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+def floor_dir(reachable):
+    accounts = Accounts(reachable / "floor")
     accounts.init(CASINO)
     return accounts
 

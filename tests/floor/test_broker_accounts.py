@@ -153,7 +153,7 @@ def test_a_new_tables_account_works_after_add_table_without_a_manual_reload(
     port = servers.free_port()
     config = floor_dir.broker_config(port)
     server = servers.Mosquitto(config, port, tmp_path / "mosquitto.log").start()
-    pid_file = floor_dir.folder / "mosquitto.pid"
+    pid_file = floor_dir.pid_file
     try:
         deadline = time.monotonic() + WAIT_S
         while not pid_file.exists() and time.monotonic() < deadline:
@@ -173,7 +173,7 @@ def test_a_new_tables_account_works_after_add_table_without_a_manual_reload(
 def test_add_table_says_what_to_run_when_no_broker_of_its_own_runs(floor_dir, capsys):
     assert uthctl(["floor", "--dir", str(floor_dir.folder), "add-table", "5"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    pid_file = floor_dir.folder / "mosquitto.pid"
+    pid_file = floor_dir.pid_file
     # No broker of the folder yet (add-table before broker-config, as the README's
     # order has it): the broker started next reads the account; no pid to signal.
     assert len(lines) == 3 and "no Mosquitto of this floor is running (none in %s)" % pid_file \

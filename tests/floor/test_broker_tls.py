@@ -3,6 +3,7 @@
 # openssl; a client that trusts that CA gets through, a client that does not
 # (or speaks plain MQTT to it) is refused, and plain MQTT to anything but
 # loopback is refused by the clients themselves.
+import os
 import shutil
 import socket
 import ssl
@@ -13,6 +14,7 @@ import pytest
 import servers
 from test_broker_security import Listener, account
 
+from uthctl.floor import broker_user
 from uthctl.floor.mqtt import Client
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl")
@@ -23,8 +25,8 @@ def openssl(*argv, cwd):
 
 
 @pytest.fixture
-def certificates(tmp_path):
-    folder = tmp_path / "ca"
+def certificates(reachable):
+    folder = reachable / "ca"  # where the broker's user reaches its key
     folder.mkdir()
     openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
             "/CN=throwaway floor CA", "-keyout", "ca.key", "-out", "ca.crt", cwd=folder)
@@ -34,7 +36,18 @@ def certificates(tmp_path):
     openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
             "-CAcreateserial", "-days", "2", "-extfile", "san.ext", "-out", "server.crt",
             cwd=folder)
+    share_with_broker(folder / "server.key")  # as README's TLS steps have it
     return folder
+
+
+def share_with_broker(path):
+    # The key for its owner and the broker's group alone (chgrp mosquitto,
+    # chmod 640), where the broker runs as a user of its own.
+    user = broker_user.default_user(path.parent)
+    group = broker_user.group_for(user)
+    if group is not None:
+        os.chown(path, -1, group)
+        os.chmod(path, 0o640)
 
 
 @pytest.fixture

@@ -85,6 +85,9 @@ def add_parser(sub):
     config.add_argument("--tls-listen", type=int, metavar="PORT",
                         help="also a TLS listener on this port (off loopback: TLS only)")
     config.add_argument("--tls-bind", default="0.0.0.0", metavar="ADDRESS")
+    config.add_argument("--user", metavar="NAME",
+                        help="the user Mosquitto runs as once started as root (default: "
+                        "mosquitto where it exists, else the folder's owner; never root)")
     for name in ("cafile", "certfile", "keyfile"):
         config.add_argument("--" + name, metavar="FILE", help="the TLS listener's " + name)
     return parser
@@ -107,7 +110,7 @@ def run(args):
                             "keys": str(accounts.key_file(args.table))},
                      "new record key %s in %s (give it to the board with uthctl provision)")
     if args.action == "broker-config":
-        path = accounts.broker_config(args.listen, tls=_tls(args))
+        path = accounts.broker_config(args.listen, tls=_tls(args), user=args.user)
         return _said(args, {"config": str(path)},
                      "Mosquitto configuration: %s (mosquitto -c it; add-table reloads it)")
     if args.action == "audit":

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..analysis import record_auth
 from ..private_file import append_private, write_private
-from . import table_keys, topics, zone
+from . import broker_user, table_keys, topics, zone
 from .mqtt import write_credentials
 
 FLOOR_USER = "floor"
@@ -64,7 +64,15 @@ class Accounts:
 
     @property
     def pid_file(self):
-        return self.folder / "mosquitto.pid"
+        # In a folder of the broker's user's own: Mosquitto writes it after
+        # dropping root (broker_user.py).
+        return self.folder / "broker" / "mosquitto.pid"
+
+    def _broker_group(self):
+        # The group the broker's files are shared with once broker-config
+        # named its user; None before (mode 600, as every private file).
+        user = self.settings().get("broker_user") if self.settings_path.exists() else None
+        return None if user is None else broker_user.group_for(user)
 
     def credentials(self, user):
         return self.folder / "accounts" / ("%s.json" % user)
@@ -165,7 +173,7 @@ class Accounts:
             line = one.read_text()
         kept = [old for old in self.password_file.read_text().splitlines(keepends=True)
                 if not old.startswith(user + ":")]
-        write_private(self.password_file, "".join(kept) + line)
+        write_private(self.password_file, "".join(kept) + line, group=self._broker_group())
 
     @property
     def embedded_password_file(self):
@@ -202,9 +210,9 @@ class Accounts:
             lines += ["topic write %s" % name for name in publish[user]]
             lines += ["topic read %s" % name for name in subscribe[user]]
             lines.append("")
-        write_private(self.acl_file, "\n".join(lines))
+        write_private(self.acl_file, "\n".join(lines), group=self._broker_group())
 
-    def broker_config(self, port, path=None, tls=None):
+    def broker_config(self, port, path=None, tls=None, user=None):
         if shutil.which("mosquitto_passwd") is None:
             raise OSError("no mosquitto_passwd when the accounts were made: install Debian's "
                           "mosquitto and make the floor folder again, or run "
@@ -215,6 +223,9 @@ class Accounts:
         # add-table reloads it by, plain MQTT on loopback only, and with
         # tls={"bind", "port", "cafile", "certfile", "keyfile"} a TLS
         # listener, the only one that may face the network.
+        user = user or broker_user.default_user(self.folder)
+        broker_user.checked(user)
+        broker_user.pid_folder(self.folder, user)
         lines = ["per_listener_settings false", "allow_anonymous false",
                  "password_file %s" % self.password_file.resolve(),
                  "acl_file %s" % self.acl_file.resolve(),
@@ -226,8 +237,21 @@ class Accounts:
                       "cafile %s" % Path(tls["cafile"]).resolve(),
                       "certfile %s" % Path(tls["certfile"]).resolve(),
                       "keyfile %s" % Path(tls["keyfile"]).resolve(), "tls_version tlsv1.2"]
-        if os.geteuid() == 0:
-            lines.append("user root")  # the files above stay the owner's alone
+        lines.append("user %s" % user)  # Mosquitto started as root drops to it
+        self._share_with_broker(user, tls)
         path = Path(path or self.folder / "mosquitto.conf")
         write_private(path, "\n".join(lines) + "\n")
         return path
+
+    def _share_with_broker(self, user, tls):
+        # The password file and ACL written again for the broker's group to
+        # read (the user kept in floor.json, so each add-table does the same);
+        # refused if the broker could not read them or its TLS files.
+        settings = self.settings()
+        settings["broker_user"] = user
+        write_private(self.settings_path, json.dumps(settings))
+        group = self._broker_group()
+        for path in (self.password_file, self.acl_file):
+            write_private(path, path.read_text(), group=group)
+        tls_files = [tls[name] for name in ("cafile", "certfile", "keyfile")] if tls else []
+        broker_user.refuse_unreadable(user, [self.password_file, self.acl_file] + tls_files)
