@@ -74,6 +74,15 @@ def test_a_folder_the_broker_cannot_reach_is_refused(tmp_path, need_mosquitto):
         accounts.broker_config(1883)
 
 
+def test_add_table_warns_of_a_configuration_that_runs_the_broker_as_root(floor_dir, capsys):
+    # One an older broker-config wrote: named at each add-table until replaced.
+    config = floor_dir.folder / "mosquitto.conf"
+    config.write_text("allow_anonymous false\nlistener 1883 127.0.0.1\nuser root\n")
+    assert uthctl(["floor", "--dir", str(floor_dir.folder), "add-table", "5"]) == 0
+    said = capsys.readouterr().out
+    assert "warning: %s runs the broker as root" % config in said
+
+
 def uid_of(pid):
     for line in open("/proc/%d/status" % pid):
         if line.startswith("Uid:"):

@@ -1,7 +1,9 @@
 # After add-table, the broker must read its password file and ACL again.
 # Mosquitto does on SIGHUP; the configuration broker-config writes has it
-# keep its pid in the floor's folder (mosquitto.pid), so the broker that
+# keep its pid in the floor's folder (broker/mosquitto.pid), so the broker that
 # folder configured is reloaded here, and anything else is said in one line.
+# A configuration that runs the broker as root (an older broker-config wrote
+# `user root`) is warned of at each add-table, until it is written again.
 import os
 import signal
 from pathlib import Path
@@ -9,6 +11,21 @@ from pathlib import Path
 
 def reload_broker(accounts):
     # What was done, or what to run, in one line.
+    return _reload(accounts) + _as_root(accounts.folder / "mosquitto.conf")
+
+
+def _as_root(config):
+    try:
+        lines = Path(config).read_text().splitlines()
+    except OSError:
+        return ""
+    if "user root" not in (line.strip() for line in lines):
+        return ""
+    return ("; warning: %s runs the broker as root (`user root`): write it again with "
+            "`uthctl floor broker-config` and restart the broker" % config)
+
+
+def _reload(accounts):
     pid = _live_mosquitto(accounts.pid_file)
     if pid is None:
         # No broker of this folder's running: the one started later reads the accounts then.
