@@ -8,7 +8,7 @@
 # 1. a silent serial port (a pty with nothing behind it, listed as the
 #    machine's own /dev/ttyS0 would be), `uthctl status --port PTY --timeout
 #    60`: "nothing answers on PTY" once NOT_A_BOARD_S have passed unheard;
-# 2. the virtual board stopped at its MicroPython REPL (mpremote's exec),
+# 2. the virtual board handed to its MicroPython REPL (the key held, `repl`, then mpremote),
 #    `uthctl meters --port PTY --timeout 10`: "is at the MicroPython REPL",
 #    from the REPL's echo of the command line or its prompt.
 import argparse
@@ -22,6 +22,7 @@ import time
 import tty
 from pathlib import Path
 
+from uthctl.boards.handoff import hand_to_repl
 from uthctl.boards.virtual import VirtualBoard
 from uthctl.links.board_link import NOT_A_BOARD_S, PROMPT_GRACE_S
 
@@ -77,6 +78,7 @@ def board_at_the_repl(runs):
     with tempfile.TemporaryDirectory(prefix="uth-link-answers-") as folder, \
             VirtualBoard(flash=Path(folder) / "flash.img") as board:
         board.wait_started(60)
+        hand_to_repl(board.serial_path, board.rig_address)  # the key held, `repl`
         subprocess.run([str(MPREMOTE), "connect", board.serial_path, "resume", "exec",
                         "print(1)"], check=True, capture_output=True, timeout=120)
         return [timed(uthctl("meters", "--port", board.serial_path, "--timeout",
