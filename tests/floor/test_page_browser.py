@@ -5,11 +5,13 @@
 # recorded with their name; the floor in mid-shift at a laptop's and a wall
 # display's size (the screenshots of docs/floor.md); a table's page with
 # its meter chart.
+import contextlib
 import json
 import os
 import re
 import shutil
 import threading
+import types
 from pathlib import Path
 
 import pytest
@@ -255,3 +257,51 @@ def test_the_pages_own_scripts_and_chart_run_under_its_content_security_policy(b
     page.wait_for_selector("#chart canvas", timeout=WAIT_MS)
     page.wait_for_selector("#chart-note >> text=points over the day", timeout=WAIT_MS)
     assert refused == []
+
+
+@pytest.mark.board
+@pytest.mark.usefixtures("micropython")
+def test_the_demos_floor_opens_with_no_alert_standing(browser, live_page, floor_dir, tmp_path):
+    # The floor `make floor-demo` runs (tools/floor_demo): virtual boards, their
+    # bridges and the floor on its embedded broker. Table 3 is keyed at
+    # installation, as the demo's are; table 4 as a board in the field may be,
+    # configured before it was keyed and keyed since, so its first records are
+    # unsigned and raise an `unsigned` alert, which must clear itself once its
+    # key is in force. A supervisor's page then has no alert standing.
+    from floor_data import quiet_seeds
+
+    from floor_demo.virtual_tables import Table, stop_process, uthctl_process, wait_until
+    from uthctl.floor.database import Store
+    from uthctl.floor.users import Users
+
+    for name in ("3", "4"):
+        floor_dir.add_table(name)
+    port = servers.free_port()
+    broker = types.SimpleNamespace(url="mqtt://127.0.0.1:%d" % port)
+    db_url = "sqlite:///%s" % (tmp_path / "floor.db")
+    seeds = quiet_seeds(2, 60)
+    with contextlib.ExitStack() as stack:
+        floor = uthctl_process(["floor", "--dir", str(floor_dir.folder), "--embedded-broker",
+                                str(port), "--db", db_url], tmp_path / "floor.log")
+        stack.callback(stop_process, floor)
+        keyed = Table("3", tmp_path, floor_dir, broker, seeds[0],
+                      key_file=floor_dir.key_file("3"))
+        stack.callback(keyed.close)
+        late = Table("4", tmp_path, floor_dir, broker, seeds[1])
+        stack.callback(late.close)
+        late.play_round()  # unsigned, as its config and reset records are
+        late.provision(floor_dir.key_file("4"))  # the port its own: no bridge yet
+        for table in (keyed, late):
+            table.start_bridge()
+            table.play_round()
+        store = Store(db_url)
+        stack.callback(store.close)
+        for table in (keyed, late):
+            wait_until(lambda t=table: (store.table(t.name) or {}).get("last_seq") == t.expected,
+                       60.0, "the floor holds table %s's head" % table.name)
+        users = Users(tmp_path / "users.json")
+        users.add("sam", "supervisor", PASSWORDS["sam"])
+        page = log_in(browser, live_page(store, users), "sam", (1366, 768), first="#table-4")
+        assert page.inner_text("#alerts-standing").strip() == "0"
+        assert page.locator(".tile.alerting").count() == 0
+        assert "UNSIGNED" not in page.inner_text("#table-4").upper()
