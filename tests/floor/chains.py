@@ -49,6 +49,16 @@ def meters_message(table, meters):
     return json.dumps({"table": table, "meters": meters, "time": 0}).encode()
 
 
+def keyed(keys, table="3"):
+    # A key file for the table in the keys folder, as `floor add-table` makes
+    # it: one new record key; its path.
+    from uthctl.analysis import record_auth
+
+    path = keys / ("%s.json" % table)
+    record_auth.add_key(path, table)
+    return path
+
+
 def signed(made, key_file, table):
     # The records as a board with the table's newest key (record_auth's key
     # file) makes them: each carries "auth", the HMAC over its hash

@@ -51,6 +51,14 @@ def store(db_url):
 
 
 @pytest.fixture
+def keys(tmp_path):
+    # The floor's folder of key files, private to its owner as the floor's is.
+    folder = tmp_path / "keys"
+    folder.mkdir(mode=0o700)
+    return folder
+
+
+@pytest.fixture
 def need_mosquitto():
     why_not = servers.why_no_mosquitto()
     if why_not is not None:

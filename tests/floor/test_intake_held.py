@@ -12,7 +12,7 @@ import json
 
 import pytest
 from board_standin import head_answer
-from chains import CASINO, forged_next, message, records, signed, topic
+from chains import CASINO, forged_next, keyed, message, records, signed, topic
 
 from mystery import chain, recordkey
 from uthctl.analysis import record_auth
@@ -22,21 +22,8 @@ from uthctl.floor.table_keys import TableKeys
 
 
 @pytest.fixture
-def keys(tmp_path):
-    folder = tmp_path / "keys"
-    folder.mkdir(mode=0o700)
-    return folder
-
-
-@pytest.fixture
 def intake(store, keys):
     return Intake(store, CASINO, keys=TableKeys(keys))
-
-
-def keyed(keys, table="3"):
-    path = keys / ("%s.json" % table)
-    record_auth.add_key(path, table)
-    return path
 
 
 def take_all(intake, made, table="3"):

@@ -8,7 +8,7 @@ import json
 import os
 
 import pytest
-from chains import CASINO, forged_next, message, records, signed, topic
+from chains import CASINO, forged_next, keyed, message, records, signed, topic
 
 from mystery import chain, recordkey
 from uthctl.analysis import record_auth
@@ -23,20 +23,8 @@ def TableKeys(folder):  # noqa: N802 (the floor's class, imported where it is us
 
 
 @pytest.fixture
-def keys(tmp_path):
-    folder = tmp_path / "keys"
-    folder.mkdir(mode=0o700)
-    return folder
-
-
-@pytest.fixture
 def intake(store, keys):
     return Intake(store, CASINO, keys=TableKeys(keys))
-
-
-def keyed(keys, table="3"):
-    record_auth.add_key(keys / ("%s.json" % table), table)
-    return keys / ("%s.json" % table)
 
 
 def take_all(intake, table, made):

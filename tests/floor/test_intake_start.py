@@ -7,7 +7,7 @@ import json
 
 import pytest
 from board_standin import head_answer
-from chains import CASINO, message, meters_message, signed, simulated, topic
+from chains import CASINO, keyed, message, meters_message, signed, simulated, topic
 
 from uthctl.analysis import record_auth
 from uthctl.floor.intake import ACCEPTED, EARLY, KEPT, REFUSED, Intake
@@ -15,21 +15,8 @@ from uthctl.floor.table_keys import TableKeys
 
 
 @pytest.fixture
-def keys(tmp_path):
-    folder = tmp_path / "keys"
-    folder.mkdir(mode=0o700)
-    return folder
-
-
-@pytest.fixture
 def intake(store, keys):
     return Intake(store, CASINO, keys=TableKeys(keys))
-
-
-def keyed(keys, table="3"):
-    path = keys / ("%s.json" % table)
-    record_auth.add_key(path, table)
-    return path
 
 
 @pytest.fixture(scope="module")
