@@ -32,16 +32,20 @@ def bench_boot(board, tmp, seed):
     # The project's image: the bench's /boot.py onto the flash the controller
     # made at its first start, then a reset so it runs, and the controller
     # started again before any mpremote (pico_bench.restarted says why).
+    from uthctl.boards.handoff import hand_to_repl
+
     boot = Path(tmp) / "boot.py"
     boot.write_text((pico_bench.BENCH / "pico_boot.py").read_text()
                     .replace("SEED = 0\n", "SEED = %d\n" % seed))
     boots = board.state()["boots"]
+    hand_to_repl(board.serial_path, board.rig_address, timeout=120.0)  # the key, `repl`
     pico_bench.mpremote(board.serial_path, "cp", str(boot), ":boot.py", "+", "cp",
                         str(pico_bench.SEEDED_BYTES), ":seeded_bytes.py", "+", "reset")
     pico_bench.restarted(board, boots, "the bench's /boot.py")
 
 
 def on_image(image):
+    from uthctl.boards.handoff import hand_to_repl
     from uthctl.boards.pico import PicoBoard
 
     with tempfile.TemporaryDirectory(prefix="uth-bench-%s-" % image) as tmp:
@@ -55,6 +59,9 @@ def on_image(image):
                 else:
                     assert came["state"] == "unconfigured", came
                     bench_boot(board, tmp, pico_bench.quiet_seed())
+                # The running controller's port handed to the REPL (the key
+                # held, `repl`): no byte alone stops it.
+                hand_to_repl(board.serial_path, board.rig_address, timeout=120.0)
                 found = {name: pico_bench.last_json(pico_bench.mpremote(
                     board.serial_path, "run", str(pico_bench.BENCH / script)))
                     for name, script in (("heap", "heap_census.py"),

@@ -1,6 +1,6 @@
 # What the generator costs on the emulated Pico (docs/mystery.md, "The
 # generator"): the official rp2 image with the project deployed by `make
-# deploy`, as pico_bench.py runs it; then, the controller stopped, on the
+# deploy`, as pico_bench.py runs it; then, its port handed to the REPL, on the
 # chip's own littlefs: the start-up health check, one draw (a reseed and a
 # hit value with its salt), and a whole reset (the draw and its commit) and a
 # store's boot, each before and after the generator is seeded; and the
@@ -96,6 +96,7 @@ print(json.dumps(result))
 
 
 def bench(resets):
+    from uthctl.boards.handoff import hand_to_repl
     from uthctl.boards.pico import PicoBoard
 
     started = time.monotonic()
@@ -109,6 +110,9 @@ def bench(resets):
                 raise RuntimeError("a new flash did not come up at the REPL: %s" % came)
             pico_bench.deploy(board, tmp, pico_bench.quiet_seed())
             pico_bench.progress("deployed", started)
+            # The running controller's port handed to the REPL (the key held,
+            # `repl`): no byte alone stops it.
+            hand_to_repl(board.serial_path, board.rig_address, timeout=120.0)
             result = pico_bench.run_script(board.serial_path, tmp, "drbg.py",
                                            CHIP_SCRIPT.replace("RESETS = 9", "RESETS = %d"
                                                                % resets))

@@ -17,6 +17,7 @@ sys.path.insert(0, str(pico_bench.ROOT / "host_tools"))
 
 
 def main(script):
+    from uthctl.boards.handoff import hand_to_repl
     from uthctl.boards.pico import PicoBoard
 
     started = time.monotonic()
@@ -29,6 +30,9 @@ def main(script):
                 if came["state"] != "repl":
                     raise RuntimeError("a new flash did not come up at the REPL: %s" % came)
                 pico_bench.deploy(board, tmp, pico_bench.quiet_seed())
+                # The running controller's port handed to the REPL (the key
+                # held, `repl`): no byte alone stops it.
+                hand_to_repl(board.serial_path, board.rig_address, timeout=120.0)
                 pico_bench.mpremote(board.serial_path, "cp",
                                     str(pico_bench.BENCH / "round_command.py"), ":")
                 out = pico_bench.mpremote(board.serial_path, "run",
