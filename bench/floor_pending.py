@@ -92,6 +92,9 @@ def main():
     times = []
     for _ in range(args.runs):
         folder = Path(tempfile.mkdtemp(prefix="floor-bench-"))
+        # Mosquitto, started as root, reads the floor's files as its own user
+        # (`broker-config`): that user may pass through the folder, not list it.
+        folder.chmod(0o711)
         try:
             times.append(one_run(folder, next(seeds)))
         finally:
