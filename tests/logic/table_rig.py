@@ -64,6 +64,17 @@ class Rig:
         self.key.level = 0
         self.run(100)
 
+    def enter_service(self):
+        # The key switch held until leave_service: service mode, where the
+        # host may send what only a technician with the key may.
+        self.key.level = 1
+        self.run(100)
+        assert self.table.state == "service", self.table.state
+
+    def leave_service(self):
+        self.key.level = 0
+        self.run(100)
+
     def chip(self, seat, on=True):
         self.chips[seat - 1].level = 1 if on else 0
         self.run(50)

@@ -19,21 +19,10 @@ def stuck(n):
     return (RAW * n)[:n]
 
 
-def _service(rig):
-    rig.key.level = 1
-    rig.run(100)
-    assert rig.table.state == "service", rig.table.state
-
-
-def _leave(rig):
-    rig.key.level = 0
-    rig.run(100)
-
-
 def _seeded(root):
     rig = Rig(root, random_bytes=stuck)
     rig.configure("A1")
-    _service(rig)
+    rig.enter_service()
     reply = rig.command(cmd="seed", entropy=HOST)[-1]
     assert reply["ok"] and reply["drbg"] == "instantiated", reply
     return rig
@@ -66,7 +55,7 @@ def test_seed_is_taken_only_in_service_mode_and_only_as_even_hex_of_64_to_128_di
     seq = rig.table.bonus.store.head_seq
     reply = rig.command(cmd="seed", entropy=HOST)[-1]
     assert not reply["ok"] and "service mode" in reply["error"], reply
-    _service(rig)
+    rig.enter_service()
     for bad in (None, 7, "c3" * 31, "c3" * 64 + "00", "C3" * 32, "c3" * 32 + "0", "zz" * 32):
         reply = rig.command(cmd="seed", entropy=bad)[-1]
         assert not reply["ok"] and "lower-case hex" in reply["error"], (bad, reply)
@@ -110,7 +99,7 @@ def test_the_state_and_the_hosts_randomness_are_in_nothing_the_board_sends(root)
     for _ in range(4):
         _redraw_by_configuring(rig, 1)
         states.append(rig.table.bonus.store.drbg.to_record())
-    _leave(rig)
+    rig.leave_service()
     rig.command(cmd="status")
     rig.command(cmd="meters")
     rig.command(cmd="log", since=0)
@@ -157,7 +146,7 @@ def test_a_damaged_or_missing_state_on_flash_is_a_fault(root):
 @tmpdir.within
 def test_a_new_board_seeded_at_installation_draws_its_first_value_from_the_generator(root):
     rig = Rig(root, random_bytes=stuck)
-    _service(rig)  # a new board: not configured, the key takes it to service mode
+    rig.enter_service()  # a new board: not configured, the key takes it to service mode
     assert rig.command(cmd="seed", entropy=HOST)[-1]["ok"]
     assert rig.command(cmd="config", mystery="A1")[-1]["ok"]
     assert rig.table.bonus.meter._salt not in binascii.hexlify(stuck(64)).decode()

@@ -21,25 +21,14 @@ def _bytes(text):
     return binascii.unhexlify(text)
 
 
-def _service(rig):
-    rig.key.level = 1
-    rig.run(100)
-    assert rig.table.state == "service", rig.table.state
-
-
-def _leave_service(rig):
-    rig.key.level = 0
-    rig.run(100)
-
-
 def _provisioned(root, key=KEY_A):
     # A configured table given `key` in service mode, back in betting.
     rig = Rig(root)
     rig.configure("A1")
-    _service(rig)
+    rig.enter_service()
     reply = rig.command(cmd="provision", key=key)[-1]
     assert reply["ok"], reply
-    _leave_service(rig)
+    rig.leave_service()
     return rig, reply
 
 
@@ -76,7 +65,7 @@ def test_a_key_is_given_only_in_service_mode_and_nothing_is_written_otherwise(ro
 @tmpdir.within
 def test_a_malformed_key_or_the_key_in_force_is_refused_and_changes_nothing(root):
     rig, _ = _provisioned(root)
-    _service(rig)
+    rig.enter_service()
     seq = _head_seq(rig)
     for key in (KEY_A.upper(), KEY_A[:-2], KEY_A + "00", "zz" + KEY_A[2:], 12, None):
         reply = rig.command(cmd="provision", key=key)[-1]
@@ -92,12 +81,12 @@ def test_the_first_key_signs_its_own_record_and_every_record_after_it(root):
     rig = Rig(root)
     rig.configure("A1")
     _round(rig)
-    _service(rig)
+    rig.enter_service()
     reply = rig.command(cmd="provision", key=KEY_A)[-1]
     kid = hmac_by_hand.key_id(_bytes(KEY_A))
     assert reply == {"ok": True, "reply": "provision", "key_id": kid,
                      "seq": _head_seq(rig)}, reply
-    _leave_service(rig)
+    rig.leave_service()
     _round(rig, 3)
     _round(rig, 5)
     records = _log(rig)
@@ -115,9 +104,9 @@ def test_the_first_key_signs_its_own_record_and_every_record_after_it(root):
 def test_a_replacement_is_signed_with_the_key_it_replaces(root):
     rig, _ = _provisioned(root, KEY_A)
     _round(rig)
-    _service(rig)
+    rig.enter_service()
     reply = rig.command(cmd="provision", key=KEY_B)[-1]
-    _leave_service(rig)
+    rig.leave_service()
     _round(rig)
     old, new = hmac_by_hand.key_id(_bytes(KEY_A)), hmac_by_hand.key_id(_bytes(KEY_B))
     assert reply["ok"] and reply["key_id"] == new, reply
@@ -133,9 +122,9 @@ def test_a_replacement_is_signed_with_the_key_it_replaces(root):
 @tmpdir.within
 def test_the_key_in_force_outlives_a_restart_and_the_old_one_is_gone(root):
     rig, _ = _provisioned(root, KEY_A)
-    _service(rig)
+    rig.enter_service()
     rig.command(cmd="provision", key=KEY_B)
-    _leave_service(rig)
+    rig.leave_service()
     again = Rig(root)  # a restart on the same flash
     assert again.table.state == "betting" and again.table.fault() is None, again.table.fault()
     assert again.command(cmd="status")[-1]["key_id"] == hmac_by_hand.key_id(_bytes(KEY_B))
@@ -163,10 +152,10 @@ def test_head_answers_over_the_hosts_nonce_in_every_state(root):
     assert bare == {"ok": True, "reply": "head", "seq": 0, "hash": "0" * 64, "dropped": 0,
                     "nonce": NONCE}, bare  # no key yet: nothing to authenticate with
     rig.configure("A1")
-    _service(rig)
+    rig.enter_service()
     rig.command(cmd="provision", key=KEY_A)
     in_service = rig.command(cmd="head", nonce=NONCE)[-1]
-    _leave_service(rig)
+    rig.leave_service()
     _round(rig)
     other = "aa" * 32
     betting = rig.command(cmd="head", nonce=other)[-1]
@@ -198,12 +187,12 @@ def test_the_key_is_in_nothing_the_board_sends(root):
     rig, _ = _provisioned(root, KEY_A)
     _round(rig)
     rig.command(cmd="provision", key=KEY_B)  # refused: betting
-    _service(rig)
+    rig.enter_service()
     rig.command(cmd="provision", key=KEY_A)  # refused: in force
     rig.command(cmd="provision", key=KEY_B[:-1] + "g")  # refused: malformed
     rig.command(cmd="provision", key=KEY_B)
     rig.command(cmd="head", nonce=NONCE)
-    _leave_service(rig)
+    rig.leave_service()
     _round(rig)
     for name in ("status", "meters"):
         rig.command(cmd=name)

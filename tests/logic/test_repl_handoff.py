@@ -16,17 +16,6 @@ KEY = "00112233445566778899aabbccddeeff" * 2
 _KEY_BYTES = binascii.unhexlify(KEY)
 
 
-def _service(rig):
-    rig.key.level = 1
-    rig.run(100)
-    assert rig.table.state == "service", rig.table.state
-
-
-def _leave_service(rig):
-    rig.key.level = 0
-    rig.run(100)
-
-
 def _round(rig, seat=2):
     rig.chip(seat)
     rig.press_lock()
@@ -60,13 +49,13 @@ def test_the_repl_is_refused_without_the_key_and_nothing_is_written(root):
 @tmpdir.within
 def test_the_repl_record_is_signed_and_the_hit_value_is_exposed_until_a_redraw(root):
     rig = Rig(root)
-    _service(rig)  # keyed before its first configuration: every record signed
+    rig.enter_service()  # keyed before its first configuration: every record signed
     assert rig.command(cmd="provision", key=KEY)[-1]["seq"] == 1
     rig.command(cmd="config", mystery="A1")  # 2 config, 3 reset
-    _leave_service(rig)
+    rig.leave_service()
     _round(rig)  # 4
     commitment = rig.command(cmd="status")[-1]["commitment"]
-    _service(rig)
+    rig.enter_service()
     # What came in the same read after `repl` is the REPL's: no reply to it.
     rig.link.feed(b'{"cmd": "repl", "id": 9}\n{"cmd": "ping"}\n', rig.now)
     reply = json.loads(rig.lines[-1])
@@ -85,10 +74,10 @@ def test_the_repl_record_is_signed_and_the_hit_value_is_exposed_until_a_redraw(r
     _round(again)
     assert again.events("refused")[-1]["reason"] == EXPOSED
     assert again.events("locked") == []
-    _service(again)
+    again.enter_service()
     redraw = again.command(cmd="redraw")[-1]
     assert redraw["ok"] and redraw["commitment"] != commitment, redraw
-    _leave_service(again)
+    again.leave_service()
     _round(again)
     assert again.events("locked")[-1]["seq"] == 7  # 6 was the redraw
 
@@ -96,7 +85,7 @@ def test_the_repl_record_is_signed_and_the_hit_value_is_exposed_until_a_redraw(r
 @tmpdir.within
 def test_a_new_board_hands_over_its_repl_without_a_record(root):
     rig = Rig(root)
-    _service(rig)
+    rig.enter_service()
     reply = rig.command(cmd="repl")[-1]
     assert reply == {"ok": True, "reply": "repl", "seq": None, "exposed": False}, reply
     assert rig.table.bonus.store.head_seq == 0
@@ -109,10 +98,10 @@ def test_a_key_given_before_the_first_configuration_signs_every_record(root):
     # installation has no unsigned record.
     rig = Rig(root)
     assert rig.table.state == "unconfigured"
-    _service(rig)
+    rig.enter_service()
     given = rig.command(cmd="provision", key=KEY)[-1]
     assert given["ok"] and given["seq"] == 1, given
-    _leave_service(rig)
+    rig.leave_service()
     assert rig.table.state == "unconfigured"
     rig.configure("A1")
     _round(rig)
