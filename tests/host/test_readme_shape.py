@@ -13,7 +13,7 @@ SECTIONS = ("The two commands", "A first session in `make sim`",
 # What a troubleshooting section must cover, by the words a reader would look for.
 TROUBLES = ("rig does not answer", "busy port", "unset clock", "at the REPL")
 DOCS = ("uthctl.md", "host-link.md", "testing.md", "benchmarks.md", "heap.md", "boards.md",
-        "rules.md")
+        "rules.md", "compliance.md")
 
 
 def section(title):
