@@ -27,6 +27,7 @@
 from micropython import const
 
 from mystery import configs, settings
+from mystery.bonus import SettingRefused
 from mystery.configs import MICROS_PER_CENT
 from mystery.meter import (
     AWAITING_RESET,
@@ -311,8 +312,14 @@ class Table:
 
     def change_setting(self, name, value):
         # One of the table's settings (mystery/settings.py): a logged operation.
+        # Mid-cycle its refusal is logged, and goes out as an event too.
         self.in_service("settings change only in service mode")
-        return self._host_operation(self.bonus.change_setting, name, value)[0]
+        try:
+            return self._host_operation(self.bonus.change_setting, name, value)[0]
+        except SettingRefused as refusal:
+            for record in refusal.records:
+                self.emit(record)
+            raise
 
     def redraw(self):
         # The service-mode recovery from an exposed hit value: one logged

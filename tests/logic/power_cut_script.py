@@ -57,6 +57,7 @@
 # of the run with no cut.
 import sys
 
+from mystery.bonus import SettingRefused
 from mystery.meter import Refused
 
 # Configuration A1: $1 minimum wager, $100-$200, 2%. A2: $2 minimum wager, 1.5%.
@@ -108,10 +109,11 @@ SCRIPT = (
     ("round", FULL),  # A2's hit (at seat 4, then seats 6 and 7 contribute)
     ("validate", "table_inventory"),  # what seats 6 and 7 gave is retained
     ("reset",),
+    ("set", "wager_cents", 500),  # at the reset: no round of this cycle yet
     ("round", SMALL),
     ("round", FULL),
     ("refused", "set", "wager_cents", 150),  # under A2's $2 minimum
-    ("set", "wager_cents", 500),
+    ("refusal_logged", "set", "wager_cents", 300),  # mid-cycle: refused, and logged
     ("round", FULL),
 )
 
@@ -145,6 +147,12 @@ def apply(bonus, op):
     # Plays one scripted operation and gives its events (None for a refusal,
     # which a "refused" operation must be).
     name = op[0]
+    if name == "refusal_logged":  # refused, the refusal a committed record
+        try:
+            apply(bonus, op[1:])
+        except SettingRefused as refusal:
+            return refusal.records
+        raise AssertionError("not refused: %r" % (op,))
     if name == "refused":
         try:
             apply(bonus, op[1:])
