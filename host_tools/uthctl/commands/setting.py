@@ -2,8 +2,9 @@
 # mystery/settings.py), and with NAME and VALUE a change to one. The board
 # changes a setting only in service mode (key held) with the meter at a
 # reset, and logs each change with its old and new value (docs/host-link.md);
-# the mode, the reset and the value are checked here first, so a refusal names its reason before anything is
-# sent, and the change is stated (from -> to) and confirmed first.
+# the mode, the reset and the value are checked here first, so a refusal
+# names its reason before anything is sent, and the change is stated (from
+# -> to) and confirmed first.
 import json
 
 from mystery import configs, settings
