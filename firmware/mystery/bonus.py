@@ -131,6 +131,12 @@ class MysteryBonus:
             raise SettingRefused(self.meter.mid_cycle("setting %s" % name), records)
         return self._commit(self.meter.change_setting(name, value))
 
+    def record_event(self, event):
+        # A significant event of the board (a display's fault raised or
+        # cleared): a log record of its own, no meter moved.
+        self._writable()
+        return self._commit([event])
+
     def provision(self, key_text):
         # The board's record key (recordkey.py), given or replaced: one
         # logged operation, the `key` record, signed with the key it
