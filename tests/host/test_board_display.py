@@ -55,3 +55,14 @@ def test_a_display_that_stops_acknowledging_refuses_lock_until_it_answers(table)
     assert link.command("status")["display_fault"] is None
     rig.press_lock()
     assert link.wait_event("locked")["round"] == 1
+
+
+@pytest.mark.pico_quick
+def test_a_max7219_board_says_its_display_is_unsensed(table, target):
+    # The Pico and ESP32 boards drive a MAX7219, which is never read back:
+    # status says so, and no display fault is ever raised there. The virtual
+    # board's display answers as a TM1637 does: sensed.
+    board, link, rig = table
+    link.wait_ready()
+    status = link.command("status")
+    assert (status["display_sensed"], status["display_fault"]) == (target.name == "sim", None)
