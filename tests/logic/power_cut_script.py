@@ -81,6 +81,12 @@ RESERVE_BLOCKS = 2
 KEY_FIRST = "6b" * 32
 KEY_SECOND = "0123456789abcdef" * 4
 
+# A display's fault raised and cleared (table/display_watch.py): records of their own.
+DISPLAY_FAULT = {"ev": "fault", "source": "display",
+                 "reason": "display: the LED meter does not acknowledge (9 bytes missed)"}
+DISPLAY_CLEARED = {"ev": "fault_cleared", "source": "display",
+                   "reason": DISPLAY_FAULT["reason"]}
+
 SCRIPT = (
     ("provision", KEY_FIRST),  # the first key signs its own record
     ("configure", "A1"),
@@ -114,6 +120,8 @@ SCRIPT = (
     ("round", FULL),
     ("refused", "set", "wager_cents", 150),  # under A2's $2 minimum
     ("refusal_logged", "set", "wager_cents", 300),  # mid-cycle: refused, and logged
+    ("event", DISPLAY_FAULT),  # the LED meter stopped acknowledging: a record, no money
+    ("event", DISPLAY_CLEARED),
     ("round", FULL),
 )
 
@@ -173,6 +181,8 @@ def apply(bonus, op):
         return bonus.provision(op[1])
     if name == "set":
         return bonus.change_setting(op[1], op[2])
+    if name == "event":
+        return bonus.record_event(dict(op[1]))
     if name == "settle":  # a round's side wagers (settled_rounds.py), maybe changed
         from settled_rounds import ROUNDS
 
@@ -187,6 +197,8 @@ def describe(index, op):
         return "%d round (%d seats)" % (index, len(op[1]))
     if op[0] == "settle":
         return "%d settle round %s" % (index, op[1])
+    if op[0] == "event":
+        return "%d %s record" % (index, op[1]["ev"])
     if "provision" in op:  # the key itself is not printed, as nothing of the board's shows it
         return "%d %sprovision" % (index, "refused " if op[0] == "refused" else "")
     return "%d %s" % (index, " ".join(str(part) for part in op))
