@@ -486,10 +486,12 @@ class Table:
         # fault, a full flash), the event alone.
         event = {"ev": "fault" if change == "raised" else "fault_cleared", "source": "display",
                  "reason": reason}
-        try:
-            records = self._commit(self.bonus.record_event, event)
-        except Refused:
-            records = [event]
+        records = [event]
+        if self.bonus.fault is None:  # (a store in a fault was reported when it came)
+            try:
+                records = self._commit(self.bonus.record_event, event)
+            except Refused:
+                pass
         for record in records:
             self.emit(record)
 

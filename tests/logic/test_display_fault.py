@@ -111,3 +111,22 @@ def test_a_display_fault_survives_no_restart_but_is_heard_again_at_boot(root):
     assert _status(again)["display_fault"] is not None
     records = [r["ev"] for r in _log(again) if r["ev"] in ("fault", "fault_cleared")]
     assert records == ["fault", "fault"]
+
+
+@tmpdir.within
+def test_where_the_log_takes_no_record_the_fault_is_still_sent_and_lock_refused(root):
+    # A full flash refuses every commit before it writes: the fault goes out
+    # as an event alone, and LOCK is refused all the same.
+    rig, bus = _tm1637_rig(root)
+    rig.configure("A1")
+    head = rig.table.bonus.store.head_seq
+    rig.table.bonus.store.room_problem = lambda: "flash full: 0 bytes free"
+    _unplug(bus)
+    rig.run(PERIOD_MS + 100)
+    event = rig.events("fault")[-1]
+    assert event["source"] == "display" and "seq" not in event
+    assert rig.table.bonus.store.head_seq == head
+    rig.chip(1)
+    rig.press_lock()
+    assert rig.table.bonus.meter.round == 0
+    assert rig.events("refused")[-1]["reason"] == "no LOCK while the " + event["reason"]
