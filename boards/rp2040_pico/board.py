@@ -41,6 +41,10 @@ def _sensor(gpio):
 
 
 def _display():
+    # Unsensed: the MAX7219 is written and never read (its DOUT is not wired
+    # back), so a dead chip or a cut wire goes unnoticed, and so do the lamps,
+    # driven through the ULN2803A with nothing reading them back. What it takes
+    # to sense them: docs/boards.md, "What the controller senses".
     spi = SPI(_SPI_BUS, baudrate=_SPI_HZ, polarity=0, phase=0, sck=Pin(_GP_SCK),
               mosi=Pin(_GP_MOSI), miso=Pin(_GP_MISO))
     return Max7219(spi, Pin(_GP_CS, Pin.OUT, value=1))

@@ -15,6 +15,8 @@
 #           output latches become betlightN and jackpotN. "i2c_fault 1" breaks
 #           the bus, "i2c_fault 1 ADDRESS" takes one expander off it, "... 0"
 #           mends it: the next I2C call fails as a NACK does on a board.
+#   display "display_fault 1" makes the LED meter stop acknowledging, as a
+#           TM1637 on a broken wire does; "display_fault 0" mends it.
 #   serial  stdin/stdout, the pty the supervisor relays to the host
 #   random  os.urandom; UTH_SIM_SEED (TEST ONLY, never for play) swaps in a
 #           seeded generator so tests can predict hit values
@@ -112,13 +114,25 @@ class OutputWire:
 
 
 class Display:
+    # The LED meter as a TM1637 is seen: show() and check() say whether the
+    # chip acknowledged the frame, so the controller watches it
+    # (table/display_watch.py); "display_fault 1" makes it stop answering, as
+    # a broken wire does, "display_fault 0" mends it.
     def __init__(self, wires):
         self.wires = wires
         self.text = None
+        self.acking = True
+        self.missed_acks = 0  # as the TM1637 driver counts them
 
     def show(self, text):
         self.text = text
         self.wires.send("display", text)
+        return self.check()
+
+    def check(self):
+        if not self.acking:
+            self.missed_acks += 9  # the data command, the address, six digits, the control
+        return self.acking
 
 
 class Wires:
@@ -227,6 +241,8 @@ class Wires:
             wire.set(1 if value == "1" else 0)
         elif name == "i2c_fault" and self.bus is not None:
             self._i2c_fault(value.split())
+        elif name == "display_fault" and self.display is not None:
+            self.display.acking = value != "1"
         elif name == "ready":
             self.ready = True
         elif name == "sync":

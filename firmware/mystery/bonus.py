@@ -12,6 +12,14 @@ HEALTH_FAULT = "the random number generator failed its known-answer check"
 HOST_ENTROPY_HEX = (64, 128)  # the host's part of a `seed`, in hex digits (a line is 256 bytes)
 
 
+class SettingRefused(Refused):
+    # A setting's change refused mid-cycle, after its refusal was logged:
+    # records, the log's records of it, for the host's events.
+    def __init__(self, reason, records):
+        super().__init__(reason)
+        self.records = records
+
+
 class MysteryBonus:
     def __init__(self, store, random_bytes, clock=None):
         self.store = store
@@ -113,9 +121,21 @@ class MysteryBonus:
         return self._commit([{"ev": "seed", "was": was}], state=state)
 
     def change_setting(self, name, value):
-        # One of the table's settings, logged (Meter.change_setting).
+        # One of the table's settings, logged (Meter.change_setting). Asked
+        # for mid-cycle, it is refused, and the refusal is itself a logged
+        # operation: SettingRefused carries its record for the host.
         self._writable()
+        refusal = self.meter.setting_refusal(name, value)
+        if refusal is not None:
+            records = self._commit([refusal])
+            raise SettingRefused(self.meter.mid_cycle("setting %s" % name), records)
         return self._commit(self.meter.change_setting(name, value))
+
+    def record_event(self, event):
+        # A significant event of the board (a display's fault raised or
+        # cleared): a log record of its own, no meter moved.
+        self._writable()
+        return self._commit([event])
 
     def provision(self, key_text):
         # The board's record key (recordkey.py), given or replaced: one

@@ -168,14 +168,42 @@ class Meter:
 
     def change_setting(self, name, value):
         # One of the table's settings (settings.py), logged with its old value.
-        config = None if self.config is None else configs.get(self.config)
-        value = settings.validate(name, value, config)
+        # Every setting changes money (docs/mystery.md, "Settings change only
+        # at a reset"), so, as a configuration, it changes only at a reset;
+        # mid-cycle the bonus logs the refusal (setting_refusal).
+        value = self._valid_setting(name, value)
+        _refuse_unless(self.at_reset(), self.mid_cycle("setting %s" % name))
         was = self.setting(name)
         if value == settings.default(name):
             self.settings.pop(name, None)  # kept small: a default is not stored
         else:
             self.settings[name] = value
         return [{"ev": "setting", "name": name, "was": was, "value": value}]
+
+    def _valid_setting(self, name, value):
+        config = None if self.config is None else configs.get(self.config)
+        return settings.validate(name, value, config)
+
+    def mid_cycle(self, what):
+        # Why a change that moves money waits: the cycle in play is not at its reset.
+        if self.phase == PENDING:
+            where = "cycle %d's hit is pending" % self.cycle
+        else:
+            where = "cycle %d has played %d rounds since its reset" % (
+                self.cycle, self.round - self.reset_round)
+        return ("%s refused and logged: settings change only with the meter at a reset, and "
+                "%s; change it after the next hit's reset, before the next LOCK"
+                % (what, where))
+
+    def setting_refusal(self, name, value):
+        # A valid change asked for mid-cycle: the record that logs its
+        # refusal, or None at a reset, where it may be made. A name or value
+        # that will not do is refused (Refused) here, unlogged, as bad input.
+        value = self._valid_setting(name, value)
+        if self.at_reset():
+            return None
+        return {"ev": "setting_refused", "name": name, "value": value, "phase": self.phase,
+                "cycle": self.cycle, "round": self.round}
 
     def reset(self, random_bytes):
         _refuse_unless(self.phase == AWAITING_RESET, "reset needs a validated hit or a new "

@@ -27,6 +27,7 @@
 from micropython import const
 
 from mystery import configs, settings
+from mystery.bonus import SettingRefused
 from mystery.configs import MICROS_PER_CENT
 from mystery.meter import (
     AWAITING_RESET,
@@ -41,6 +42,7 @@ from mystery.refusal import Refused
 from uth.seats import MAX_SEAT
 
 from . import expiry, meter_text, qualify
+from .display_watch import DisplayWatch
 from .inputs import FALL, RISE, Debounced, SeatSensors
 from .turns import Rotation, Turns
 
@@ -98,6 +100,9 @@ class Table:
         self.board_fault = None  # why the board's seats cannot be trusted
         self.warning = None  # the qualify declaration's, at every boot and in status
         self.io_live = False  # the expanders are read and written each tick
+        # Whether the LED meter acknowledges what it is sent: LOCK is
+        # refused while it does not (display_watch.py).
+        self.display_watch = DisplayWatch(display, 0)
 
     @property
     def state(self):
@@ -272,6 +277,9 @@ class Table:
 
     def _lock_round(self):
         # True when the round locked; a refusal has been reported.
+        if self.display_watch.fault is not None:  # players would not see the meter move
+            self.emit({"ev": "refused", "reason": "no LOCK while the " + self.display_watch.fault})
+            return False
         if self.bonus.meter.phase == AWAITING_RESET and self._operate(self.bonus.reset) is None:
             return False
         wager = self.bonus.meter.progressive_wager()
@@ -311,8 +319,14 @@ class Table:
 
     def change_setting(self, name, value):
         # One of the table's settings (mystery/settings.py): a logged operation.
+        # Mid-cycle its refusal is logged, and goes out as an event too.
         self.in_service("settings change only in service mode")
-        return self._host_operation(self.bonus.change_setting, name, value)[0]
+        try:
+            return self._host_operation(self.bonus.change_setting, name, value)[0]
+        except SettingRefused as refusal:
+            for record in refusal.records:
+                self.emit(record)
+            raise
 
     def redraw(self):
         # The service-mode recovery from an exposed hit value: one logged
@@ -369,7 +383,9 @@ class Table:
                   "payment": self.payment, "locked_in": self.locked_in,
                   "stale_chips": list(self.stale_chips), "validation": self._validation(),
                   "lights": {"bet": _seats_lit(self.lit[0]), "jackpot": _seats_lit(self.lit[1])},
-                  "key_id": self.bonus.store.key_id, "drbg": self.bonus.generator()}
+                  "key_id": self.bonus.store.key_id, "drbg": self.bonus.generator(),
+                  "display_fault": self.display_watch.fault,
+                  "display_sensed": self.display_watch.sensed}
         if self.warning is not None:
             status["warnings"] = [self.warning]
         if meter is not None and self.bonus.fault is None:
@@ -450,12 +466,34 @@ class Table:
                 jackpot_lit |= 1 << (seat.number - 1)
         self.lit = (bet_lit, jackpot_lit)
         text = self._display_text(now)
+        answer = None  # whether the display acknowledged; None: not asked, or it cannot tell
         if text != self.shown:
             self.shown = text
             try:
-                self.display.show(text)
+                answer = self.display.show(text)
             except ValueError as error:  # a text the display cannot show: say so, play on
                 self.emit({"ev": "display_error", "text": text, "reason": str(error)})
+        elif self.display_watch.due(now):
+            answer = self.display.check()
+        reason = self.display_watch.fault
+        change = self.display_watch.heard(answer, now)
+        if change is not None:
+            self._display_fault(change, self.display_watch.fault or reason)
+
+    def _display_fault(self, change, reason):
+        # Raised or cleared: a `fault` or `fault_cleared` record in the log,
+        # sent as its event; where the log takes no record (a store in a
+        # fault, a full flash), the event alone.
+        event = {"ev": "fault" if change == "raised" else "fault_cleared", "source": "display",
+                 "reason": reason}
+        records = [event]
+        if self.bonus.fault is None:  # (a store in a fault was reported when it came)
+            try:
+                records = self._commit(self.bonus.record_event, event)
+            except Refused:
+                pass
+        for record in records:
+            self.emit(record)
 
     def _display_text(self, now):
         turn = self.rotation.poll(now)  # polled every tick, shown or not

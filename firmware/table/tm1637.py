@@ -60,6 +60,15 @@ class Tm1637:
         self._send()
         return self.missed_acks == missed
 
+    def check(self):
+        # The frame shown sent again: True when the chip acknowledged every
+        # byte. The controller's display watch (display_watch.py) calls it
+        # while the text stands still, so a chip that stops answering is
+        # heard within a check's period, not only at the next change.
+        missed = self.missed_acks
+        self._send()
+        return self.missed_acks == missed
+
     def _send(self):
         self._command(_DATA_AUTO)
         self._start()

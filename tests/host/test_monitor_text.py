@@ -34,6 +34,12 @@ EXAMPLES = [
      "FAULT: store: no readable meter record"),
     ({"ev": "store_warning", "reason": "meter copy meter.b is unreadable"},
      "store warning: meter copy meter.b is unreadable"),
+    ({"ev": "fault_cleared", "source": "display", "seq": 47,
+      "reason": "display: the LED meter does not acknowledge (9 bytes missed)"},
+     "fault cleared: display: the LED meter does not acknowledge (9 bytes missed)"),
+    ({"ev": "setting_refused", "name": "wager_cents", "value": 500, "phase": "running",
+      "cycle": 1, "round": 1, "seq": 45},
+     "setting wager_cents refused mid-cycle (cycle 1, round 1), logged (log record 45)"),
 ]
 
 

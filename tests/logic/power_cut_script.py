@@ -57,6 +57,7 @@
 # of the run with no cut.
 import sys
 
+from mystery.bonus import SettingRefused
 from mystery.meter import Refused
 
 # Configuration A1: $1 minimum wager, $100-$200, 2%. A2: $2 minimum wager, 1.5%.
@@ -79,6 +80,12 @@ RESERVE_BLOCKS = 2
 # The day's record keys, first and replacement (64 lower-case hex digits each).
 KEY_FIRST = "6b" * 32
 KEY_SECOND = "0123456789abcdef" * 4
+
+# A display's fault raised and cleared (table/display_watch.py): records of their own.
+DISPLAY_FAULT = {"ev": "fault", "source": "display",
+                 "reason": "display: the LED meter does not acknowledge (9 bytes missed)"}
+DISPLAY_CLEARED = {"ev": "fault_cleared", "source": "display",
+                   "reason": DISPLAY_FAULT["reason"]}
 
 SCRIPT = (
     ("provision", KEY_FIRST),  # the first key signs its own record
@@ -108,10 +115,13 @@ SCRIPT = (
     ("round", FULL),  # A2's hit (at seat 4, then seats 6 and 7 contribute)
     ("validate", "table_inventory"),  # what seats 6 and 7 gave is retained
     ("reset",),
+    ("set", "wager_cents", 500),  # at the reset: no round of this cycle yet
     ("round", SMALL),
     ("round", FULL),
     ("refused", "set", "wager_cents", 150),  # under A2's $2 minimum
-    ("set", "wager_cents", 500),
+    ("refusal_logged", "set", "wager_cents", 300),  # mid-cycle: refused, and logged
+    ("event", DISPLAY_FAULT),  # the LED meter stopped acknowledging: a record, no money
+    ("event", DISPLAY_CLEARED),
     ("round", FULL),
 )
 
@@ -145,6 +155,12 @@ def apply(bonus, op):
     # Plays one scripted operation and gives its events (None for a refusal,
     # which a "refused" operation must be).
     name = op[0]
+    if name == "refusal_logged":  # refused, the refusal a committed record
+        try:
+            apply(bonus, op[1:])
+        except SettingRefused as refusal:
+            return refusal.records
+        raise AssertionError("not refused: %r" % (op,))
     if name == "refused":
         try:
             apply(bonus, op[1:])
@@ -165,6 +181,8 @@ def apply(bonus, op):
         return bonus.provision(op[1])
     if name == "set":
         return bonus.change_setting(op[1], op[2])
+    if name == "event":
+        return bonus.record_event(dict(op[1]))
     if name == "settle":  # a round's side wagers (settled_rounds.py), maybe changed
         from settled_rounds import ROUNDS
 
@@ -179,6 +197,8 @@ def describe(index, op):
         return "%d round (%d seats)" % (index, len(op[1]))
     if op[0] == "settle":
         return "%d settle round %s" % (index, op[1])
+    if op[0] == "event":
+        return "%d %s record" % (index, op[1]["ev"])
     if "provision" in op:  # the key itself is not printed, as nothing of the board's shows it
         return "%d %sprovision" % (index, "refused " if op[0] == "refused" else "")
     return "%d %s" % (index, " ".join(str(part) for part in op))

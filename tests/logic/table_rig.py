@@ -27,11 +27,11 @@ class Rig:
     # today: the board's date, "YYYY-MM-DD" (None: a board with no clock);
     # qualify: the board's declaration (table/qualify.py).
     def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True, chips=(),
-                 now=1000, today=None, qualify=None):
+                 now=1000, today=None, qualify=None, display=None):
         self.now = now
         self.lock = Pin()
         self.key = Pin()
-        self.display = Display()
+        self.display = display or Display()  # display: a driver over fake pins (a TM1637's)
         self.chips = [Pin(1 if n + 1 in chips else 0) for n in range(seats)]
         self.uth = [Pin(1) for _ in range(seats)] if uth_sensors else [None] * seats
         self.bet_lights = [Pin() for _ in range(seats)]

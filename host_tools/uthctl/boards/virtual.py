@@ -97,7 +97,7 @@ def find_micropython():
 
 class VirtualBoard(I2cFaultOps, Supervisor):
     title = "virtual board"  # how the interactive table names it
-    RIG_OPS = "state, set, press, power, reset, i2c_fault, ping"
+    RIG_OPS = "state, set, press, power, reset, i2c_fault, display_fault, ping"
     EXPANDERS = sim_expanders()
 
     def __init__(self, flash=None, micropython=None, heapsize=HEAPSIZE, seed=None, repo=REPO,

@@ -84,7 +84,7 @@ def _why_not(status, meters):
                 % (status["state"], to_service(status["state"])))
     if not at_reset(meters):
         return ("the meter is not at a reset (%s): a configuration changes only before a "
-                "cycle's first round, or once its hit is validated" % _cycle_words(meters))
+                "cycle's first round, or once its hit is validated" % cycle_words(meters))
     return None
 
 
@@ -101,7 +101,7 @@ def _settings_misfit(meters, name):
     return None
 
 
-def _cycle_words(meters):
+def cycle_words(meters):
     if meters["phase"] == "pending":
         return "a hit is pending"
     played = meters["round"] - meters.get("reset_round", 0)

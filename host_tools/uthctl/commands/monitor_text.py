@@ -91,7 +91,10 @@ WORDS = {"started": _started, "config": _config, "reset": _reset, "locked": _loc
          "repl": _repl,
          "fault": _reason("FAULT"), "store_warning": _reason("store warning"),
          "expiry_warning": _reason("EXPIRY warning"),
-         "refused": _reason("refused")}
+         "refused": _reason("refused"), "fault_cleared": _reason("fault cleared"),
+         "setting_refused": lambda e: "setting %s refused mid-cycle (cycle %s, round %s), "
+                                      "logged%s" % (e["name"], e["cycle"], e["round"],
+                                                    _record(e))}
 
 
 def event_line(event):

@@ -1,9 +1,10 @@
 # uthctl set [NAME VALUE] --port PORT: the table's settings (the firmware's
 # mystery/settings.py), and with NAME and VALUE a change to one. The board
-# changes a setting only in service mode (key held) and logs each change
-# with its old and new value (docs/host-link.md); the mode and the value
-# are checked here first, so a refusal names its reason before anything is
-# sent, and the change is stated (from -> to) and confirmed first.
+# changes a setting only in service mode (key held) with the meter at a
+# reset, and logs each change with its old and new value (docs/host-link.md);
+# the mode, the reset and the value are checked here first, so a refusal
+# names its reason before anything is sent, and the change is stated (from
+# -> to) and confirmed first.
 import json
 
 from mystery import configs, settings
@@ -11,8 +12,8 @@ from mystery.refusal import Refused
 
 from ..analysis.meters_text import meaning, parse_value, setting_lines
 from ..errors import Refusal, expecting
-from .boardquery import add_board_arguments, ask, open_link, read_table, to_service
-from .config import confirmed
+from .boardquery import add_board_arguments, ask, at_reset, open_link, read_table, to_service
+from .config import confirmed, cycle_words
 
 
 def add_parser(sub):
@@ -69,6 +70,10 @@ def _change(args, link, status, meters, name, value):
     if status["state"] != "service":
         raise Refusal("not changed: not in service mode (the table is %s): %s, then change it"
                       % (status["state"], to_service(status["state"])))
+    if not at_reset(meters):  # the board would refuse it, and log the refusal
+        raise Refusal("not changed: the meter is not at a reset (%s): a setting changes only "
+                      "before a cycle's first round, or once its hit is validated"
+                      % cycle_words(meters))
     text = "change the setting %s: %s -> %s\n  (%s)" % (
         name, json.dumps(was), json.dumps(value), meaning(name))
     if not confirmed(args, text):

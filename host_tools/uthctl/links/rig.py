@@ -164,6 +164,11 @@ class Rig:
             request["address"] = address
         return self.request(**request)
 
+    def display_fault(self, on):
+        # The LED meter stops acknowledging what it is sent, or answers
+        # again: the virtual board only (its display models a TM1637's acks).
+        return self.request(op="display_fault", on=bool(on))
+
     def power(self, on):
         return self.request(op="power", on=bool(on))
 

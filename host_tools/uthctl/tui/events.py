@@ -42,6 +42,10 @@ def describe(event):
                                             json.dumps(g("was")))
     if ev == "fault":
         return "FAULT: %s" % g("reason")
+    if ev == "fault_cleared":
+        return "fault cleared: %s" % g("reason")
+    if ev == "setting_refused":
+        return "setting %s refused mid-cycle, logged: the value in force kept" % g("name")
     if ev == "store_warning":
         return "store warning: %s" % g("reason")
     if ev == "expiry_warning":
@@ -58,7 +62,7 @@ def event_style(event):
     ev = event.get("ev")
     if ev in ("hit", "validated", "paid"):
         return "hit"
-    if ev in ("fault", "refused", "store_warning"):
+    if ev in ("fault", "refused", "store_warning", "setting_refused"):
         return "error"
     if ev == "expiry_warning":
         return "warn"
