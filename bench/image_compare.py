@@ -28,15 +28,14 @@ GOALS = {"first_round_kb": 64.0, "free_after_kb": 170.0, "round_ms": 40.0, "lock
          "piece_ms": 10.0}
 
 
-def bench_boot(board, tmp, seed):
+def bench_boot(board, tmp, seed, profile=False):
     # The project's image: the bench's /boot.py onto the flash the controller
     # made at its first start, then a reset so it runs, and the controller
     # started again before any mpremote (pico_bench.restarted says why).
     from uthctl.boards.handoff import hand_to_repl
 
     boot = Path(tmp) / "boot.py"
-    boot.write_text((pico_bench.BENCH / "pico_boot.py").read_text()
-                    .replace("SEED = 0\n", "SEED = %d\n" % seed))
+    boot.write_text(pico_bench.boot_text(seed, profile))
     boots = board.state()["boots"]
     hand_to_repl(board.serial_path, board.rig_address, timeout=120.0)  # the key, `repl`
     pico_bench.mpremote(board.serial_path, "cp", str(boot), ":boot.py", "+", "cp",

@@ -84,12 +84,18 @@ def last_json(text):
     return json.loads(text.strip().splitlines()[-1])
 
 
-def deploy(board, tmp, seed):
+def boot_text(seed, profile=False):
+    # The bench's /boot.py (pico_boot.py) with its seed, and its profile of
+    # the LOCK path when asked.
+    text = (BENCH / "pico_boot.py").read_text().replace("SEED = 0\n", "SEED = %d\n" % seed)
+    return text.replace("PROFILE = False\n", "PROFILE = True\n") if profile else text
+
+
+def deploy(board, tmp, seed, profile=False):
     # The bench's /boot.py, then the project by the real path (make deploy),
     # whose closing `mpremote reset` restarts the emulation on the saved flash.
-    source = (BENCH / "pico_boot.py").read_text()
     boot = Path(tmp) / "boot.py"
-    boot.write_text(source.replace("SEED = 0\n", "SEED = %d\n" % seed))
+    boot.write_text(boot_text(seed, profile))
     mpremote(board.serial_path, "cp", str(boot), ":boot.py", "+", "cp", str(SEEDED_BYTES),
              ":seeded_bytes.py")
     boots = board.state()["boots"]
@@ -372,7 +378,7 @@ def lock_rounds(board, count):
     from uthctl.links.rig import Rig
 
     chips = ["bet%d" % seat for seat in range(1, SEATS + 1)]
-    ms, ops, free = [], [], []
+    ms, ops, free, each = [], [], [], []
     with Link(board.serial_path, timeout=120.0) as link, Rig(board.rig_address,
                                                                 timeout=120.0) as rig:
         link.wait_ready(timeout=60.0)
@@ -390,6 +396,13 @@ def lock_rounds(board, count):
             ms.append(((clock["locked_us"] - edge_us) % (1 << 30)) / 1000)
             free.append((clock["mem_free"], clock["mem_free_collected"]))
             ops.append(diff(settle_flash(rig), before))
+            each.append({"ms": ms[-1], "flash": ops[-1], "hit": any(state["jackpot_lights"])})
+            if "profile" in clock:  # the bench /boot.py's PROFILE: the path's steps
+                each[-1].update(profile=clock["profile"], alloc_drop=clock["alloc_drop"],
+                                gc_us=clock["gc_us"],
+                                tick_wait_us=(clock["tick_us"] - edge_us) % (1 << 30),
+                                tick_to_locked_us=(clock["locked_us"] - clock["tick_us"])
+                                % (1 << 30))
             set_all(rig, ["lock"] + chips, 0)
             if any(state["jackpot_lights"]):  # a hit: validated with the key, as a floor would
                 set_all(rig, ["key"], 1)
@@ -401,7 +414,8 @@ def lock_rounds(board, count):
                                                    statistics.median(ms), "max": max(ms)},
             "flash_per_round": {key: statistics.mean(o[key] for o in ops) for key in ops[0]},
             "mem_free": {"min": min(f for f, _ in free),
-                         "collected_min": min(c for _, c in free)}}
+                         "collected_min": min(c for _, c in free)},
+            "each": each}
 
 
 def progress(text, started):

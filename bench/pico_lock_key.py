@@ -5,11 +5,16 @@
 # (`provision`) and N rounds more, each commit now signing its round record;
 # then, the controller's port handed to the REPL, one record's authenticator and one record's
 # link (chain.link, its hash) timed on the chip, each the best of repeats.
-# Usage: .venv/bin/python bench/pico_lock_key.py [--rounds N] [--json FILE]
+# --image project runs the project's own image (the controller frozen in) with
+# the bench's /boot.py put on its flash, as image_compare.py does; --profile
+# has that /boot.py time the LOCK path's steps with ticks_us on the chip.
+# Usage: .venv/bin/python bench/pico_lock_key.py [--rounds N] [--image official|project]
+#        [--profile] [--json FILE]
 # Times are estimates from the emulator's cycle count at 125 MHz (pico_bench.py).
 import argparse
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -62,7 +67,7 @@ def provision(board, key):
         return reply["key_id"]
 
 
-def bench(rounds):
+def bench(rounds, image="official", profile=False):
     from uthctl.boards.handoff import hand_to_repl
     from uthctl.boards.pico import PicoBoard
 
@@ -70,15 +75,23 @@ def bench(rounds):
     with tempfile.TemporaryDirectory(prefix="uth-bench-pico-key-") as tmp:
         log = open(os.path.join(tmp, "board.log"), "w")
         board = PicoBoard(os.path.join(tmp, "pico.img"), realtime=False, stderr=log,
-                          image="official")
+                          image=image)
         with board:
             came = board.wait_started(pico_bench.BOOT_WAIT)
-            if came["state"] != "repl":
-                raise RuntimeError("a new flash did not come up at the REPL: %s" % came)
-            pico_bench.deploy(board, tmp, pico_bench.quiet_seed())
+            if image == "official":
+                if came["state"] != "repl":
+                    raise RuntimeError("a new flash did not come up at the REPL: %s" % came)
+                pico_bench.deploy(board, tmp, pico_bench.quiet_seed(), profile)
+            else:  # the project's image: the controller frozen in, the bench's /boot.py added
+                import image_compare
+
+                if came["state"] != "unconfigured":
+                    raise RuntimeError("a new flash did not start unconfigured: %s" % came)
+                image_compare.bench_boot(board, tmp, pico_bench.quiet_seed(), profile)
             pico_bench.progress("deployed", started)
             pico_bench.configure(board)
-            result = {"rounds": rounds, "unsigned": pico_bench.lock_rounds(board, rounds)}
+            result = {"rounds": rounds, "image": image,
+                      "unsigned": pico_bench.lock_rounds(board, rounds)}
             pico_bench.progress("unsigned rounds done", started)
             result["key_id"] = provision(board, RECORD_KEY)
             result["signed"] = pico_bench.lock_rounds(board, rounds)
@@ -92,15 +105,36 @@ def bench(rounds):
     return result
 
 
+def print_profile(name, each):
+    # The steps' medians and maxima over the rounds, and the slowest rounds' own.
+    steps = sorted({step for one in each for step in one.get("profile", {})})
+    if not steps:
+        return
+    print("  %s, where the time goes (us; median / max over the rounds):" % name)
+    for step in ["tick_wait_us", "tick_to_locked_us"] + steps:
+        values = [one["profile"].get(step, 0) if step in steps else one[step] for one in each]
+        print("    %-18s %8.0f / %8.0f" % (step, statistics.median(values), max(values)))
+    print("    rounds where a collection ran inside: %d of %d; a collection after the"
+          " stamp: median %.1f ms" % (sum(one["alloc_drop"] for one in each), len(each),
+                                      statistics.median(one["gc_us"] for one in each) / 1e3))
+    for one in sorted(each, key=lambda one: -one["ms"])[:3]:
+        print("    slow round %.1f ms: wait %.1f, %s; flash %s; collection inside: %s" % (
+            one["ms"], one["tick_wait_us"] / 1e3,
+            ", ".join("%s %.1f" % (k, v / 1e3) for k, v in sorted(one["profile"].items())),
+            "%d/%d" % (one["flash"]["erase"], one["flash"]["program"]), bool(one["alloc_drop"])))
+
+
 def print_report(r):
-    print("Emulated Pico: LOCK edge -> \"locked\" written, %d six-seat rounds each (%s)"
-          % (r["rounds"], pico_bench.MHZ_NOTE))
+    print("Emulated Pico, %s image: LOCK edge -> \"locked\" written, %d six-seat rounds each (%s)"
+          % (r.get("image", "official"), r["rounds"], pico_bench.MHZ_NOTE))
     for name in ("unsigned", "signed"):
         m = r[name]["lock_to_locked_ms"]
         flash = r[name]["flash_per_round"]
         print("  %-10s best %.1f, median %.1f, max %.1f ms; flash a round: %s" % (
             name, m["best"], m["median"], m["max"],
             ", ".join("%s %.1f" % item for item in sorted(flash.items()))))
+    for name in ("unsigned", "signed"):
+        print_profile(name, r[name].get("each", []))
     before, after = r["unsigned"]["lock_to_locked_ms"], r["signed"]["lock_to_locked_ms"]
     print("  with the key / without: best %.2f, median %.2f, max %.2f" % (
         after["best"] / before["best"], after["median"] / before["median"],
@@ -113,9 +147,15 @@ def print_report(r):
 def main():
     parser = argparse.ArgumentParser(description="the record key's cost on the emulated Pico")
     parser.add_argument("--rounds", type=int, default=5, help="rounds each way (default 5)")
+    parser.add_argument("--image", choices=("official", "project"), default="official",
+                        help="official: the .mpy build deployed (default); project: the "
+                             "controller frozen in (make image)")
+    parser.add_argument("--profile", action="store_true",
+                        help="time the LOCK path's steps on the chip (bench/pico_boot.py)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args()
-    result = bench(args.rounds)
+    sys.path.insert(0, str(pico_bench.ROOT / "host_tools"))
+    result = bench(args.rounds, args.image, args.profile)
     print_report(result)
     if args.json:
         with open(args.json, "w") as f:

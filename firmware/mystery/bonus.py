@@ -62,6 +62,18 @@ class MysteryBonus:
         if problem is not None:
             raise Refused(problem)
 
+    def prepare(self):
+        # At a quiet moment before the next LOCK (the controller's, once a
+        # round has locked and again when betting opens): what the next
+        # commits would otherwise do inside their own time, done now. A
+        # failure here is not this moment's: the next check measures again.
+        if self.fault is not None or self.meter is None:
+            return
+        try:
+            self.store.prepare_room()
+        except OSError:
+            pass
+
     def configure(self, name):
         self._writable()
         return self._commit(self.meter.configure(name))

@@ -51,11 +51,13 @@ def _padded(key):
     return _pads[1], _pads[2]
 
 
-def mac(key, message):
-    # HMAC-SHA256(key, message), 64 hex digits; message: bytes.
+def mac(key, message, more=b""):
+    # HMAC-SHA256(key, message + more), 64 hex digits; message, more: bytes,
+    # fed apart rather than joined into a new string first.
     inner, outer = _padded(key)
     digest = hashlib.sha256(inner)
     digest.update(message)
+    digest.update(more)
     wrapped = hashlib.sha256(outer)
     wrapped.update(digest.digest())
     return _hex(wrapped.digest())
@@ -67,8 +69,10 @@ def _mac(key, text):
 
 def record_auth(key, kid, record_hash):
     # A record's authenticator: over its hash, which covers the record's
-    # canonical text and the record before it (chain.py).
-    return kid + ":" + _mac(key, "record:" + record_hash)
+    # canonical text and the record before it (chain.py). Inside LOCK's
+    # commit: its text made in one piece, each new string costing on a Pico
+    # (docs/benchmarks.md, "LOCK with the record key").
+    return "%s:%s" % (kid, mac(key, b"record:", record_hash.encode()))
 
 
 def head_auth(key, seq, head_hash, nonce, dropped):

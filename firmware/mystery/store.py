@@ -240,6 +240,11 @@ class Store:
         # nothing written rather than failing halfway through a commit.
         return self.log.room_problem(self.reserve_blocks)
 
+    def prepare_room(self, commits=2):
+        # At a quiet moment (MysteryBonus.prepare): the room measured ahead
+        # of the next `commits` commits' need.
+        self.log.prepare_room(self.reserve_blocks, commits)
+
     # ---- boot ----
 
     def boot(self):

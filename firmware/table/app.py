@@ -42,6 +42,7 @@ def build(board):
     if link.heap.no_settlement is None:  # a heap too small for rounds needs no round's line
         link.reserve_round_line()
     table.emit = link.send
+    table.collect = link.heap.collect
     return table, link
 
 

@@ -103,6 +103,9 @@ class Table:
         # Whether the LED meter acknowledges what it is sent: LOCK is
         # refused while it does not (display_watch.py).
         self.display_watch = DisplayWatch(display, 0)
+        # The board's garbage collection (app.build passes the heap watch's),
+        # run at the table's quiet moments (_quiet); None: none.
+        self.collect = None
 
     @property
     def state(self):
@@ -218,6 +221,7 @@ class Table:
             # then, it takes the table to service mode, as the person
             # holding it meant.
             self.mode = SERVICE if self.key.state else BETTING
+            self._quiet()
 
     def _hit_pending(self, now, lock_edge, key_edge):
         employee, slip = self.validation or (None, None)
@@ -290,7 +294,17 @@ class Table:
             return False
         self.locked_in = [seat for seat, _, cents in records[0]["contributions"]]
         self.mode = HIT_PENDING if self.bonus.meter.phase == PENDING else LOCKED
+        self._quiet()  # its "locked" is out: nothing waits on the table now
         return True
+
+    def _quiet(self):
+        # A moment nothing waits on the table (a round just locked, betting
+        # just opened): the garbage collected and the store's room measured
+        # now if it soon would be, so neither lands inside the next LOCK's
+        # time (docs/benchmarks.md, "LOCK with the record key").
+        if self.collect is not None:
+            self.collect()
+        self.bonus.prepare()
 
     def _counts(self, seat):
         return seat.bet.state and seat.number not in self.stale_chips
