@@ -52,6 +52,7 @@ class Intake(HeldRecords):
         # table -> its record checks' running state at its head, as the
         # database holds it (running.Running): read once, then kept.
         self.checks = {}
+        self.batching = False  # in a batch: a failure raises (take)
 
     @property
     def ledgers(self):
@@ -60,9 +61,13 @@ class Intake(HeldRecords):
 
     def take(self, topic, payload):
         # One message: its outcome, ACCEPTED, DUPLICATE, KEPT, EARLY or REFUSED.
+        # In a batch (intake_batch.py) a failure raises, and the batch is
+        # taken again one message at a time, each in its own transaction.
         try:
             outcome, reason = self._take(topic, payload)
         except Exception as error:  # noqa: BLE001 -- this message's alone: the next is taken
+            if self.batching:
+                raise
             outcome, reason = REFUSED, "internal error: %s: %s" % (type(error).__name__, error)
             self._count_internal(topic)
         self.counts[outcome] += 1
@@ -77,6 +82,8 @@ class Intake(HeldRecords):
         try:
             self.store.refuse(topic, reason, payload)
         except Exception as error:  # noqa: BLE001 -- the database down: said, and on
+            if self.batching:
+                raise
             self.log("the refusal of %s was not stored: %s: %s"
                      % (limits.storable(topic), type(error).__name__, error))
 
