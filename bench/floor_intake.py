@@ -220,6 +220,7 @@ def one_database(name, url, log, sizes, before, server=None):
         figures["records"] = store.count("records")
         figures["bytes_per_record"] = stored_bytes(store) / figures["records"]
         figures["tiles_ms"] = tiles_ms(store, TILE_TABLES)
+        figures["tables"] = len(store.table_ids())  # the copies' tables among them
     finally:
         store.close()
     return figures
@@ -235,10 +236,11 @@ def report(results, sizes):
     print("floor intake, %d records taken each way; batches of %d; %d cores; load average "
           "%.1f at the end" % (taken, BATCH_COUNT, os.cpu_count(), os.getloadavg()[0]))
     for figures in results:
-        print("  %s (%d records stored: table H's own %d and %d copies of them made by "
-              "the database, in %.0f s; %.0f bytes a record)" % (
-                  figures["database"], figures["records"], own, figures["copies"],
-                  figures["fill_s"], figures["bytes_per_record"]))
+        print("  %s (%d records stored before the records taken onto them: table H's own "
+              "%d and %d copies of them made by the database, in %.0f s; %d at the end, "
+              "%.0f bytes a record)" % (
+                  figures["database"], stored, own, figures["copies"], figures["fill_s"],
+                  figures["records"], figures["bytes_per_record"]))
         print("    empty, one a transaction:    %s" % _rate(figures["empty"]))
         print("    empty, batched:              %s" % _rate(figures["empty_batched"]))
         print("    stored, one a transaction:   %s" % _rate(figures["stored"]))
@@ -249,7 +251,7 @@ def report(results, sizes):
             line += "; one whole-log check of them (each hit's cost before) %.1f s" % (
                 figures["whole_walk_s"])
         print(line + "; the page's tiles of %d tables %.1f ms" % (
-            TILE_TABLES + 2, figures["tiles_ms"]))
+            figures["tables"], figures["tiles_ms"]))
     for key, what in (("batched", "batched"), ("loaded", "batched under load")):
         rates = [f[key]["per_s"] for f in results]
         print("  goal, %s with the records stored: at least %d records/s: %s (slowest %.0f)"
