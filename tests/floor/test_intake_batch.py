@@ -11,8 +11,10 @@ import time
 
 import pytest
 import servers
-from chains import CASINO, message, records, topic
+from chains import CASINO, keyed, message, records, signed, topic
 
+from mystery import chain, recordkey
+from uthctl.analysis import record_auth
 from uthctl.floor import topics
 from uthctl.floor.accounts import FLOOR_USER
 from uthctl.floor.database import Store
@@ -20,6 +22,7 @@ from uthctl.floor.intake import ACCEPTED, INTERNAL, REFUSED, Intake
 from uthctl.floor.intake_batch import gather, take_batch
 from uthctl.floor.mqtt import Client, read_credentials
 from uthctl.floor.service import Floor
+from uthctl.floor.table_keys import TableKeys
 
 WAIT_S = 20.0
 
@@ -70,22 +73,64 @@ def test_a_failure_in_a_batch_rolls_it_back_and_refuses_that_message_alone(store
     assert sum("refused" in line for line in said) == 1
 
 
-def test_a_batch_that_cannot_commit_is_taken_one_at_a_time(store, monkeypatch):
-    # The database refusing the batch's commit (its last step): nothing of
-    # it half kept, every message taken again in a transaction of its own.
-    made = records(3, tag="table 4")
-
+def commit_refused(store):
+    # Store.batch with the database refusing the commit, its last step.
     @contextlib.contextmanager
     def failing_batch():
         with Store.batch(store):
             yield
             raise OSError("commit refused")
 
-    monkeypatch.setattr(store, "batch", failing_batch)
+    return failing_batch
+
+
+def test_a_batch_that_cannot_commit_is_taken_one_at_a_time(store, monkeypatch):
+    # Nothing of it half kept: every message taken again in a transaction
+    # of its own.
+    made = records(3, tag="table 4")
+    monkeypatch.setattr(store, "batch", commit_refused(store))
     intake = Intake(store, CASINO)
     outcomes = take_batch(intake, [(topic("4"), message("4", r)) for r in made])
     assert outcomes == [ACCEPTED] * 3 and store.records("4") == made
     assert store.refusals() == [] and intake.counts[ACCEPTED] == 3
+
+
+def test_a_replaced_key_is_marked_in_its_file_only_once_its_record_is_committed(
+        store, keys, monkeypatch):
+    # The board's key record in a batch that is rolled back, and then not
+    # stored on its own either: its old key is not marked replaced (it is
+    # still the key in force), and the record, coming again, joins.
+    path = keyed(keys)
+    intake = Intake(store, CASINO, keys=TableKeys(keys))
+    first = signed(records(2), path, "3")
+    old_kid, old_key = record_auth.newest_key(path, "3")
+    new_kid = record_auth.add_key(path, "3")
+    replacing = chain.link({"ev": "key", "key_id": new_kid, "was": old_kid}, 3,
+                           first[-1]["hash"])
+    replacing["auth"] = recordkey.record_auth(recordkey.parse_key(old_key), old_kid,
+                                              replacing["hash"])
+    real_append = store.append
+
+    def append_fails_alone(casino, table, record, **options):
+        if record["seq"] == 3 and not intake.batching:
+            raise OSError("disk gone")
+        return real_append(casino, table, record, **options)
+
+    monkeypatch.setattr(store, "batch", commit_refused(store))
+    monkeypatch.setattr(store, "append", append_fails_alone)
+    batch = [(topic("3"), message("3", record)) for record in first + [replacing]]
+    assert take_batch(intake, batch) == [ACCEPTED, ACCEPTED, REFUSED]
+    assert "replaced_by" not in old_key_entry(path, old_kid)
+    monkeypatch.undo()
+    assert take_batch(intake, [(topic("3"), message("3", replacing))]) == [ACCEPTED]
+    assert store.table("3")["key_id"] == new_kid
+    entry = old_key_entry(path, old_kid)
+    assert (entry["replaced_by"], entry["replaced_at"]) == (new_kid, 3)
+
+
+def old_key_entry(path, kid):
+    [entry] = [k for k in record_auth.read_key_file(path, "3")["keys"] if k["key_id"] == kid]
+    return entry
 
 
 class FakeClock:

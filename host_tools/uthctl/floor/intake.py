@@ -53,6 +53,7 @@ class Intake(HeldRecords):
         # database holds it (running.Running): read once, then kept.
         self.checks = {}
         self.batching = False  # in a batch: a failure raises (take)
+        self.replaced_later = []  # (table, key record) to mark in its key file once committed
 
     @property
     def ledgers(self):
@@ -254,9 +255,13 @@ class Intake(HeldRecords):
         return ACCEPTED, None
 
     def _mark_replaced(self, table, record):
-        # The board's own replacement, stored: its old key is never in force again.
+        # The board's own replacement, stored: its old key is never in force
+        # again. In a batch its key file is marked once the batch is committed.
+        if self.batching:
+            self.replaced_later.append((table, record))
         try:
-            self.keys.mark_replaced(table, record["was"], record["key_id"], record["seq"])
+            self.keys.mark_replaced(table, record["was"], record["key_id"], record["seq"],
+                                    write=not self.batching)
         except (KeyFileError, OSError) as error:
             self.store.raise_alert(table, "keys", "key %s, replaced by the board's record "
                                    "%d, is not marked replaced in its key file: %s"

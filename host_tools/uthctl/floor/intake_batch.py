@@ -26,6 +26,7 @@ def take_batch(intake, messages):
     except Exception as error:  # noqa: BLE001 -- taken again one at a time, below
         intake.batching, intake.log = False, log
         _put_back(intake, saved)
+        intake.replaced_later = []
         log("a batch of %d messages rolled back (%s: %s): taken again one at a time"
             % (len(messages), type(error).__name__, error))
         return [intake.take(topic, payload) for topic, payload in messages]
@@ -33,6 +34,9 @@ def take_batch(intake, messages):
         intake.batching, intake.log = False, log
     for words in said:
         log(words)
+    replaced, intake.replaced_later = intake.replaced_later, []
+    for table, record in replaced:  # committed: now in its key file too
+        intake._mark_replaced(table, record)
     return outcomes
 
 
@@ -66,3 +70,5 @@ def _put_back(intake, saved):
     # The running states may have moved past what the database now holds:
     # read again from it (each table's row keeps its own, at its head).
     intake.checks = {}
+    if intake.keys is not None:  # a replaced key marked in memory alone: read again
+        intake.keys.forget()
