@@ -70,7 +70,8 @@ class Floor:
     def _next_message(self, timeout):
         item = self._next(timeout)
         if item is not None and item[0] is None:
-            self.inbox.queue.appendleft(None)  # the reconnection, after this batch
+            with self.inbox.mutex:  # the reconnection put back first, for after this batch
+                self.inbox.queue.appendleft(None)
             return None
         return item
 
