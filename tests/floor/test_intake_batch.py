@@ -46,6 +46,17 @@ def test_a_bad_message_in_a_batch_refuses_only_itself(store):
     assert store.records("4") == made + [more]
 
 
+def test_a_table_met_by_its_status_first_starts_at_its_first_record(store):
+    # Its row made by the status, in the same batch: where its log starts
+    # on the floor is its first record's seq, not its last's.
+    made = records(3, tag="table 4")
+    status = json.dumps({"table": "4", "status": "online", "board": {}}).encode()
+    batch = [(topic("4", "status"), status)] + [(topic("4"), message("4", r)) for r in made]
+    assert take_batch(Intake(store, CASINO), batch)[1:] == [ACCEPTED] * 3
+    head = store.table("4")
+    assert (head["first_seq"], head["last_seq"]) == (1, 3)
+
+
 def test_a_failure_in_a_batch_rolls_it_back_and_refuses_that_message_alone(store,
                                                                             monkeypatch):
     said = []

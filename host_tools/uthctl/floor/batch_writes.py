@@ -32,14 +32,15 @@ class Batch:
         self.records.append(row)
         self.heads[table_id] = head
         kept = self.rows.get(table_id)
-        if kept is None:  # the table's row made just now: read it again when asked
+        if kept is None or kept.get("first_seq") is None:
+            # The table's first record (its row perhaps made just now): its
+            # head written at once, so that first_seq is this record's, not
+            # the batch's last; the row read again when next asked.
             self.flush()
             self.rows.pop(table_id, None)
             return
         kept.update(last_seq=head["b_seq"], last_hash=head["b_hash"], key_id=head["b_key"],
                     checks=head["b_checks"])
-        if kept.get("first_seq") is None:
-            kept["first_seq"] = head["b_seq"]
 
 
 class Batching:
