@@ -4,8 +4,9 @@
 # back whole. The records themselves and the tables' heads are written at
 # the batch's end (or before any other statement that could read or change
 # them): the records in one INSERT executed for them all (executemany:
-# psycopg pipelines them), each table's head once, at its last record. Until then the batch answers for each table's row as
-# its records have moved it. This is where the batch saves its time: on
+# psycopg pipelines them), each table's head once, at its last record.
+# Until then the batch answers for each table's row as its records have
+# moved it. This is where the batch saves its time: on
 # PostgreSQL a statement is a round trip to the server.
 import contextlib
 import threading
