@@ -231,6 +231,9 @@ class Accounts:
                  "acl_file %s" % self.acl_file.resolve(),
                  "pid_file %s" % self.pid_file.resolve(), "persistence false",
                  "log_dest stderr", "log_type error", "log_type warning", "log_type notice",
+                 # The floor acknowledges a batch once committed (intake_batch.py):
+                 # as many unacknowledged as a batch takes (Mosquitto's default, 20).
+                 "max_inflight_messages 500",
                  "listener %d 127.0.0.1" % port, BIND_IDS]
         if tls is not None:
             lines += ["listener %d %s" % (tls["port"], tls["bind"]), BIND_IDS,

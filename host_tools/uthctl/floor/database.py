@@ -21,6 +21,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from . import schema
+from .batch_writes import Batching
 from .limits import storable
 
 PAYLOAD_KEPT = 2000  # characters of a refused payload kept for the record
@@ -92,7 +93,7 @@ def _older_table_row(engine):
         schema.tables.c.table_id == bindparam("b_table"))
 
 
-class Store:
+class Store(Batching):
     def __init__(self, url, create=True):
         # create=False: a database that must already be the floor's (check_existing).
         if not create:
@@ -114,20 +115,30 @@ class Store:
     def close(self):
         self.engine.dispose()
 
+    def batch(self):
+        # One transaction for many messages' reads and writes (batch_writes.py).
+        return Batching.batch(self, _ADD_RECORD, _MOVE_HEAD)
+
     # ---- reading ----
 
     def table(self, table_id):
-        with self.reads.connect() as db:
+        batch = self._batch()
+        if batch is not None:
+            return self._table_in_batch(batch, table_id, lambda: self._read_table(table_id))
+        return self._read_table(table_id)
+
+    def _read_table(self, table_id):
+        with self._reading() as db:
             row = db.execute(self.table_row, {"b_table": table_id}).mappings().first()
         return dict(row) if row else None
 
     def table_ids(self):
-        with self.engine.connect() as db:
+        with self._reading() as db:
             return [row[0] for row in db.execute(
                 select(schema.tables.c.table_id).order_by(schema.tables.c.table_id))]
 
     def record_at(self, table_id, seq):
-        with self.engine.connect() as db:
+        with self._reading() as db:
             row = db.execute(select(schema.records.c.body).where(
                 schema.records.c.table_id == table_id,
                 schema.records.c.seq == seq)).first()
@@ -135,7 +146,7 @@ class Store:
 
     def records(self, table_id):
         # Every record the floor holds for the table, in order.
-        with self.engine.connect() as db:
+        with self._reading() as db:
             rows = db.execute(select(schema.records.c.body).where(
                 schema.records.c.table_id == table_id).order_by(schema.records.c.seq))
             return [json.loads(row[0]) for row in rows]
@@ -145,7 +156,7 @@ class Store:
         # long log without holding it all (the running checks' first walk).
         after = 0
         while True:
-            with self.engine.connect() as db:
+            with self._reading() as db:
                 rows = db.execute(select(schema.records.c.seq, schema.records.c.body).where(
                     schema.records.c.table_id == table_id, schema.records.c.seq > after).order_by(
                     schema.records.c.seq).limit(chunk)).all()
@@ -157,7 +168,7 @@ class Store:
 
     def cycle_fact(self, table_id, fact, key):
         # (found, value) of one fact of one of the table's cycles (running.py).
-        with self.reads.connect() as db:
+        with self._reading() as db:
             row = db.execute(_CYCLE_FACT, {"b_table": table_id, "b_key": key,
                                            "b_fact": fact}).first()
         return (True, json.loads(row[0])) if row else (False, None)
@@ -286,27 +297,37 @@ class Store:
             db.execute(insert(schema.tables).values(table_id=table_id, casino=casino))
 
     def append(self, casino, table_id, record, key_id=None, checks=None, known=False):
-        # The record as the table's new chain head, in one transaction, with
-        # the record key in force after it (None: the table is unsigned) and
-        # the record checks' running state after it (running.Running; None:
-        # none kept). known: the caller has read the table's row.
-        with self.engine.begin() as db:
-            if not known:
+        # The record as the table's new chain head, in one transaction (or
+        # the open batch's), with the record key in force after it (None: the
+        # table is unsigned) and the record checks' running state after it
+        # (running.Running; None: none kept). known: the caller has read the
+        # table's row.
+        row = {"table_id": table_id, "seq": record["seq"], "hash": record["hash"],
+               "prev": record["prev"], "ev": record["ev"],
+               "body": json.dumps(record, sort_keys=True), "received_at": time.time()}
+        head = {"b_table": table_id, "b_seq": record["seq"], "b_hash": record["hash"],
+                "b_key": key_id, "b_checks": checks.dumps() if checks else None}
+        batch = self._batch()
+        if batch is None:
+            with self.engine.begin() as db:
+                if not known:
+                    self.ensure_table(db, casino, table_id)
+                db.execute(_ADD_RECORD, row)
+                if checks is not None:
+                    self._write_cycles(db, table_id, checks)
+                db.execute(_MOVE_HEAD, head)
+            return
+        if not known:
+            with self._writing() as db:
                 self.ensure_table(db, casino, table_id)
-            db.execute(_ADD_RECORD, {
-                "table_id": table_id, "seq": record["seq"], "hash": record["hash"],
-                "prev": record["prev"], "ev": record["ev"],
-                "body": json.dumps(record, sort_keys=True), "received_at": time.time()})
-            if checks is not None:
-                self._write_cycles(db, table_id, checks)
-            db.execute(_MOVE_HEAD, {"b_table": table_id, "b_seq": record["seq"],
-                                    "b_hash": record["hash"], "b_key": key_id,
-                                    "b_checks": checks.dumps() if checks else None})
+        if checks is not None and (checks.fresh or checks.rows()):
+            self._write_cycles(batch.db, table_id, checks)
+        batch.appended(table_id, row, head)
 
     def save_checks(self, table_id, checks):
         # The running state walked from the table's records, so that the
         # walk is made once; at the head the state was walked to.
-        with self.engine.begin() as db:
+        with self._writing() as db:
             done = db.execute(update(schema.tables).where(
                 schema.tables.c.table_id == table_id,
                 schema.tables.c.last_seq == checks.seq).values(checks=checks.dumps()))
@@ -331,7 +352,7 @@ class Store:
     def set_table(self, casino, table_id, **values):
         # A board status whose state differs from the one before moves the
         # table's state_at (the page's "betting since ...").
-        with self.engine.begin() as db:
+        with self._writing() as db:
             self.ensure_table(db, casino, table_id)
             if "board_status" in values:
                 was = db.execute(select(schema.tables.c.board_status).where(
@@ -342,25 +363,25 @@ class Store:
                 schema.tables.c.table_id == table_id).values(**values))
 
     def count_duplicate(self, table_id):
-        with self.engine.begin() as db:
+        with self._writing() as db:
             db.execute(update(schema.tables).where(schema.tables.c.table_id == table_id).values(
                 duplicates=schema.tables.c.duplicates + 1))
 
     def count_internal(self, casino, table_id):
-        with self.engine.begin() as db:
+        with self._writing() as db:
             self.ensure_table(db, casino, table_id)
             db.execute(update(schema.tables).where(schema.tables.c.table_id == table_id).values(
                 internal=schema.tables.c.internal + 1))
 
     def notice(self, table_id, message):
-        with self.engine.begin() as db:
+        with self._writing() as db:
             db.execute(insert(schema.notices).values(
                 table_id=table_id, ev=storable(message.get("ev"))[:32],
                 body=json.dumps(message, sort_keys=True), received_at=time.time()))
 
     def refuse(self, topic, reason, payload):
         text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else str(payload)
-        with self.engine.begin() as db:
+        with self._writing() as db:
             db.execute(insert(schema.refusals).values(
                 topic=storable(topic), reason=storable(reason),
                 payload=storable(text[:PAYLOAD_KEPT]),
@@ -368,7 +389,7 @@ class Store:
 
     def raise_alert(self, table_id, kind, text):
         # A new alert, unless one of that kind stands unacknowledged for the table.
-        with self.engine.begin() as db:
+        with self._writing() as db:
             standing = db.execute(select(schema.alerts.c.id).where(
                 schema.alerts.c.table_id == table_id, schema.alerts.c.kind == kind,
                 schema.alerts.c.acked_by.is_(None))).first()
@@ -381,7 +402,7 @@ class Store:
         # The floor's own word that a standing alert is no longer true: it
         # leaves the standing list for the history, its reason added to its
         # text, acknowledged by CLEARED (no user's name: a name is never empty).
-        with self.engine.begin() as db:
+        with self._writing() as db:
             standing = db.execute(select(schema.alerts).where(
                 schema.alerts.c.table_id == table_id, schema.alerts.c.kind == kind,
                 schema.alerts.c.acked_by.is_(None))).mappings().first()

@@ -52,6 +52,8 @@ class Intake(HeldRecords):
         # table -> its record checks' running state at its head, as the
         # database holds it (running.Running): read once, then kept.
         self.checks = {}
+        self.batching = False  # in a batch: a failure raises (take)
+        self.replaced_later = []  # (table, key record) to mark in its key file once committed
 
     @property
     def ledgers(self):
@@ -60,9 +62,13 @@ class Intake(HeldRecords):
 
     def take(self, topic, payload):
         # One message: its outcome, ACCEPTED, DUPLICATE, KEPT, EARLY or REFUSED.
+        # In a batch (intake_batch.py) a failure raises, and the batch is
+        # taken again one message at a time, each in its own transaction.
         try:
             outcome, reason = self._take(topic, payload)
         except Exception as error:  # noqa: BLE001 -- this message's alone: the next is taken
+            if self.batching:
+                raise
             outcome, reason = REFUSED, "internal error: %s: %s" % (type(error).__name__, error)
             self._count_internal(topic)
         self.counts[outcome] += 1
@@ -77,6 +83,8 @@ class Intake(HeldRecords):
         try:
             self.store.refuse(topic, reason, payload)
         except Exception as error:  # noqa: BLE001 -- the database down: said, and on
+            if self.batching:
+                raise
             self.log("the refusal of %s was not stored: %s: %s"
                      % (limits.storable(topic), type(error).__name__, error))
 
@@ -247,9 +255,13 @@ class Intake(HeldRecords):
         return ACCEPTED, None
 
     def _mark_replaced(self, table, record):
-        # The board's own replacement, stored: its old key is never in force again.
+        # The board's own replacement, stored: its old key is never in force
+        # again. In a batch its key file is marked once the batch is committed.
+        if self.batching:
+            self.replaced_later.append((table, record))
         try:
-            self.keys.mark_replaced(table, record["was"], record["key_id"], record["seq"])
+            self.keys.mark_replaced(table, record["was"], record["key_id"], record["seq"],
+                                    write=not self.batching)
         except (KeyFileError, OSError) as error:
             self.store.raise_alert(table, "keys", "key %s, replaced by the board's record "
                                    "%d, is not marked replaced in its key file: %s"

@@ -79,8 +79,10 @@ class Client:
     # on_up is called then, not before.
     # Its client id is its user name: both brokers bind the two (Mosquitto's
     # use_username_as_clientid, amqtt_guard), so no account takes another's id.
+    # manual_ack: on_message(topic, payload, receipt) and no PUBACK until
+    # ack(receipt) (paho's own sends it as on_message returns).
     def __init__(self, broker, account, will=None, on_message=None, subscriptions=(),
-                 clean=True, cafile=None):
+                 clean=True, cafile=None, manual_ack=False):
         self.host, self.port, tls = parse_broker(broker)
         self.connected = threading.Event()
         self.subscribed = threading.Event()
@@ -101,9 +103,18 @@ class Client:
         self.paho.on_subscribe = self._on_subscribe
         self.on_up = None  # called (from paho's thread) at each connection, once subscribed
         self.on_refused = None  # called (from paho's thread) when the account is refused
-        if on_message is not None:
+        if on_message is not None and manual_ack:
+            self.paho.manual_ack_set(True)
+            self.paho.on_message = lambda _client, _data, message: on_message(
+                message.topic, message.payload, (message.mid, message.qos))
+        elif on_message is not None:
             self.paho.on_message = lambda _client, _data, message: on_message(
                 message.topic, message.payload)
+
+    def ack(self, receipt):
+        # The PUBACK of a message taken with manual_ack (nothing for QoS 0);
+        # one the connection it came on has lost is sent again by the broker.
+        self.paho.ack(*receipt)
 
     def start(self):
         # connect_async: a broker that is down now is tried again and again.

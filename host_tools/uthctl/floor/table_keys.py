@@ -60,12 +60,19 @@ class TableKeys:
         keys = self._keys(table, named) or {}
         return {kid: key for kid, key in keys.items() if kid not in self.replaced[table]}
 
-    def mark_replaced(self, table, key_id, by, seq):
+    def mark_replaced(self, table, key_id, by, seq, write=True):
         # The board's `key` record `seq`, stored, replaced key_id with `by`.
+        # write=False: in memory only, until the record's batch is committed.
         if self._keys(table, None) is None:
             return False
         self.replaced[table].add(key_id)
+        if not write:
+            return True
         return record_auth.mark_replaced(key_file(self.folder, table), table, key_id, by, seq)
+
+    def forget(self):
+        # Every table's keys read again from its file (a batch rolled back).
+        self.held, self.replaced = {}, {}
 
     def _keys(self, table, named):
         if table not in self.held or (named is not None and named not in (self.held[table]
