@@ -11,9 +11,8 @@ import hashlib
 
 import hmac_by_hand
 import tmpdir
-from table_rig import Rig
-
 from table.meter_text import FAULT
+from table_rig import Rig
 
 KEY = "00112233445566778899aabbccddeeff" * 2
 RELEASE_1 = [b"lib/board.mpy\n5\n", b"board", b"main.py\n4\n", b"main"]
