@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+from uthctl.analysis import record_auth
 from uthctl.analysis.program_digest import uf2_image
 from uthctl.boards import pico_image
 from uthctl.boards.max7219_model import reading
@@ -35,7 +36,7 @@ def files_digest(folder):
     return digest.hexdigest()
 
 
-def record_auth(key_hex, record):
+def auth_by_hand(key_hex, record):
     # docs/host-link.md, "Record keys": the key's id, then HMAC-SHA256 over "record:" + hash.
     key = bytes.fromhex(key_hex)
     kid = hashlib.sha256(b"uth record key id:" + key).hexdigest()[:16]
@@ -85,7 +86,7 @@ def test_a_changed_program_faults_until_accepted_with_the_key(target, tmp_path):
         assert (accepted["was"], accepted["digest"]) == (None, old)
         record = last_record(link)
         assert (record["ev"], record["digest"], record["kind"]) == ("program", old, "files")
-        assert record["auth"] == record_auth(KEY, record)
+        assert record["auth"] == auth_by_hand(KEY, record)
         # The program changed: one file more in the build the board runs.
         changed = tmp_path / "changed" / "firmware"  # the board finds its build by that name
         shutil.copytree(lent, changed)
@@ -112,7 +113,7 @@ def test_a_changed_program_faults_until_accepted_with_the_key(target, tmp_path):
         assert again["ok"] and (again["was"], again["digest"]) == (old, new), again
         record = last_record(link)
         assert (record["ev"], record["was"], record["digest"]) == ("program", old, new)
-        assert record["auth"] == record_auth(KEY, record)
+        assert record["auth"] == auth_by_hand(KEY, record)
         hold_key(rig, False)
         rig.press_lock()  # the chip still on seat 2: the round locks now
         rig.wait_for(lambda s: 2 in [n + 1 for n, on in enumerate(s["bet_lights"]) if on],
@@ -120,6 +121,7 @@ def test_a_changed_program_faults_until_accepted_with_the_key(target, tmp_path):
         assert link.command("meters")["meters"]["round"] == 1
 
 
+@pytest.mark.pico_quick
 @pytest.mark.target("pico")
 def test_the_pico_checks_its_image_at_start(target, tmp_path):
     image = hashlib.sha256(uf2_image(pico_image.project_image_path())).hexdigest()
@@ -133,3 +135,22 @@ def test_the_pico_checks_its_image_at_start(target, tmp_path):
         assert status["state"] == "betting", status
         assert status["program"] == {"check": "accepted", "kind": "image", "digest": image,
                                      "accepted": image}
+
+
+@pytest.mark.target("sim")
+def test_uthctl_accept_program_in_service_mode_and_status_says_so(cli_table, capsys,
+                                                                  tmp_path):
+    table = cli_table
+    assert "program        not accepted yet" in table.run(capsys, "status")
+    refused = table.run(capsys, "accept-program", code=2)
+    assert "service mode" in refused, refused
+    key_file = tmp_path / "table-1.keys"
+    record_auth.add_key(key_file, "1")
+    table.provision(capsys, key_file)
+    table.key(True)
+    given = table.run(capsys, "accept-program", "--json")
+    table.key(False)
+    digest = files_digest(table.vb._build[0])
+    assert (given["digest"], given["was"]) == (digest, None), given
+    shown = table.run(capsys, "status")
+    assert "program        accepted, checked at this start (files %s)" % digest[:16] in shown
