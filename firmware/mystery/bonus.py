@@ -134,6 +134,12 @@ class MysteryBonus:
         event = {"ev": "key", "key_id": kid, "was": self.store.key_id}
         return self._commit([event], new_key=(key, kid))
 
+    def record_start(self, program, cause):
+        # The `start` record of each start (table/controller.py): the
+        # program's digest and the reset's cause; no meter moves.
+        self._writable()
+        return self._commit([{"ev": "start", "program": program, "cause": cause}])
+
     def accept_program(self, kind, digest):
         # The program this board runs, accepted by a technician in service
         # mode (table/program_check.py): one logged operation, the `program`

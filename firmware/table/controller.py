@@ -102,6 +102,7 @@ class Table:
         # gives a board that names its program; None: no check.
         self.program_check = None
         self.program_fault = None  # why the program may not play; an acceptance clears it
+        self.reset_cause = None  # the port's machine.reset_cause() by name; None: not reported
 
     @property
     def state(self):
@@ -133,6 +134,7 @@ class Table:
         for event in self.bonus.boot():
             self.emit(event)
         self._check_program()
+        self._record_start()
         if self.warning is not None:
             self.emit({"ev": "warning", "reason": self.warning})
         self._resume()
@@ -165,6 +167,14 @@ class Table:
         if event is not None:
             self.program_fault = event["reason"]
             self.emit(event)
+
+    def _record_start(self):
+        # Each start of a board that names its program is a record: the
+        # program's digest (None: unreadable) and the reset's cause. A store
+        # in a fault takes none; a full flash refuses it, as any record.
+        if self.program_check is None or self.bonus.fault is not None:
+            return
+        self._operate(self.bonus.record_start, self.program_check.digest, self.reset_cause)
 
     # ---- the loop ----
 

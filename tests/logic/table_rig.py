@@ -27,9 +27,10 @@ class Rig:
     # restart mid-round); now: the board's ticks at start (they wrap at 2**30);
     # today: the board's date, "YYYY-MM-DD" (None: a board with no clock);
     # qualify: the board's declaration (table/qualify.py); program: what the
-    # board runs, as a board names it (table/authenticate.py), checked at start.
+    # board runs, as a board names it (table/authenticate.py), checked at start;
+    # reset_cause: the port's, as app.reset_cause() names it.
     def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True, chips=(),
-                 now=1000, today=None, qualify=None, program=None):
+                 now=1000, today=None, qualify=None, program=None, reset_cause=None):
         self.now = now
         self.lock = Pin()
         self.key = Pin()
@@ -50,6 +51,7 @@ class Rig:
         if program is not None:  # as app.build does for a board that names its program
             self.link.program = program
             self.table.program_check = ProgramCheck(program)
+        self.table.reset_cause = reset_cause  # as app.build has it from machine.reset_cause()
         self.table.start(self.now)
 
     def run(self, ms, step=5):

@@ -172,3 +172,22 @@ def test_the_accepted_digest_is_kept_across_a_validation_and_a_setting(root):
     assert rig.table.bonus.store.hits_seq == hits_seq + 1
     restarted = Rig(root, program=_program(RELEASE_2))
     assert restarted.table.state == "fault"
+
+
+@tmpdir.within
+def test_each_start_is_a_record_naming_the_program_and_the_reset_cause(root):
+    first = Rig(root, program=_program(RELEASE_1), reset_cause="pwron_reset")
+    second = Rig(root, program=_program(RELEASE_2), reset_cause="wdt_reset")
+    starts = [(r["program"], r["cause"]) for r in _log(second) if r["ev"] == "start"]
+    assert starts == [(_sha256(RELEASE_1), "pwron_reset"), (_sha256(RELEASE_2), "wdt_reset")]
+    assert [e["ev"] for e in first.events() if e["ev"] == "start"] == ["start"]
+    unreadable = Rig(root, program=_unreadable)
+    last = _log(unreadable)[-1]
+    assert (last["ev"], last["program"], last["cause"]) == ("start", None, None)
+
+
+@tmpdir.within
+def test_a_board_that_names_no_program_records_no_start(root):
+    # The logic rig's other tests: no program, no check and no record.
+    rig = Rig(root)
+    assert rig.table.bonus.store.head_seq == 0 and "program" not in rig.command(cmd="status")[-1]
