@@ -136,9 +136,18 @@ class MysteryBonus:
 
     def record_start(self, program, cause):
         # The `start` record of each start (table/controller.py): the
-        # program's digest and the reset's cause; no meter moves.
+        # program's digest and the reset's cause; no meter moves. [] on a new
+        # board, as for the REPL (open_repl): its first record is still to
+        # come, and its starts until then play nothing.
         self._writable()
+        if self._new_board():
+            return []
         return self._commit([{"ev": "start", "program": program, "cause": cause}])
+
+    def _new_board(self):
+        # A store that holds no record, no key and no configuration yet.
+        store = self.store
+        return store.head_seq == 0 and store.key_id is None and self.meter.config is None
 
     def accept_program(self, kind, digest):
         # The program this board runs, accepted by a technician in service
@@ -160,8 +169,7 @@ class MysteryBonus:
         # board, whose store holds no record, no key and no hit value yet: there
         # is nothing for the REPL to expose, and its first record is still to come.
         self._writable()
-        store = self.store
-        if store.head_seq == 0 and store.key_id is None and self.meter.config is None:
+        if self._new_board():
             return []
         return self._commit(self.meter.open_repl())
 

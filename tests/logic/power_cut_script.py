@@ -49,7 +49,8 @@
 # The program a technician accepts (table/program_check.py): its digest is
 # kept in the hits copy the meter record names, and the day accepts one and
 # then another, each cut at every flash operation; a reboot finds the digest
-# before or after, as the meters (the proof's state digest holds it).
+# before or after, as the meters (the proof's state digest holds it). A
+# start's record (its program and reset cause) is cut the same way.
 #
 # Rounds settled on the board (settled_day, settled_rounds.py): a
 # settlement's commit is its log record, then a copy of the side wagers'
@@ -125,6 +126,7 @@ SCRIPT = (
     ("refused", "accept_program", PROGRAM_FIRST),  # already the accepted one
     ("round", FULL),
     ("accept_program", PROGRAM_SECOND),  # another, its digest over the first's
+    ("start", PROGRAM_SECOND, "pwron_reset"),  # a start's record (table/controller.py)
     ("round", FULL),
 )
 
@@ -180,6 +182,8 @@ def apply(bonus, op):
         return bonus.change_setting(op[1], op[2])
     if name == "accept_program":
         return bonus.accept_program("files", op[1])
+    if name == "start":
+        return bonus.record_start(op[1], op[2])
     if name == "settle":  # a round's side wagers (settled_rounds.py), maybe changed
         from settled_rounds import ROUNDS
 

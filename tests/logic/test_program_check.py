@@ -176,6 +176,9 @@ def test_the_accepted_digest_is_kept_across_a_validation_and_a_setting(root):
 
 @tmpdir.within
 def test_each_start_is_a_record_naming_the_program_and_the_reset_cause(root):
+    new = Rig(root, program=_program(RELEASE_1), reset_cause="pwron_reset")
+    assert _log(new) == []  # a new board: its first record is still to come
+    new.configure("A1")
     first = Rig(root, program=_program(RELEASE_1), reset_cause="pwron_reset")
     second = Rig(root, program=_program(RELEASE_2), reset_cause="wdt_reset")
     starts = [(r["program"], r["cause"]) for r in _log(second) if r["ev"] == "start"]
