@@ -28,7 +28,6 @@ from .unix_time import unix_clock
 
 _TICK_MS = const(5)
 _CTRL_C = const(3)
-_CAUSES = ("PWRON_RESET", "HARD_RESET", "WDT_RESET", "DEEPSLEEP_RESET", "SOFT_RESET")
 
 
 def build(board):
@@ -41,28 +40,13 @@ def build(board):
     link.program = getattr(board, "program", None)
     if link.program is not None:  # checked at every start (program_check.py)
         table.program_check = ProgramCheck(link.program)
-    table.reset_cause = reset_cause()
+    table.reset_cause = getattr(board, "reset_cause", None)  # for the start's record
     link.heap = HeapWatch(link.send, getattr(board, "reset", None),
                           getattr(board, "heap_bytes", None))
     if link.heap.no_settlement is None:  # a heap too small for rounds needs no round's line
         link.reserve_round_line()
     table.emit = link.send
     return table, link
-
-
-def reset_cause():
-    # machine.reset_cause() by its constant's name ("pwron_reset", "wdt_reset",
-    # ...), for the start's record; None where the port reports none (the unix port).
-    try:
-        import machine
-
-        cause = machine.reset_cause()
-    except (ImportError, AttributeError):
-        return None
-    for name in _CAUSES:
-        if getattr(machine, name, None) == cause:
-            return name.lower()
-    return cause
 
 
 def calendar_clock(board):
