@@ -1,12 +1,14 @@
 # ESP32-DevKitC: the table controller's board, copied to it as /board.py. It
 # is the only file that names the board's pins; their wiring and its
 # electrical rules are in docs/boards.md, "The boards' wiring".
+import machine
 from machine import I2C, RTC, SPI, Pin, reset
 from micropython import const
 
 from table.hardware import Board
 from table.max7219 import Max7219
 from table.pins import ActiveLow
+from table.reset_cause import named
 from table.seat_expanders import SeatExpanders
 
 STORAGE_ROOT = "/meter"
@@ -68,4 +70,4 @@ def build():
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
-                 heap_bytes=_heap_bytes(), reset=reset, rtc=RTC)
+                 heap_bytes=_heap_bytes(), reset=reset, rtc=RTC, reset_cause=named(machine))

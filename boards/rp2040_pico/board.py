@@ -3,6 +3,7 @@
 # its electrical rules are in docs/boards.md, "The boards' wiring".
 import os
 
+import machine
 from machine import I2C, RTC, SPI, Pin, reset
 from micropython import const
 
@@ -12,6 +13,7 @@ from table.flash_image import FLASH_START, image_length
 from table.hardware import Board
 from table.max7219 import Max7219
 from table.pins import ActiveLow
+from table.reset_cause import named
 from table.seat_expanders import SeatExpanders
 
 STORAGE_ROOT = "/meter"
@@ -60,8 +62,6 @@ def _frozen(module):
 
 
 def _word(address):
-    import machine
-
     return machine.mem32[address] & 0xFFFFFFFF
 
 
@@ -79,4 +79,4 @@ def build():
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
-                 reset=reset, rtc=RTC, program=_program)
+                 reset=reset, rtc=RTC, program=_program, reset_cause=named(machine))

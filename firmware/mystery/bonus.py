@@ -43,9 +43,9 @@ class MysteryBonus:
             return [{"ev": "fault", "reason": self.fault}]
         return [{"ev": "store_warning", "reason": w} for w in self.store.warnings]
 
-    def _commit(self, events, wager_meters=None, new_key=None, state=None):
+    def _commit(self, events, wager_meters=None, new_key=None, state=None, program=None):
         try:
-            return self.store.commit(self.meter, events, wager_meters, new_key, state)
+            return self.store.commit(self.meter, events, wager_meters, new_key, state, program)
         except (OSError, MemoryError) as error:
             # Memory is now ahead of flash: refuse everything until a reboot re-reads it.
             self.fault = "store write failed: %s" % error
@@ -166,13 +166,42 @@ class MysteryBonus:
         event = {"ev": "key", "key_id": kid, "was": self.store.key_id}
         return self._commit([event], new_key=(key, kid))
 
+    def record_start(self, program, cause):
+        # The `start` record of each start (table/controller.py): the
+        # program's digest and the reset's cause; no meter moves. [] on a new
+        # board, as for the REPL (open_repl): its first record is still to
+        # come, and its starts until then play nothing.
+        self._writable()
+        if self._new_board():
+            return []
+        return self._commit([{"ev": "start", "program": program, "cause": cause}])
+
+    def _new_board(self):
+        # A store that holds no record, no key and no configuration yet.
+        store = self.store
+        return store.head_seq == 0 and store.key_id is None and self.meter.config is None
+
+    def accept_program(self, kind, digest):
+        # The program this board runs, accepted by a technician in service
+        # mode (table/program_check.py): one logged operation, the `program`
+        # record naming the digest accepted before (None: none) and this one.
+        # Only with a record key in force, so the record is signed.
+        self._writable()
+        store = self.store
+        if store.key is None:
+            raise Refused("a program is accepted only with a record key in force, so its "
+                          "record is signed: give the board its key first (provision)")
+        if digest == store.program:
+            raise Refused("this program (%s) is already the accepted one" % digest)
+        event = {"ev": "program", "was": store.program, "digest": digest, "kind": kind}
+        return self._commit([event], program=digest)
+
     def open_repl(self):
         # The `repl` record, before the port goes to the REPL; [] on a new
         # board, whose store holds no record, no key and no hit value yet: there
         # is nothing for the REPL to expose, and its first record is still to come.
         self._writable()
-        store = self.store
-        if store.head_seq == 0 and store.key_id is None and self.meter.config is None:
+        if self._new_board():
             return []
         return self._commit(self.meter.open_repl())
 

@@ -28,9 +28,11 @@ _WAGERS_LOG_HASH = const(3)
 # The first event of each kind of operation: a round (its hits follow), a
 # validation (its payment follows), a reset, a configuration, a setting, a
 # settlement, a record key, the generator seeded, the REPL opened, a
-# setting's change refused mid-cycle, a fault of the board raised or cleared.
+# setting's change refused mid-cycle, a fault of the board raised or cleared,
+# a program accepted, a start.
 _OPERATION_STARTS = ("round", "validated", "reset", "config", "setting", "settled", "key",
-                     "seed", "repl", "setting_refused", "fault", "fault_cleared")
+                     "seed", "repl", "setting_refused", "fault", "fault_cleared", "program",
+                     "start")
 
 # Said at every boot while a cycle's value is exposed (see Meter.redraw).
 EXPOSED_WARNING = ("cycle %d's hit value was written to flash by an operation that did not "
@@ -80,6 +82,11 @@ class Store:
         # until a `seed`).
         self.drbg = None
         self.drbg_copy = None  # which copy the meter record names, 0 or 1; None: none
+        # The program a technician accepted (its SHA-256, hex), which the
+        # start's check compares (table/program_check.py): kept in the hits
+        # copy, which the meter record names, because the meter record has no
+        # room left under 512 bytes; None: none accepted yet.
+        self.program = None
         self.commit_seq = 0
         self.hits_seq = 0  # the hits copy the meter record names; 0: none yet
         # (hit count, retained, settings) when the hits copy was last
@@ -106,11 +113,13 @@ class Store:
             payload["drbg"] = drbg_copy
         self._meters.replace(commit_seq % 2, commit_seq, payload, self._tmp)
 
-    def _write_hits(self, last_hits, kept_settings=None, retained=0):
+    def _write_hits(self, last_hits, kept_settings=None, retained=0, program=None):
         # Into the copy the meter record does not name; it counts once the
         # meter record naming it has landed.
         hits_seq = self.hits_seq + 1
         payload = {"hits": last_hits, "settings": kept_settings or {}, "retained": retained}
+        if program is not None:  # a store never given one writes what it always did
+            payload["program"] = program
         self._hits.replace(hits_seq % 2, hits_seq, payload, self._tmp)
         return hits_seq
 
@@ -126,6 +135,7 @@ class Store:
                 payload = copy[COPY_PAYLOAD]
                 if type(payload) is list:
                     return oldstores.hits_rare(payload)
+                self.program = _program_digest(payload.get("program"))
                 return payload["hits"], payload["settings"], payload["retained"]
         raise StoreFault("the recent hits the meter record names (copy %d) are unreadable"
                          % hits_seq)
@@ -420,13 +430,14 @@ class Store:
 
     # ---- commit ----
 
-    def commit(self, meter, events, wager_meters=None, new_key=None, drbg=None):
+    def commit(self, meter, events, wager_meters=None, new_key=None, drbg=None, program=None):
         # One atomic step for one operation: its log records, then its meter
         # record, or for a settlement (wager_meters given) the side wagers'
         # meters, which name its record. new_key, (key, key id): the key in
         # force once the meter record lands; it is on flash before the log
         # records are, and alone there after. drbg: the generator's state
         # after the operation's draw, in force once the meter record lands.
+        # program: the digest of a program accepted, in force the same way.
         self.log.count_commit()
         seq, prev = self.head_seq, self.head_hash
         signer = self._signer(new_key)
@@ -450,8 +461,9 @@ class Store:
             self.wagers, self._wagers_copy = wager_meters, copy
             return records
         hits_seq = self.hits_seq
-        if self._rare_changed(meter):
-            hits_seq = self._write_hits(meter.last_hits, meter.settings, meter.retained)
+        if program is not None or self._rare_changed(meter):
+            hits_seq = self._write_hits(meter.last_hits, meter.settings, meter.retained,
+                                        self.program if program is None else program)
         in_force = self.key_id if new_key is None else new_key[1]
         drbg_copy = self.drbg_copy
         if drbg is not None:  # a draw's or a seeding's state, beside the one in force
@@ -463,6 +475,8 @@ class Store:
         self.head_seq, self.head_hash = seq, prev
         self.hits_seq = hits_seq
         self._rare_written = (meter.hits, meter.retained, dict(meter.settings))
+        if program is not None:
+            self.program = program
         if new_key is not None:
             self.key, self.key_id = new_key
             self._prune_keys()
@@ -473,3 +487,11 @@ class Store:
         from . import keys
 
         keys.write(keys.path(self.root), self._tmp, [(self.key_id, self.key)])
+
+
+def _program_digest(found):
+    # The accepted program's digest as the hits copy holds it: 64 hex digits, or None.
+    if found is None or (isinstance(found, str) and len(found) == 64
+                         and not found.strip("0123456789abcdef")):
+        return found
+    raise ValueError("the accepted program's digest is not a SHA-256: %r" % (found,))

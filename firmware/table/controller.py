@@ -106,18 +106,24 @@ class Table:
         # The board's garbage collection (app.build passes the heap watch's),
         # run at the table's quiet moments (_quiet); None: none.
         self.collect = None
+        # The start's program check (program_check.py), which app.build
+        # gives a board that names its program; None: no check.
+        self.program_check = None
+        self.program_fault = None  # why the program may not play; an acceptance clears it
+        self.reset_cause = None  # the port's machine.reset_cause() by name; None: not reported
 
     @property
     def state(self):
         # FAULT while the store or the board is in a fault, which only a
         # restart clears; else where play is.
-        if self.bonus.fault is not None or self.board_fault is not None:
+        if self.bonus.fault is not None or self.board_fault is not None \
+                or self.program_fault is not None:
             return FAULT
         return self.mode
 
     def fault(self):
         # Why the table is in a fault (the store's first), or None.
-        return self.bonus.fault or self.board_fault
+        return self.bonus.fault or self.board_fault or self.program_fault
 
     # ---- start-up ----
 
@@ -135,6 +141,8 @@ class Table:
         self.blink = Turns(_BLINK_MS, now)
         for event in self.bonus.boot():
             self.emit(event)
+        self._check_program()
+        self._record_start()
         if self.warning is not None:
             self.emit({"ev": "warning", "reason": self.warning})
         self._resume()
@@ -144,8 +152,9 @@ class Table:
         self._write_io()
 
     def _resume(self):
-        # Pick up where the last power cut left the meter.
-        if self.bonus.fault is not None:
+        # Pick up where the last power cut left the meter (a program not
+        # accepted touches nothing until it is).
+        if self.bonus.fault is not None or self.program_fault is not None:
             return
         phase = self.bonus.meter.phase
         if phase == UNCONFIGURED:
@@ -157,6 +166,23 @@ class Table:
             self.mode = BETTING
         else:
             self.mode = BETTING
+
+    def _check_program(self):
+        # Before the meter is picked up: a store in a fault has no accepted digest to trust.
+        if self.program_check is None or self.bonus.fault is not None:
+            return
+        event = self.program_check.run(self.bonus.store.program)
+        if event is not None:
+            self.program_fault = event["reason"]
+            self.emit(event)
+
+    def _record_start(self):
+        # Each start of a board that names its program is a record: the
+        # program's digest (None: unreadable) and the reset's cause. A store
+        # in a fault takes none; a full flash refuses it, as any record.
+        if self.program_check is None or self.bonus.fault is not None:
+            return
+        self._operate(self.bonus.record_start, self.program_check.digest, self.reset_cause)
 
     # ---- the loop ----
 
@@ -359,6 +385,27 @@ class Table:
         self.in_service("the generator is seeded only in service mode: hold the key switch")
         return self._host_operation(self.bonus.seed, host_hex)[0]
 
+    def accept_program(self):
+        # The program running accepted by a technician (program_check.py):
+        # in service mode, or with the key held in the fault its check
+        # raised, which the acceptance clears. Its `program` record.
+        check = self.program_check
+        if check is None:
+            raise Refused("this board names no program to accept")
+        if not (self.state == FAULT and self.key.state and self.program_fault is not None):
+            self.in_service("a program is accepted only in service mode",
+                            ": hold the key switch")
+        if check.digest is None:
+            raise Refused("the program could not be read at start: there is nothing to accept")
+        record = self._host_operation(self.bonus.accept_program, check.kind, check.digest)[0]
+        check.judge(self.bonus.store.program)
+        if self.program_fault is not None:
+            self.program_fault = None
+            self._resume()
+            if self.key.state and self.mode in (BETTING, NOT_CONFIGURED):
+                self.mode = SERVICE  # the key held all along: service mode, as it means
+        return record
+
     def open_repl(self):
         # The technician's way to MicroPython's REPL (docs/host-link.md, "The
         # REPL"), only with the key switch held: its `repl` record first,
@@ -400,6 +447,8 @@ class Table:
                   "key_id": self.bonus.store.key_id, "drbg": self.bonus.generator(),
                   "display_fault": self.display_watch.fault,
                   "display_sensed": self.display_watch.sensed}
+        if self.program_check is not None:
+            status["program"] = self.program_check.status(self.bonus.store.program)
         if self.warning is not None:
             status["warnings"] = [self.warning]
         if meter is not None and self.bonus.fault is None:

@@ -3,7 +3,10 @@
 # in the image's first 512 bytes (after the boot stage and the vector table);
 # it points at a table of entries, one of which is the binary's end
 # (__flash_binary_end). The image as programmed is its UF2 file's pages: from
-# the start of flash up to that end, rounded up to a 256-byte page.
+# the start of flash up to that end, rounded up to a 256-byte page. The end
+# may lie a few bytes of alignment past the binary's last byte, which the UF2
+# file then has no page for: a last page wholly erased (every byte 0xFF; the
+# UF2's own last page holds the binary's last bytes) is not the image's.
 # The SDK's entries are packed structures that may lie at any byte (the
 # official image's own pin names do), while a board reads whole aligned words
 # (machine.mem32): a word at any other address is put together from two.
@@ -19,6 +22,7 @@ _TYPE_ID_AND_INT = const(5)
 _TAG_RP = const(0x5052)  # 'R', 'P'
 _ID_BINARY_END = const(0x68F465DE)
 _PAGE = const(256)
+_ERASED = const(0xFFFFFFFF)
 
 
 def _at(word, address):
@@ -47,5 +51,16 @@ def image_length(word):
                 _at(word, entry) == _TAG_RP << 16 | _TYPE_ID_AND_INT \
                 and _at(word, entry + 4) == _ID_BINARY_END:
             end = _at(word, entry + 8) - FLASH_START
-            return (end + _PAGE - 1) // _PAGE * _PAGE
+            length = (end + _PAGE - 1) // _PAGE * _PAGE
+            if length and _erased(word, FLASH_START + length - _PAGE):
+                length -= _PAGE
+            return length
     return None
+
+
+def _erased(word, page):
+    # Every word of the page at `page` reads 0xFFFFFFFF: flash never programmed.
+    for address in range(page, page + _PAGE, 4):
+        if word(address) != _ERASED:
+            return False
+    return True

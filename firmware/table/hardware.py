@@ -33,9 +33,11 @@ class Board:
     # reset: the board's machine.reset, for the heap watch's restart (heap.py).
     # rtc: the board's machine.RTC class, for the host link's `clock` command.
     # program: what `authenticate` reads (authenticate.py); by default the
-    # build's files as `make deploy` copies them.
+    # build's files as `make deploy` copies them. reset_cause: why the board
+    # started, by name (reset_cause.named), for the start's record; None: unknown.
     def __init__(self, seats, lock, key, display, storage_root="/meter", io=None,
-                 qualify=None, heap_bytes=None, reset=None, rtc=None, program=None):
+                 qualify=None, heap_bytes=None, reset=None, rtc=None, program=None,
+                 reset_cause=None):
         self.seats = seats
         self.rtc = rtc  # machine.RTC, the calendar clock's setter (board_clock.py); None: none
         self.io = io
@@ -51,6 +53,7 @@ class Board:
         self.heap_bytes = heap_bytes
         self.reset = reset
         self.program = program or files_program("/lib", "/main.py")
+        self.reset_cause = reset_cause
 
     def service(self):
         pass  # real pins need nothing between ticks

@@ -119,7 +119,8 @@ class HostLink:
                          "validation": self._validation, "round": self._round,
                          "clock": self._clock, "authenticate": self._authenticate,
                          "provision": self._provision, "head": self._head,
-                         "seed": self._seed, "repl": self._repl}
+                         "seed": self._seed, "repl": self._repl,
+                         "accept_program": self._accept_program}
 
     def send(self, message):
         # A line the heap cannot hold now is tried once more after a
@@ -423,6 +424,12 @@ class HostLink:
         record = self.table.seed(command.get("entropy"))
         return {"ok": True, "reply": "seed", "drbg": self.table.bonus.generator(),
                 "seq": record["seq"]}
+
+    def _accept_program(self, command):
+        # The program running accepted in service mode (controller.py): its record's fields.
+        record = self.table.accept_program()
+        return {"ok": True, "reply": "accept_program", "digest": record["digest"],
+                "was": record["was"], "seq": record["seq"]}
 
     def _repl(self, command):
         # The port handed to MicroPython's REPL, with the key switch held:

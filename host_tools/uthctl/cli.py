@@ -13,6 +13,7 @@ import traceback
 
 from . import __version__
 from .commands import (
+    accept_program,
     audit,
     authenticate,
     bridge,
@@ -43,7 +44,7 @@ from .errors import UthctlError
 
 COMMANDS = (hand, settle, par, paytables, mystery, sim, rig, meters, status, config, setting,
             payment, validate, clock, monitor, log, audit, soak, signage, bridge, floor,
-            authenticate, provision, seed, repl)
+            authenticate, provision, seed, accept_program, repl)
 
 
 _PARSED_BY = "_uthctl_parsed_by"  # the innermost parser's prog, while parsing

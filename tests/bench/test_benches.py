@@ -24,7 +24,8 @@ MAKE_BENCH_SMALL = ["--hands", "200", "--repeats", "1", "--pairs", "1000", "--se
 MAKE_BENCH_FLOOR_SMALL = ["--stored", "300", "--taken", "200"]
 # Drivers of the emulated Pico and ESP32: loaded, not run (see above).
 EMULATOR_DRIVERS = ["pico_bench", "pico_lock_key", "pico_round", "image_compare",
-                    "esp32_bench", "esp32_lock", "esp32_census", "pico_drbg"]
+                    "esp32_bench", "esp32_lock", "esp32_census", "pico_drbg",
+                    "start_check_run"]
 # Scripts that run on the chip or the unix port, put there by a driver this
 # file runs or loads: each named with the driver that runs it.
 CHIP_SIDE = {
@@ -35,6 +36,7 @@ CHIP_SIDE = {
     "round_profile": "pico_round (on the emulated Pico)",
     "soak_heap_board": "soak_heap, on the unix port",
     "round_command": "pico_round on the emulated Pico; run here on the unix port",
+    "start_check": "start_check_run (on the emulated Pico and the unix port)",
 }
 RUN_HERE = {"run", "link_answers", "floor_intake", "floor_page_clients", "floor_pending",
             "vboard_lock", "soak_heap", "round_command"}

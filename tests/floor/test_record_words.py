@@ -19,6 +19,15 @@ def test_the_firmwares_records_in_words():
         "record key ab12 in force (replacing cd34)")
     assert words({"ev": "paid", "seat": 2, "award": 180_000_000, "cycle": 1,
                   "payment": "jackpot_slip"}) == "$180.00 paid to seat 2 (jackpot slip)"
+    old, new = "2c" * 32, "af" * 32
+    assert words({"ev": "program", "was": old, "digest": new, "kind": "files"}) == (
+        "program afafafafafafafaf accepted in service mode (was 2c2c2c2c2c2c2c2c)")
+    assert words({"ev": "program", "was": None, "digest": new, "kind": "image"}) == (
+        "program afafafafafafafaf accepted in service mode (was none accepted)")
+    assert words({"ev": "start", "program": new, "cause": "wdt_reset"}) == (
+        "controller started, program afafafafafafafaf, reset cause wdt_reset")
+    assert words({"ev": "start", "program": None, "cause": None}) == (
+        "controller started, program UNREADABLE")
 
 
 def test_a_record_of_an_unknown_kind_or_shape_reads_as_its_fields():

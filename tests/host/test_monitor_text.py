@@ -28,6 +28,11 @@ EXAMPLES = [
      "record key 9c41e07b5d2a3f68 given (the board's first) (log record 12)"),
     ({"ev": "key", "key_id": "0d5e9a4c2b1f7e38", "was": "9c41e07b5d2a3f68", "seq": 40},
      "record key 0d5e9a4c2b1f7e38 given (replacing 9c41e07b5d2a3f68) (log record 40)"),
+    ({"ev": "program", "digest": "af" * 32, "was": "2c" * 32, "kind": "files", "seq": 61},
+     "program afafafafafafafaf accepted (replacing 2c2c2c2c2c2c2c2c) (log record 61)"),
+    ({"ev": "start", "program": "af" * 32, "cause": "pwron_reset", "seq": 62},
+     "controller start recorded: program afafafafafafafaf, reset cause pwron_reset "
+     "(log record 62)"),
     ({"ev": "refused", "reason": "no round while the meter is pending"},
      "refused: no round while the meter is pending"),
     ({"ev": "fault", "reason": "store: no readable meter record"},

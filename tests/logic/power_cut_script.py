@@ -46,6 +46,12 @@
 # hand (hmac_by_hand.py): unsigned before the first key, and a replacement
 # signed with the key it replaces.
 #
+# The program a technician accepts (table/program_check.py): its digest is
+# kept in the hits copy the meter record names, and the day accepts one and
+# then another, each cut at every flash operation; a reboot finds the digest
+# before or after, as the meters (the proof's state digest holds it). A
+# start's record (its program and reset cause) is cut the same way.
+#
 # Rounds settled on the board (settled_day, settled_rounds.py): a
 # settlement's commit is its log record, then a copy of the side wagers'
 # meters naming it (store.py). After a cut in it the reboot must find those
@@ -80,6 +86,9 @@ RESERVE_BLOCKS = 2
 # The day's record keys, first and replacement (64 lower-case hex digits each).
 KEY_FIRST = "6b" * 32
 KEY_SECOND = "0123456789abcdef" * 4
+# The digests of two programs a technician accepts, one after the other.
+PROGRAM_FIRST = "a1" * 32
+PROGRAM_SECOND = "b2" * 32
 
 # A display's fault raised and cleared (table/display_watch.py): records of their own.
 DISPLAY_FAULT = {"ev": "fault", "source": "display",
@@ -122,6 +131,12 @@ SCRIPT = (
     ("refusal_logged", "set", "wager_cents", 300),  # mid-cycle: refused, and logged
     ("event", DISPLAY_FAULT),  # the LED meter stopped acknowledging: a record, no money
     ("event", DISPLAY_CLEARED),
+    ("round", FULL),
+    ("accept_program", PROGRAM_FIRST),  # the first program accepted: the hits copy rewritten
+    ("refused", "accept_program", PROGRAM_FIRST),  # already the accepted one
+    ("round", FULL),
+    ("accept_program", PROGRAM_SECOND),  # another, its digest over the first's
+    ("start", PROGRAM_SECOND, "pwron_reset"),  # a start's record (table/controller.py)
     ("round", FULL),
 )
 
@@ -183,6 +198,10 @@ def apply(bonus, op):
         return bonus.change_setting(op[1], op[2])
     if name == "event":
         return bonus.record_event(dict(op[1]))
+    if name == "accept_program":
+        return bonus.accept_program("files", op[1])
+    if name == "start":
+        return bonus.record_start(op[1], op[2])
     if name == "settle":  # a round's side wagers (settled_rounds.py), maybe changed
         from settled_rounds import ROUNDS
 
@@ -325,8 +344,9 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
         # may hold no block as long as the pieces joined.
         digest = hashlib.sha256()
         for piece in (chain.canonical(to_record(meter)), chain.canonical(rare),
-                      "%s|%d|%d|%d|%s|%s" % (meter.commitment, store.commit_seq, store.hits_seq,
-                                             store.head_seq, store.head_hash, store.key_id),
+                      "%s|%d|%d|%d|%s|%s|%s" % (meter.commitment, store.commit_seq,
+                                                store.hits_seq, store.head_seq, store.head_hash,
+                                                store.key_id, store.program),
                       chain.canonical(side)):
             digest.update(piece.encode())
             digest.update(b"|")
@@ -467,6 +487,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
                 assert _log_state(bonus) == self.final_log, "a reboot changed the log"
                 _check_side_wagers(bonus, list(bonus.log_since(0)))
                 assert bonus.store.key_id == hmac_by_hand.key_id(KEYS_BY_TEXT[KEY_SECOND])
+                assert bonus.store.program == PROGRAM_SECOND, bonus.store.program
                 _check_signatures(bonus, list(bonus.log_since(0)))
             finally:
                 _unmount()

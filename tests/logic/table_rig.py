@@ -10,6 +10,7 @@ from table.clock import ticks_add
 from table.controller import Table
 from table.hostlink import HostLink
 from table.inputs import Seat
+from table.program_check import ProgramCheck
 
 
 def high_hit_value(n):
@@ -25,9 +26,12 @@ class Rig:
     # chips: the seats whose chip is on its spot when the board starts (a
     # restart mid-round); now: the board's ticks at start (they wrap at 2**30);
     # today: the board's date, "YYYY-MM-DD" (None: a board with no clock);
-    # qualify: the board's declaration (table/qualify.py).
+    # qualify: the board's declaration (table/qualify.py); program: what the
+    # board runs, as a board names it (table/authenticate.py), checked at start;
+    # reset_cause: the port's, as app.reset_cause() names it.
     def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True, chips=(),
-                 now=1000, today=None, qualify=None, display=None):
+                 now=1000, today=None, qualify=None, display=None, program=None,
+                 reset_cause=None):
         self.now = now
         self.lock = Pin()
         self.key = Pin()
@@ -45,6 +49,10 @@ class Rig:
                            qualify=qualify, today=lambda: self.today)
         self.link = HostLink(self.table, self.lines.append)
         self.table.emit = self.link.send
+        if program is not None:  # as app.build does for a board that names its program
+            self.link.program = program
+            self.table.program_check = ProgramCheck(program)
+        self.table.reset_cause = reset_cause  # as app.build has it from machine.reset_cause()
         self.table.start(self.now)
 
     def run(self, ms, step=5):

@@ -8,8 +8,10 @@ import struct
 from table.flash_image import FLASH_START, image_length
 
 
-def flash_with(entries, header_at=0x1D4, entry_from=0x1800, entry_size=16):
+def flash_with(entries, header_at=0x1D4, entry_from=0x1800, entry_size=16, content_to=0x2345):
+    # The binary's bytes (0xA5 here, the rest erased) up to content_to, as a UF2 programs them.
     image = bytearray(b"\xff" * 0x3000)
+    image[:content_to] = b"\xa5" * content_to
     table = 0x1000
     for number, (kind, tag, ident, value) in enumerate(entries):
         entry = entry_from + entry_size * number
@@ -36,6 +38,15 @@ def test_the_image_ends_at_its_binary_end_rounded_up_to_a_page():
     assert image_length(reader(image)) == 0x2400
     exact = flash_with([(5, 0x5052, 0x68F465DE, FLASH_START + 0x2300)])
     assert image_length(reader(exact)) == 0x2300
+
+
+def test_a_last_page_never_programmed_is_not_the_images():
+    # The binary end 4 bytes of alignment past the binary's last byte, at a
+    # page's start: the UF2 file has no page there, and the flash is erased.
+    padded = flash_with([(5, 0x5052, 0x68F465DE, FLASH_START + 0x2304)], content_to=0x2300)
+    assert image_length(reader(padded)) == 0x2300
+    programmed = flash_with([(5, 0x5052, 0x68F465DE, FLASH_START + 0x2304)], content_to=0x2304)
+    assert image_length(reader(programmed)) == 0x2400
 
 
 def test_no_header_or_no_binary_end_is_none():

@@ -81,6 +81,17 @@ def _repl(e):
     return "REPL opened in service mode%s%s" % (exposed, _record(e))
 
 
+def _program(e):
+    was = "replacing %s" % e["was"][:16] if e.get("was") else "the board's first"
+    return "program %s accepted (%s)%s" % (e["digest"][:16], was, _record(e))
+
+
+def _start(e):
+    program = e["program"][:16] if e.get("program") else "UNREADABLE"
+    cause = ", reset cause %s" % e["cause"] if e.get("cause") else ""
+    return "controller start recorded: program %s%s%s" % (program, cause, _record(e))
+
+
 def _reason(label):
     return lambda e: "%s: %s" % (label, e.get("reason"))
 
@@ -88,7 +99,7 @@ def _reason(label):
 WORDS = {"started": _started, "config": _config, "reset": _reset, "locked": _locked,
          "contribution": _contribution, "hit": _hit, "validated": _validated, "paid": _paid,
          "retained": _retained, "setting": _setting, "redraw": _redraw, "key": _key,
-         "repl": _repl,
+         "repl": _repl, "program": _program, "start": _start,
          "fault": _reason("FAULT"), "store_warning": _reason("store warning"),
          "expiry_warning": _reason("EXPIRY warning"),
          "refused": _reason("refused"), "fault_cleared": _reason("fault cleared"),

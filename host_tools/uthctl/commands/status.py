@@ -75,6 +75,25 @@ def _generator(status):
     return "not seeded: the hit value is drawn from the board's own source (uthctl seed)"
 
 
+# The start's program check (docs/host-link.md, "The program at start"), by its verdict.
+_PROGRAM = {"accepted": "accepted, checked at this start",
+            "not_accepted": "not accepted yet: it plays, unchecked, until a technician "
+                            "accepts it (uthctl accept-program)",
+            "changed": "NOT the accepted program: no play until a technician accepts it "
+                       "(uthctl accept-program, the key held)",
+            "unreadable": "could not be read at start: no play"}
+
+
+def _program(status):
+    program = status.get("program")
+    if program is None:
+        return "not checked by this firmware"
+    text = _PROGRAM.get(program["check"], program["check"])
+    if program.get("digest"):
+        text += " (%s %s)" % (program["kind"], program["digest"][:16])
+    return text
+
+
 def format_status(status, meters, why_not=None):
     config = (meters or status).get("config")
     lines = ["state          %s" % STATES.get(status["state"], status["state"]),
@@ -97,7 +116,8 @@ def format_status(status, meters, why_not=None):
               "stale chips    %s" % _seats(status.get("stale_chips")),
               "firmware       %s" % _firmware(status),
               "record key     %s" % _record_key(status),
-              "generator      %s" % _generator(status)]
+              "generator      %s" % _generator(status),
+              "program        %s" % _program(status)]
     if status.get("internal_errors"):  # commands that met a firmware bug since start-up
         lines.append("firmware bugs  %d command(s) got an internal error since start-up"
                      % status["internal_errors"])

@@ -77,4 +77,9 @@ _SAYING = {
     "setting": lambda r: "setting %s: %s (was %s)" % (r["name"], r["value"], r["was"]),
     "key": lambda r: "record key %s in force%s" % (
         r["key_id"], " (replacing %s)" % r["was"] if r.get("was") else ""),
+    "program": lambda r: "program %s accepted in service mode (was %s)" % (
+        r["digest"][:16], r["was"][:16] if r.get("was") else "none accepted"),
+    "start": lambda r: "controller started, program %s%s" % (
+        r["program"][:16] if r.get("program") else "UNREADABLE",
+        ", reset cause %s" % r["cause"] if r.get("cause") else ""),
 }
