@@ -51,8 +51,9 @@ def pytest_collection_modifyitems(config, items):
         only = item.get_closest_marker("target")
         callspec = getattr(item, "callspec", None)
         on = callspec.params.get("target") if callspec is not None else None
-        if (only is not None and only.args[0] not in chosen) or \
-                (on is not None and on not in targets.NAMES):
+        # target(name) is that board only: not its other boards' parameters either.
+        if (only is not None and (only.args[0] not in chosen or on not in (None, only.args[0]))) \
+                or (on is not None and on not in targets.NAMES):
             dropped.append(item)
             continue
         if on == "esp32":

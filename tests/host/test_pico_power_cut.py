@@ -342,13 +342,24 @@ def meters(host):
     return reply["meters"]
 
 
-def comparable(record):
+def comparable(record, startless=False):
     # A meter record without what follows the clock (each hit's time).
-    kept = {name: record[name] for name in COMPARED}
+    # startless: without the log's head too, which each power-on's `start`
+    # record moves (the_restarts_start_alone checks what lies past the step's head).
+    kept = {name: record[name] for name in COMPARED if not (startless and name == "log_seq")}
     kept["last_hits"] = [hit[:-1] for hit in record["last_hits"]]  # [..., payment, time]
     if kept["pending"] is not None:
         kept["pending"] = kept["pending"][:-1]  # [seat, award, cycle, round, time]
     return kept
+
+
+def the_restarts_start_alone(records, step_head, landed_head, head):
+    # Past the step's head (before it), the restart's own `start` record and
+    # nothing else beyond what the step landed: a start moves no meter, and
+    # comes before what a boot finishes (a validation's reset cut short).
+    # The cut is armed past the cut power-on's boot, so its `start` is in the step's head.
+    past = [record for record in records if step_head < record["seq"] <= head]
+    return head == landed_head + 1 and sum(record["ev"] == "start" for record in past) == 1
 
 
 def quiet_ops(bench):
@@ -436,16 +447,25 @@ def check_restart(bench, entry, cut_lines, secret_before):
     assert came["fault"] is None, came
     now = meters(host)
     problems = []
-    if comparable(now) not in (comparable(entry["after"]), comparable(entry["before"])):
+    landed = [ref for ref in (entry["after"], entry["before"])
+              if comparable(now, startless=True) == comparable(ref, startless=True)]
+    if not landed:
         problems.append("meters neither before nor after: %s" % json.dumps(now))
     if now["seeded"] + now["contributed"] != now["paid"] + now["meter"]:
         problems.append("identity broken: %s" % json.dumps(now))
     secrets = [secret_before, known_secrets(now)]  # None where no value is live
+    restart_head = now["log_seq"]  # before a redraw's records, if the value was exposed
     if now["exposed"]:
         EXPOSED.append(entry["step"].name)
         problems += recover(host, bench.rig, now, secrets)
         now = meters(host)
     records = host.log()
+    # A new board (no record yet) writes no `start` (bonus.record_start).
+    if landed and restart_head and not any(
+            the_restarts_start_alone(records, entry["before"]["log_seq"], ref["log_seq"],
+                                     restart_head) for ref in landed):
+        problems.append("past the step's head, more than the restart's `start`: %s"
+                        % json.dumps(records[-3:]))
     if now["log_seq"] == 0:  # a new board, as before its first configuration
         if records:
             problems.append("log records before any: %s" % json.dumps(records))

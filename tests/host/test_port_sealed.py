@@ -131,5 +131,7 @@ def test_the_repl_is_handed_over_with_the_key_held_logged_and_its_value_redrawn(
     table.play_round([2])
     with target.link(table.port, timeout=10.0) as link:
         records, _ = logexport.export(link)
-    assert [r["ev"] for r in records] == ["config", "reset", "repl", "redraw", "round"], records
+    # The restart after the REPL is a `start` record (table/program_check.py).
+    assert [r["ev"] for r in records] == ["config", "reset", "repl", "start", "redraw",
+                                          "round"], records
     assert records[2]["exposed"] is True and records[2]["cycle"] == 1, records[2]

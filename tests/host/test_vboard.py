@@ -30,6 +30,7 @@ from uthctl.boards.handoff import hand_to_repl
 from uthctl.boards.max7219_model import reading
 from uthctl.cli import main as uthctl
 from uthctl.links.board_link import Link
+from uthctl.links.logexport import fetch_records
 from uthctl.links.rig import Rig, RigError, lit
 
 A1_MINIMUM_CENTS = 100 * 100
@@ -284,10 +285,12 @@ def test_vboard_soft_reset_keeps_the_meters(sim_table):
     assert link.read_until(b"MPY: soft reboot\r\n")
     assert link.wait_event("started")["state"] in ("betting", "hit_pending")
     after = link.command("meters")["meters"]
-    # The money as it was; the `repl` record after the last, and the value exposed.
+    # The money as it was; the `repl` record after the last, then the soft
+    # reboot's `start`, and the value exposed.
     for name in ("meter", "contributed", "seeded", "paid", "cycle", "round", "hits"):
         assert after[name] == before[name], name
-    assert (after["log_seq"], after["exposed"]) == (before["log_seq"] + 1, True), after
+    assert (after["log_seq"], after["exposed"]) == (before["log_seq"] + 2, True), after
+    assert last_events(link, 2) == ["repl", "start"]
     state = rig.wait_for(lambda s: lit(s["bet_lights"]) == [5], what="bet light 5 again")
     assert state["boots"] == 2
 
@@ -297,7 +300,18 @@ def test_vboard_soft_reset_keeps_the_meters(sim_table):
     vb = table.board()
     link = table.link(vb)
     link.wait_ready()
-    assert link.command("meters")["meters"] == after
+    again = link.command("meters")["meters"]
+    # Only this start's own record past the head: log_seq, log_hash and
+    # nothing else moved.
+    assert {k: v for k, v in again.items() if not k.startswith("log_")} == \
+        {k: v for k, v in after.items() if not k.startswith("log_")}
+    assert again["log_seq"] == after["log_seq"] + 1
+    assert last_events(link, 1) == ["start"]
+
+
+def last_events(link, count):
+    # The kinds of the board's last `count` log records.
+    return [record["ev"] for record in fetch_records(link, 0)[-count:]]
 
 
 # ---- (d) mpremote against the pty ----

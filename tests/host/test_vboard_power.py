@@ -452,22 +452,29 @@ class Table:
         self.known.update((record["seq"], record["hash"]) for record in records)
         return meters, {record["seq"]: record for record in records}
 
-    def matches(self, meters, log, expected, records):
-        # Whether the board shows exactly `expected` and `records` as its last ones.
+    def matches(self, meters, log, expected, records, base, boots=0):
+        # Whether the board shows exactly `expected`, with `records` its last
+        # ones past `base` (the head before the operation), among them a
+        # `start` record of the last of `boots` restarts and at most one of
+        # each restart killed before it. A start moves no meter, and comes
+        # before what a boot finishes (a validation's reset cut short).
+        past = [log[seq] for seq in range(base + 1, meters["log_seq"] + 1)]
+        starts = sum(record["ev"] == "start" for record in past)
+        if not (starts == boots == 0 or 1 <= starts <= boots):
+            return False
+        if meters["log_seq"] != expected["log_seq"] + starts:
+            return False
         if any(_timeless(name, meters[name]) != _timeless(name, expected[name])
-               for name in COMPARED):
+               for name in COMPARED if name != "log_seq"):
             return False
         if expected["commitment"] is not None and meters["commitment"] != expected["commitment"]:
             return False
-        first = expected["log_seq"] - len(records) + 1
-        for offset, want in enumerate(records):
-            got = {k: v for k, v in log[first + offset].items()
-                   if k not in ("seq", "prev", "hash", "time")}
-            if want.get("ev") == "reset" and want["commitment"] is None:
-                want = dict(want, commitment=meters["commitment"])
-            if got != want:
-                return False
-        return True
+        got = [{k: v for k, v in record.items() if k not in ("seq", "prev", "hash", "time")}
+               for record in past if record["ev"] != "start"]
+        want = [dict(record, commitment=meters["commitment"])
+                if record.get("ev") == "reset" and record["commitment"] is None else record
+                for record in records]
+        return got == want
 
     def accept(self, meters):
         # The board's meters become the model; a new cycle's value is looked up.
@@ -565,8 +572,8 @@ class Table:
 
     def recover(self, killer, rng, stats):
         # After the kill: power on if it was a cut, maybe kill the boot too, then
-        # wait for the controller. Returns the events the boot(s) sent and
-        # whether the image showed a commit cut short.
+        # wait for the controller. Returns the events the boot(s) sent,
+        # whether the image showed a commit cut short, and how many boots ran.
         start = len(self.host.events)
         killer.wait()
         cut_short = False
@@ -578,6 +585,7 @@ class Table:
             self.clear_inputs()  # the board powers on with no chips and no buttons
             self.rig.power(True)
         old = killer.pid
+        boots = 1
         if rng.random() < 0.2:
             pid = wait_pid(self.vb.flash, not_pid=old)
             time.sleep(rng.uniform(0.0, 0.08))  # into its boot and the store's recovery
@@ -585,12 +593,13 @@ class Table:
                 os.kill(pid, signal.SIGKILL)
             stats["kills"] += 1
             stats["boot_kills"] += 1
+            boots += 1
             old = pid
         self.clear_inputs()
         self.host.ping_until_running()
         new = wait_pid(self.vb.flash, not_pid=old)
         assert new != killer.pid
-        return self.host.events[start:], cut_short
+        return self.host.events[start:], cut_short, boots
 
 
 # ---- the test ----
@@ -677,7 +686,7 @@ def test_vboard_power_cuts_leave_every_meter_before_or_after(table):
         if killed:
             killer, table.killer = table.killer, None
             stats["kills"] += 1
-            boot_events, cut_short = table.recover(killer, rng, stats)
+            boot_events, cut_short, boots = table.recover(killer, rng, stats)
             committed_seen = table.committed(start, op)  # events the killed board sent
             # The boot may report the cut operation's log records dropped;
             # any other warning, or a fault, is a failure.
@@ -690,13 +699,13 @@ def test_vboard_power_cuts_leave_every_meter_before_or_after(table):
                         and e not in reported + exposed], boot_events
             stats["reported"] += bool(reported)
         else:
-            committed_seen, cut_short, reported, exposed = True, False, [], []
+            committed_seen, cut_short, reported, exposed, boots = True, False, [], [], 0
             stats["unkilled"] += 1
 
         meters, log = table.observe()
-        if table.matches(meters, log, after, records):
+        if table.matches(meters, log, after, records, before["log_seq"], boots):
             landed = "after"
-        elif table.matches(meters, log, before, []):
+        elif table.matches(meters, log, before, [], before["log_seq"], boots):
             landed = "before"
             assert not committed_seen, "the host had the committed event; the meters lost it"
         else:
