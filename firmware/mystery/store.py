@@ -28,9 +28,10 @@ _WAGERS_LOG_HASH = const(3)
 # The first event of each kind of operation: a round (its hits follow), a
 # validation (its payment follows), a reset, a configuration, a setting, a
 # settlement, a record key, the generator seeded, the REPL opened, a
-# setting's change refused mid-cycle, a fault of the board raised or cleared.
+# setting's change refused mid-cycle, a fault of the board raised or cleared,
+# the controller's door opened or closed.
 _OPERATION_STARTS = ("round", "validated", "reset", "config", "setting", "settled", "key",
-                     "seed", "repl", "setting_refused", "fault", "fault_cleared")
+                     "seed", "repl", "setting_refused", "fault", "fault_cleared", "door")
 
 # Said at every boot while a cycle's value is exposed (see Meter.redraw).
 EXPOSED_WARNING = ("cycle %d's hit value was written to flash by an operation that did not "

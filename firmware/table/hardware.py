@@ -33,15 +33,18 @@ class Board:
     # reset: the board's machine.reset, for the heap watch's restart (heap.py).
     # rtc: the board's machine.RTC class, for the host link's `clock` command.
     # program: what `authenticate` reads (authenticate.py); by default the
-    # build's files as `make deploy` copies them.
+    # build's files as `make deploy` copies them. door: the compartment door's
+    # switch, a pin whose value() is 1 while it is open (door.py); None: none.
     def __init__(self, seats, lock, key, display, storage_root="/meter", io=None,
-                 qualify=None, heap_bytes=None, reset=None, rtc=None, program=None):
+                 qualify=None, heap_bytes=None, reset=None, rtc=None, program=None,
+                 door=None):
         self.seats = seats
         self.rtc = rtc  # machine.RTC, the calendar clock's setter (board_clock.py); None: none
         self.io = io
         self.qualify = qualify
         self.lock = lock
         self.key = key
+        self.door = door
         self.display = display
         self.serial = UsbSerial(sys.stdin, sys.stdout)
         self.storage_root = _folder(storage_root)

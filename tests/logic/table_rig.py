@@ -25,9 +25,10 @@ class Rig:
     # chips: the seats whose chip is on its spot when the board starts (a
     # restart mid-round); now: the board's ticks at start (they wrap at 2**30);
     # today: the board's date, "YYYY-MM-DD" (None: a board with no clock);
-    # qualify: the board's declaration (table/qualify.py).
+    # qualify: the board's declaration (table/qualify.py); door: the
+    # compartment door's switch (a Pin, 1 = open), None for a board without one.
     def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True, chips=(),
-                 now=1000, today=None, qualify=None, display=None):
+                 now=1000, today=None, qualify=None, display=None, door=None):
         self.now = now
         self.lock = Pin()
         self.key = Pin()
@@ -42,7 +43,7 @@ class Rig:
         self.lines = []
         self.today = today
         self.table = Table(bonus, seat_list, self.lock, self.key, self.display, None,
-                           qualify=qualify, today=lambda: self.today)
+                           qualify=qualify, today=lambda: self.today, door_pin=door)
         self.link = HostLink(self.table, self.lines.append)
         self.table.emit = self.link.send
         self.table.start(self.now)
