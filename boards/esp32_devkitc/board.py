@@ -6,7 +6,7 @@ from micropython import const
 
 from table.hardware import Board
 from table.max7219 import Max7219
-from table.pins import ActiveLow
+from table.pins import ActiveLow, ShutWhenLow
 from table.seat_expanders import SeatExpanders
 
 STORAGE_ROOT = "/meter"
@@ -24,6 +24,10 @@ WROOM_HEAP_BYTES = const(166_592)
 
 _SEATS = const(7)
 _EXPANDERS = (0x20, 0x21)  # I2C addresses, seats 1-4 and 5-7
+# The controller compartment's door switch: U2's spare GPA7, closed by the
+# shut door to ground, so the pin reads open when the door or its wire is
+# (table/door.py; docs/boards.md, "The door").
+_DOOR = (0x21, 7)
 _GP_LOCK = const(13)
 _GP_KEY = const(14)
 _GP_CS = const(5)
@@ -67,5 +71,6 @@ def build():
     # No bus traffic here: the controller starts the expanders and faults if one is missing.
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
+    door = ShutWhenLow(io.input(*_DOOR))
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
-                 heap_bytes=_heap_bytes(), reset=reset, rtc=RTC)
+                 heap_bytes=_heap_bytes(), reset=reset, rtc=RTC, door=door)
