@@ -19,6 +19,14 @@ def test_the_firmwares_records_in_words():
         "record key ab12 in force (replacing cd34)")
     assert words({"ev": "paid", "seat": 2, "award": 180_000_000, "cycle": 1,
                   "payment": "jackpot_slip"}) == "$180.00 paid to seat 2 (jackpot slip)"
+    assert words({"ev": "door", "state": "open", "seq": 12}) == (
+        "the controller's door opened: LOCK refused until it closed")
+    assert words({"ev": "door", "state": "closed"}) == "the controller's door closed"
+    reason = "display: the LED meter does not acknowledge (9 bytes missed)"
+    assert words({"ev": "fault", "source": "display", "reason": reason}) == (
+        "FAULT (display): " + reason)
+    assert words({"ev": "fault_cleared", "source": "display", "reason": reason}) == (
+        "fault cleared (display): " + reason)
 
 
 def test_a_record_of_an_unknown_kind_or_shape_reads_as_its_fields():

@@ -81,6 +81,13 @@ def _repl(e):
     return "REPL opened in service mode%s%s" % (exposed, _record(e))
 
 
+def _door(e):
+    if e["state"] == "open":
+        return "DOOR OPEN: the controller's door opened, LOCK refused until it is closed%s" % (
+            _record(e))
+    return "door closed%s" % _record(e) if e["state"] == "closed" else json.dumps(e)
+
+
 def _reason(label):
     return lambda e: "%s: %s" % (label, e.get("reason"))
 
@@ -88,7 +95,7 @@ def _reason(label):
 WORDS = {"started": _started, "config": _config, "reset": _reset, "locked": _locked,
          "contribution": _contribution, "hit": _hit, "validated": _validated, "paid": _paid,
          "retained": _retained, "setting": _setting, "redraw": _redraw, "key": _key,
-         "repl": _repl,
+         "repl": _repl, "door": _door,
          "fault": _reason("FAULT"), "store_warning": _reason("store warning"),
          "expiry_warning": _reason("EXPIRY warning"),
          "refused": _reason("refused"), "fault_cleared": _reason("fault cleared"),
@@ -125,4 +132,6 @@ def table_line(status, meters):
             meters.get("round"))
     if status.get("fault"):
         line += ", FAULT: %s" % status["fault"]
+    if status.get("door") == "open":
+        line += ", DOOR OPEN"
     return line
