@@ -24,10 +24,10 @@ WROOM_HEAP_BYTES = const(166_592)
 
 _SEATS = const(7)
 _EXPANDERS = (0x20, 0x21)  # I2C addresses, seats 1-4 and 5-7
-# The controller compartment's door switch: U2's spare GPA7, closed by the
+# The controller compartment's door switch: U2's spare GPA3, closed by the
 # shut door to ground, so the pin reads open when the door or its wire is
 # (table/door.py; docs/boards.md, "The door").
-_DOOR = (0x21, 7)
+_DOOR = (0x21, 3)
 _GP_LOCK = const(13)
 _GP_KEY = const(14)
 _GP_CS = const(5)

@@ -35,7 +35,7 @@ from table.seat_expanders import place
 
 SEATS = const(7)
 EXPANDERS = (0x20, 0x21)  # boards/esp32_devkitc/board.py's _EXPANDERS
-DOOR = (0x21, 7)  # and its _DOOR
+DOOR = (0x21, 3)  # and its _DOOR
 GP_LOCK = const(13)  # its _GP_LOCK, _GP_KEY and _GP_CS
 GP_KEY = const(14)
 GP_CS = const(5)

@@ -17,7 +17,7 @@ _GP_BET_LIGHT = (6, 7, 8, 9, 10, 11)  # seats 1-6
 _GP_JACKPOT_LIGHT = (12, 13, 14, 15, 20, 21)
 _X_BET_LIGHT = (0,)  # U3 port B bits: seat 7
 _X_JACKPOT_LIGHT = (1,)
-# The controller's door switch (its U2 GPA7, boards/rp2040_pico/board.py's
+# The controller's door switch (its U2 GPA3, boards/rp2040_pico/board.py's
 # _DOOR): the rig's transistor stands in for the switch, on while the door is
 # shut. So the rig's "door" level 1, the door open, is its transistor off.
 _GP_DOOR = const(26)

@@ -21,10 +21,10 @@ HEAP_BYTES = const(245_888)
 
 _SEATS = const(7)
 _EXPANDERS = (0x20, 0x21)  # I2C addresses, seats 1-4 and 5-7
-# The controller compartment's door switch: U2's spare GPA7, closed by the
+# The controller compartment's door switch: U2's spare GPA3, closed by the
 # shut door to ground, so the pin reads open when the door or its wire is
 # (table/door.py; docs/boards.md, "The door").
-_DOOR = (0x21, 7)
+_DOOR = (0x21, 3)
 _GP_LOCK = const(22)
 _GP_KEY = const(28)
 _GP_MISO = const(16)  # unconnected: the rp2 port takes a MISO pin for SPI0 even unused

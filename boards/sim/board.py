@@ -15,7 +15,7 @@
 #           output latches become betlightN and jackpotN. "i2c_fault 1" breaks
 #           the bus, "i2c_fault 1 ADDRESS" takes one expander off it, "... 0"
 #           mends it: the next I2C call fails as a NACK does on a board.
-#   door    the compartment door's switch on U2's GPA7 (DOOR), as the Pico
+#   door    the compartment door's switch on U2's GPA3 (DOOR), as the Pico
 #           and ESP32 board files wire it: "door 1" opens the door (the
 #           switch lets go of the pin), "door 0" shuts it (pulls it low), and
 #           the door starts shut, wired or not.
@@ -53,7 +53,7 @@ from table.serial import UsbSerial
 
 SEATS = const(7)
 EXPANDERS = (0x20, 0x21)  # as the real boards' addresses
-DOOR = (0x21, 7)  # the door switch's expander pin, as the real boards' _DOOR
+DOOR = (0x21, 3)  # the door switch's expander pin, as the real boards' _DOOR
 WIRE_ENV = "UTH_SIM_WIRE"
 SEED_ENV = "UTH_SIM_SEED"  # TEST ONLY: a deterministic random source
 RATE_ENV = "UTH_SIM_RATE"  # a soak's: the controller's clock this many times the host's

@@ -1,5 +1,5 @@
 # The controller compartment's door on a board (25 CFR 547.10(b);
-# 13:69E-1.39C(b)(5)): its switch on U2's GPA7, driven by the rig's `door`
+# 13:69E-1.39C(b)(5)): its switch on U2's GPA3, driven by the rig's `door`
 # (1: open). Opening it is a `door` record of the signed log, sent as its
 # event; LOCK is refused while it is open; closing it is a record too. On the
 # virtual board, and on the emulated Pico running the project's image (its

@@ -117,7 +117,7 @@ def test_the_rig_build_is_its_own_modules_and_the_controllers_has_none(tmp_path)
 
 def test_the_door_is_driven_shut_from_the_start_and_opened_by_level_1(rig):
     # The controller's door switch stands in on a header GPIO: its transistor
-    # on (the pin high) holds the controller's U2 GPA7 low, the door shut.
+    # on (the pin high) holds the controller's U2 GPA3 low, the door shut.
     door = rig.drives["door"]
     gpio = next(pin for pin in MADE if pin.gpio == 26)
     assert (gpio.mode, gpio.level, door.value()) == (FakePin.OUT, 1, 0)

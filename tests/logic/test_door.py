@@ -12,7 +12,7 @@ from table.door import CLOSE_MS
 from table_rig import Rig, scripted_hit
 
 REFUSAL = "no LOCK while the controller's door is open: close it"
-DOOR_PIN = (0x21, 7)  # U2 GPA7, as the Pico and ESP32 board files wire it
+DOOR_PIN = (0x21, 3)  # U2 GPA3, as the Pico and ESP32 board files wire it
 
 
 def _log(rig):
@@ -183,7 +183,7 @@ def test_where_the_log_takes_no_record_the_door_is_still_sent_and_lock_refused(r
 
 @tmpdir.within
 def test_the_door_on_an_expander_pin_and_a_cut_wire_reads_open(root):
-    # The shut door holds its switch closed, pulling U2's GPA7 low; opened,
+    # The shut door holds its switch closed, pulling U2's GPA3 low; opened,
     # or its wire cut, the pin's pull-up reads high: open either way.
     rig = ExpanderRig(root, door=DOOR_PIN)
     rig.configure("A1")
