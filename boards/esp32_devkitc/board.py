@@ -4,6 +4,7 @@
 from machine import I2C, RTC, SPI, Pin, reset
 from micropython import const
 
+from table.door import expander_input
 from table.hardware import Board
 from table.max7219 import Max7219
 from table.pins import ActiveLow, ShutWhenLow
@@ -71,6 +72,6 @@ def build():
     # No bus traffic here: the controller starts the expanders and faults if one is missing.
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
-    door = ShutWhenLow(io.input(*_DOOR))
+    door = ShutWhenLow(expander_input(io, *_DOOR))
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
                  heap_bytes=_heap_bytes(), reset=reset, rtc=RTC, door=door)

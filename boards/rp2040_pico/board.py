@@ -8,6 +8,7 @@ from micropython import const
 
 from table import app
 from table.authenticate import files_program, image_pieces
+from table.door import expander_input
 from table.flash_image import FLASH_START, image_length
 from table.hardware import Board
 from table.max7219 import Max7219
@@ -82,6 +83,6 @@ def build():
     # No bus traffic here: the controller starts the expanders and faults if one is missing.
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
-    door = ShutWhenLow(io.input(*_DOOR))
+    door = ShutWhenLow(expander_input(io, *_DOOR))
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
                  reset=reset, rtc=RTC, program=_program, door=door)

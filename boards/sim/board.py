@@ -47,6 +47,7 @@ from mcp23017_model import Mcp23017Model, ModelBus
 from micropython import const
 
 from table.authenticate import files_program
+from table.door import expander_input
 from table.pins import ShutWhenLow
 from table.seat_expanders import SeatExpanders, place
 from table.serial import UsbSerial
@@ -341,7 +342,7 @@ class Board:
         self.lock = wires.input("lock")
         self.key = wires.input("key")
         wires.input("door", DoorWire(self.models[DOOR[0]], DOOR[1]))
-        self.door = ShutWhenLow(self.io.input(*DOOR))
+        self.door = ShutWhenLow(expander_input(self.io, *DOOR))
         self.display = Display(wires)
         wires.display = self.display
         self.serial = UsbSerial(sys.stdin, sys.stdout)

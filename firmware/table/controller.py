@@ -49,7 +49,6 @@ from uth.seats import MAX_SEAT
 
 from . import expiry, meter_text, qualify
 from .display_watch import DisplayWatch
-from .door import Door
 from .inputs import FALL, RISE, Debounced, SeatSensors
 from .turns import Rotation, Turns
 
@@ -141,6 +140,8 @@ class Table:
         self.lock = Debounced(self.lock_pin, SETTLE_MS, now)
         self.key = Debounced(self.key_pin, SETTLE_MS, now)
         if self.door_pin is not None:
+            from .door import Door  # loaded only where the board has a door switch
+
             self.door = Door(self.door_pin, SETTLE_MS, now)
         self.stale_chips = [seat.number for seat in self.sensors if seat.bet.state]
         self.rotation = Rotation(meter_text.TURNS_MS, now)

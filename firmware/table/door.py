@@ -14,9 +14,27 @@
 from micropython import const
 
 from .inputs import Debounced
+from .mcp23017 import Input
 
 CLOSE_MS = const(1000)
 OPEN, CLOSED = "open", "closed"
+
+
+def expander_input(io, address, bit):
+    # The switch's pin on one of the seats' expanders (seat_expanders.py): a
+    # port A pin outside the seats' layout, read with theirs at each tick. A
+    # board's own module: the controller never loads it for a board without.
+    if not 0 <= bit < 8:
+        raise ValueError("expander pin %d is not an input (GPA0..7 are)" % bit)
+    for seat in io.seats:
+        for pin in (seat.bet, seat.uth):
+            if pin.chip.address == address and pin.bit == bit:
+                raise ValueError("expander 0x%02x pin %d is seat %d's" % (address, bit,
+                                                                         seat.number))
+    for chip in io.chips:
+        if chip.address == address:
+            return Input(chip, bit)
+    raise ValueError("no expander at 0x%02x" % address)
 
 
 class Door:

@@ -8,7 +8,7 @@
 #
 # so port A is all inputs and port B all outputs, and two chips carry seven
 # seats (28 signals; the second chip's GPA3, GPA7, GPB3 and GPB7 are spare: a
-# board may wire its compartment door's switch to a spare input, input()).
+# board may wire its compartment door's switch to a spare input, door.py).
 # The host's models of the expanders (the virtual board's, the emulated
 # Pico's) take this layout from here.
 #
@@ -53,21 +53,6 @@ class SeatExpanders:
         chip, bit = place(seat, signal)
         kind = Input if bit < 8 else Output
         return kind(self.chips[chip], bit)
-
-    def input(self, address, bit):
-        # A port A pin outside the seats' layout (the door switch), read with
-        # the seats' at each tick; address: one of the board's expanders.
-        if not 0 <= bit < 8:
-            raise ValueError("expander pin %d is not an input (GPA0..7 are)" % bit)
-        for seat in self.seats:
-            for pin in (seat.bet, seat.uth):
-                if pin.chip.address == address and pin.bit == bit:
-                    raise ValueError("expander 0x%02x pin %d is seat %d's" % (address, bit,
-                                                                             seat.number))
-        for chip in self.chips:
-            if chip.address == address:
-                return Input(chip, bit)
-        raise ValueError("no expander at 0x%02x" % address)
 
     def start(self):
         for chip in self.chips:

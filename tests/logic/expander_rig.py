@@ -8,6 +8,7 @@ from fakes import Display, Pin
 from mystery.bonus import MysteryBonus
 from mystery.store import Store
 from table.controller import Table
+from table.door import expander_input
 from table.hostlink import HostLink
 from table.pins import ShutWhenLow
 from table.seat_expanders import SeatExpanders
@@ -47,7 +48,7 @@ class ExpanderRig(Rig):
         door_pin = None
         if door is not None:
             self.models[door[0]].drive(door[1], 0)
-            door_pin = ShutWhenLow(io.input(*door))
+            door_pin = ShutWhenLow(expander_input(io, *door))
         bonus = MysteryBonus(Store(root), random_bytes)
         self.lines = []
         self.table = Table(bonus, io.seats, self.lock, self.key, self.display, None, io=io,
