@@ -5,9 +5,10 @@ import machine
 from machine import I2C, RTC, SPI, Pin, reset
 from micropython import const
 
+from table.door import expander_input
 from table.hardware import Board
 from table.max7219 import Max7219
-from table.pins import ActiveLow
+from table.pins import ActiveLow, ShutWhenLow
 from table.reset_cause import named
 from table.seat_expanders import SeatExpanders
 
@@ -26,6 +27,10 @@ WROOM_HEAP_BYTES = const(166_592)
 
 _SEATS = const(7)
 _EXPANDERS = (0x20, 0x21)  # I2C addresses, seats 1-4 and 5-7
+# The controller compartment's door switch: U2's spare GPA3, closed by the
+# shut door to ground, so the pin reads open when the door or its wire is
+# (table/door.py; docs/boards.md, "The door").
+_DOOR = (0x21, 3)
 _GP_LOCK = const(13)
 _GP_KEY = const(14)
 _GP_CS = const(5)
@@ -69,5 +74,7 @@ def build():
     # No bus traffic here: the controller starts the expanders and faults if one is missing.
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
+    door = ShutWhenLow(expander_input(io, *_DOOR))
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
-                 heap_bytes=_heap_bytes(), reset=reset, rtc=RTC, reset_cause=named(machine))
+                 heap_bytes=_heap_bytes(), reset=reset, rtc=RTC, reset_cause=named(machine),
+                 door=door)

@@ -15,7 +15,8 @@
 # 17), in the virtual board's wire protocol (boards/sim/board.py): "hello" and the outputs go out
 # ("betlightN 1", "jackpotN 0", and "spi REG DATA" for each frame the display
 # is sent), input levels ("bet3 1", "lock 1": 1 = a chip present, a button
-# pressed) and "i2c_fault ..." come in, "ready" after the levels at hello,
+# pressed; "door 1": the compartment open, its switch letting go of the
+# expander's pin, shut at start) and "i2c_fault ..." come in, "ready" after the levels at hello,
 # and "sync N" is echoed once the lines before it are applied. The wire is
 # read whenever the controller reads an input or the bus (each tick), so a
 # sync comes back when the next tick sees its level.
@@ -34,6 +35,7 @@ from table.seat_expanders import place
 
 SEATS = const(7)
 EXPANDERS = (0x20, 0x21)  # boards/esp32_devkitc/board.py's _EXPANDERS
+DOOR = (0x21, 3)  # and its _DOOR
 GP_LOCK = const(13)  # its _GP_LOCK, _GP_KEY and _GP_CS
 GP_KEY = const(14)
 GP_CS = const(5)
@@ -119,11 +121,20 @@ class Bus(ModelBus):
             for name, signal in (("betlight%d", "bet_light"), ("jackpot%d", "jackpot_light")):
                 chip, bit = place(n, signal)
                 self.lights.append([name % n, self.models[EXPANDERS[chip]], bit, None])
+        door = self.models[DOOR[0]]
+        wire.inputs["door"] = self._door(door, DOOR[1])
+        door.drive(DOOR[1], 0)  # shut until the supervisor's levels say otherwise
 
     @staticmethod
     def _driver(model, bit):
         def drive(level):
             model.drive(bit, 0 if level else None)  # a chip pulls the pin low
+        return drive
+
+    @staticmethod
+    def _door(model, bit):
+        def drive(level):
+            model.drive(bit, None if level else 0)  # open: the switch lets go of the pin
         return drive
 
     def _show_lights(self):

@@ -17,6 +17,10 @@ _GP_BET_LIGHT = (6, 7, 8, 9, 10, 11)  # seats 1-6
 _GP_JACKPOT_LIGHT = (12, 13, 14, 15, 20, 21)
 _X_BET_LIGHT = (0,)  # U3 port B bits: seat 7
 _X_JACKPOT_LIGHT = (1,)
+# The controller's door switch (its U2 GPA3, boards/rp2040_pico/board.py's
+# _DOOR): the rig's transistor stands in for the switch, on while the door is
+# shut. So the rig's "door" level 1, the door open, is its transistor off.
+_GP_DOOR = const(26)
 _GP_RUN = const(16)
 _GP_POWER = const(17)
 _GP_SDA = const(18)
@@ -28,6 +32,18 @@ _X_ADDRESS = const(0x27)
 
 def _drive(gpio):
     return Pin(gpio, Pin.OUT, value=0)
+
+
+class _DoorDrive:
+    # The door as the rig names it (1: open) on a drive that shuts it when on.
+    def __init__(self, pin):
+        self.pin = pin
+
+    def value(self, level=None):
+        if level is None:
+            return 0 if self.pin.value() else 1
+        self.pin.value(0 if level else 1)
+        return None
 
 
 def _light(gpio):
@@ -46,6 +62,7 @@ def build(sleep_ms):
     chip = expander()
     drives = {name: _drive(gpio) for name, gpio in _GP_DRIVE}
     drives.update({name: Drive(chip, bit) for name, bit in _X_DRIVE})
+    drives["door"] = _DoorDrive(_drive(_GP_DOOR))
     bet = [_light(gpio) for gpio in _GP_BET_LIGHT] + [Light(chip, b) for b in _X_BET_LIGHT]
     jackpot = [_light(gpio) for gpio in _GP_JACKPOT_LIGHT] + [
         Light(chip, bit) for bit in _X_JACKPOT_LIGHT]

@@ -18,7 +18,8 @@
 # Pins come in (board.py names them): anything with value() is a pin, a rig
 # GPIO or a bit of the rig's expander (rig_expander.py) alike. A drive pin
 # high turns its transistor on, which pulls the controller's input to
-# ground: chip present, LOCK pressed, key turned, as the sensors do.
+# ground: chip present, LOCK pressed, key turned, as the sensors do; the
+# door's (board.py) is the other way round, "door" 1 being the door open.
 # The UTH spots start with their chips placed, as the virtual board's and
 # the emulated Pico's do: a scenario that places only progressive chips
 # plays qualifying seats, and lifts a UTH chip to test one that does not.
@@ -28,7 +29,7 @@ from micropython import const
 
 SEATS = const(7)
 INPUTS = tuple("bet%d" % n for n in range(1, SEATS + 1)) + tuple(
-    "uth%d" % n for n in range(1, SEATS + 1)) + ("lock", "key")
+    "uth%d" % n for n in range(1, SEATS + 1)) + ("lock", "key", "door")
 OPS = "state, set, press, power, reset, ping"
 _SETTLE_MS = const(10)  # two of the controller's 5 ms ticks: its next one sees the level
 _RESET_MS = const(50)  # RUN held low this long resets an RP2040
@@ -153,7 +154,7 @@ class RigPins:
 
 def start_level(name):
     # The UTH chips placed, everything else released (the controller's
-    # pull-ups read no chip, no press).
+    # pull-ups read no chip, no press), the door shut (0).
     return 1 if name.startswith("uth") else 0
 
 

@@ -9,10 +9,11 @@ from micropython import const
 
 from table import app
 from table.authenticate import files_program, image_pieces
+from table.door import expander_input
 from table.flash_image import FLASH_START, image_length
 from table.hardware import Board
 from table.max7219 import Max7219
-from table.pins import ActiveLow
+from table.pins import ActiveLow, ShutWhenLow
 from table.reset_cause import named
 from table.seat_expanders import SeatExpanders
 
@@ -23,6 +24,10 @@ HEAP_BYTES = const(245_888)
 
 _SEATS = const(7)
 _EXPANDERS = (0x20, 0x21)  # I2C addresses, seats 1-4 and 5-7
+# The controller compartment's door switch: U2's spare GPA3, closed by the
+# shut door to ground, so the pin reads open when the door or its wire is
+# (table/door.py; docs/boards.md, "The door").
+_DOOR = (0x21, 3)
 _GP_LOCK = const(22)
 _GP_KEY = const(28)
 _GP_MISO = const(16)  # unconnected: the rp2 port takes a MISO pin for SPI0 even unused
@@ -78,5 +83,7 @@ def build():
     # No bus traffic here: the controller starts the expanders and faults if one is missing.
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
+    door = ShutWhenLow(expander_input(io, *_DOOR))
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
-                 reset=reset, rtc=RTC, program=_program, reset_cause=named(machine))
+                 reset=reset, rtc=RTC, program=_program, reset_cause=named(machine),
+                 door=door)

@@ -5,7 +5,7 @@
 #           in a file) at /, the working folder, and machine.reset()
 #   pins    wires over a TCP connection to the supervisor (UTH_SIM_WIRE,
 #           "127.0.0.1:PORT"): one text line per change, "NAME LEVEL\n";
-#           inputs bet1..7, uth1..7, lock, key come in, outputs betlight1..7,
+#           inputs bet1..7, uth1..7, lock, key, door come in, outputs betlight1..7,
 #           jackpot1..7 and "display TEXT" go out. Without UTH_SIM_WIRE the
 #           board runs unwired: inputs read 0, outputs go nowhere.
 #   seats   as on the real boards, both spots and both lights of each seat on
@@ -15,6 +15,10 @@
 #           output latches become betlightN and jackpotN. "i2c_fault 1" breaks
 #           the bus, "i2c_fault 1 ADDRESS" takes one expander off it, "... 0"
 #           mends it: the next I2C call fails as a NACK does on a board.
+#   door    the compartment door's switch on U2's GPA3 (DOOR), as the Pico
+#           and ESP32 board files wire it: "door 1" opens the door (the
+#           switch lets go of the pin), "door 0" shuts it (pulls it low), and
+#           the door starts shut, wired or not.
 #   display "display_fault 1" makes the LED meter stop acknowledging, as a
 #           TM1637 on a broken wire does; "display_fault 0" mends it.
 #   serial  stdin/stdout, the pty the supervisor relays to the host
@@ -43,11 +47,14 @@ from mcp23017_model import Mcp23017Model, ModelBus
 from micropython import const
 
 from table.authenticate import files_program
+from table.door import expander_input
+from table.pins import ShutWhenLow
 from table.seat_expanders import SeatExpanders, place
 from table.serial import UsbSerial
 
 SEATS = const(7)
 EXPANDERS = (0x20, 0x21)  # as the real boards' addresses
+DOOR = (0x21, 3)  # the door switch's expander pin, as the real boards' _DOOR
 WIRE_ENV = "UTH_SIM_WIRE"
 SEED_ENV = "UTH_SIM_SEED"  # TEST ONLY: a deterministic random source
 RATE_ENV = "UTH_SIM_RATE"  # a soak's: the controller's clock this many times the host's
@@ -94,6 +101,18 @@ class ExpanderWire:
 
     def set(self, level):
         self.model.drive(self.bit, 0 if level else None)
+
+
+class DoorWire:
+    # The door switch on an expander model's pin: level 1 is the door open,
+    # the pin left to its pull-up; 0 is shut, the switch pulling it low.
+    def __init__(self, model, bit):
+        self.model = model
+        self.bit = bit
+        self.set(0)
+
+    def set(self, level):
+        self.model.drive(self.bit, None if level else 0)
 
 
 class OutputWire:
@@ -322,6 +341,8 @@ class Board:
                 self.lights.append((wires.output(name % n), self.models[EXPANDERS[chip]], bit))
         self.lock = wires.input("lock")
         self.key = wires.input("key")
+        wires.input("door", DoorWire(self.models[DOOR[0]], DOOR[1]))
+        self.door = ShutWhenLow(expander_input(self.io, *DOOR))
         self.display = Display(wires)
         wires.display = self.display
         self.serial = UsbSerial(sys.stdin, sys.stdout)

@@ -29,10 +29,10 @@ _WAGERS_LOG_HASH = const(3)
 # validation (its payment follows), a reset, a configuration, a setting, a
 # settlement, a record key, the generator seeded, the REPL opened, a
 # setting's change refused mid-cycle, a fault of the board raised or cleared,
-# a program accepted, a start.
+# a program accepted, a start, the controller's door opened or closed.
 _OPERATION_STARTS = ("round", "validated", "reset", "config", "setting", "settled", "key",
                      "seed", "repl", "setting_refused", "fault", "fault_cleared", "program",
-                     "start")
+                     "start", "door")
 
 # Said at every boot while a cycle's value is exposed (see Meter.redraw).
 EXPOSED_WARNING = ("cycle %d's hit value was written to flash by an operation that did not "

@@ -34,7 +34,8 @@ def build(board):
     bonus = MysteryBonus(Store(board.storage_root), board.random_bytes, unix_clock())
     table = Table(bonus, board.seats, board.lock, board.key, board.display, None,
                   io=getattr(board, "io", None), qualify=getattr(board, "qualify", None),
-                  today=lambda: expiry.board_date(time.localtime))
+                  today=lambda: expiry.board_date(time.localtime),
+                  door_pin=getattr(board, "door", None))
     link = HostLink(table, board.serial.write_line, getattr(board.serial, "write_json", None),
                     clock=calendar_clock(board))
     link.program = getattr(board, "program", None)

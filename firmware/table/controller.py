@@ -9,6 +9,12 @@
 #   betting  --key held--> service (configuration; the redraw of a hit value
 #                          a failed commit exposed) --key released--> betting
 #
+# The controller's compartment door (door.py), where the board has its
+# switch: opening and closing it are records of the log, and LOCK is refused
+# while it is open. A round already locked plays out and a pending hit is
+# validated and paid as ever: their money was committed before the door
+# opened (docs/mystery.md, "The door").
+#
 # A fault is not a step of play: while the store or the board is in a fault
 # (an expander off the bus, seats that disagree with the qualify declaration)
 # the state is fault, whatever play was in, and nothing is played until a
@@ -61,6 +67,7 @@ OPEN_HOLD_MS = const(2000)  # LOCK held this long reopens betting by hand
 # so that the next LOCK cannot charge the same chips again.
 _CLEAR_MS = const(250)
 _BLINK_MS = const(250)  # a chip from before the restart: its bet light blinks at 2 Hz
+DOOR_OPEN_REFUSAL = "no LOCK while the controller's door is open: close it"
 _KEY_LOST_TO_LOCK = ("key turn waits: LOCK was pressed in the same instant and locked the "
                      "round; service mode begins when the round ends, if the key is still "
                      "held, or turn the key again then")
@@ -74,7 +81,7 @@ class Table:
     # (seat_expanders.py) or None; qualify: the board's declaration
     # (qualify.py); today: the board's date for expiry.
     def __init__(self, bonus, seats, lock_pin, key_pin, display, emit, io=None,
-                 qualify=None, today=None):
+                 qualify=None, today=None, door_pin=None):
         self.bonus = bonus
         self.seats = seats
         self.lock_pin = lock_pin
@@ -86,6 +93,8 @@ class Table:
         self.sensors = []
         self.lock = None
         self.key = None
+        self.door_pin = door_pin  # 1 while the compartment is open; None: no switch
+        self.door = None  # its Door, made by start()
         self.mode = BETTING  # where play is; a fault overrides it (state)
         self.payment = "table_inventory"
         # [employee, slip] the host gave for the pending hit, for its key
@@ -136,6 +145,10 @@ class Table:
         self.sensors = [SeatSensors(seat, SETTLE_MS, now) for seat in self.seats]
         self.lock = Debounced(self.lock_pin, SETTLE_MS, now)
         self.key = Debounced(self.key_pin, SETTLE_MS, now)
+        if self.door_pin is not None:
+            from .door import Door  # loaded only where the board has a door switch
+
+            self.door = Door(self.door_pin, SETTLE_MS, now)
         self.stale_chips = [seat.number for seat in self.sensors if seat.bet.state]
         self.rotation = Rotation(meter_text.TURNS_MS, now)
         self.blink = Turns(_BLINK_MS, now)
@@ -148,6 +161,8 @@ class Table:
         self._resume()
         self._warn_of_expiry()
         self._board_fault(fault)
+        if self.door is not None and self.door.open:  # opened while the board was off
+            self._log_event({"ev": "door", "state": "open"})
         self._refresh(now)
         self._write_io()
 
@@ -200,6 +215,10 @@ class Table:
             self._board_fault(self.io.read())
         lock_edge = self.lock.poll(now)
         key_edge = self.key.poll(now)
+        if self.door is not None:  # before the handler: a LOCK in the same tick is refused
+            change = self.door.poll(now)
+            if change is not None:
+                self._log_event({"ev": "door", "state": change})
         for seat in self.sensors:
             if seat.poll(now) == FALL and seat.number in self.stale_chips:
                 self.stale_chips.remove(seat.number)  # lifted: its next placing counts
@@ -309,6 +328,9 @@ class Table:
         # True when the round locked; a refusal has been reported.
         if self.display_watch.fault is not None:  # players would not see the meter move
             self.emit({"ev": "refused", "reason": "no LOCK while the " + self.display_watch.fault})
+            return False
+        if self.door is not None and self.door.open:
+            self.emit({"ev": "refused", "reason": DOOR_OPEN_REFUSAL})
             return False
         if self.bonus.meter.phase == AWAITING_RESET and self._operate(self.bonus.reset) is None:
             return False
@@ -446,7 +468,7 @@ class Table:
                   "lights": {"bet": _seats_lit(self.lit[0]), "jackpot": _seats_lit(self.lit[1])},
                   "key_id": self.bonus.store.key_id, "drbg": self.bonus.generator(),
                   "display_fault": self.display_watch.fault,
-                  "display_sensed": self.display_watch.sensed}
+                  "display_sensed": self.display_watch.sensed, "door": self._door_state()}
         if self.program_check is not None:
             status["program"] = self.program_check.status(self.bonus.store.program)
         if self.warning is not None:
@@ -544,11 +566,19 @@ class Table:
             self._display_fault(change, self.display_watch.fault or reason)
 
     def _display_fault(self, change, reason):
-        # Raised or cleared: a `fault` or `fault_cleared` record in the log,
-        # sent as its event; where the log takes no record (a store in a
-        # fault, a full flash), the event alone.
-        event = {"ev": "fault" if change == "raised" else "fault_cleared", "source": "display",
-                 "reason": reason}
+        # Raised or cleared: a `fault` or `fault_cleared` record.
+        self._log_event({"ev": "fault" if change == "raised" else "fault_cleared",
+                         "source": "display", "reason": reason})
+
+    def _door_state(self):
+        if self.door is None:
+            return None
+        return "open" if self.door.open else "closed"
+
+    def _log_event(self, event):
+        # A significant event of the board (the display's fault, the door): a
+        # record in the log, sent as its event; where the log takes no record
+        # (a store in a fault, a full flash), the event alone.
         records = [event]
         if self.bonus.fault is None:  # (a store in a fault was reported when it came)
             try:

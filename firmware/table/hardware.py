@@ -35,15 +35,18 @@ class Board:
     # program: what `authenticate` reads (authenticate.py); by default the
     # build's files as `make deploy` copies them. reset_cause: why the board
     # started, by name (reset_cause.named), for the start's record; None: unknown.
+    # door: the compartment door's switch, a pin whose value() is 1 while it
+    # is open (door.py); None: none.
     def __init__(self, seats, lock, key, display, storage_root="/meter", io=None,
                  qualify=None, heap_bytes=None, reset=None, rtc=None, program=None,
-                 reset_cause=None):
+                 reset_cause=None, door=None):
         self.seats = seats
         self.rtc = rtc  # machine.RTC, the calendar clock's setter (board_clock.py); None: none
         self.io = io
         self.qualify = qualify
         self.lock = lock
         self.key = key
+        self.door = door
         self.display = display
         self.serial = UsbSerial(sys.stdin, sys.stdout)
         self.storage_root = _folder(storage_root)

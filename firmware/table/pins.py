@@ -12,3 +12,15 @@ class ActiveLow:
             return 0 if self.pin.value() else 1
         self.pin.value(0 if level else 1)
         return None
+
+
+class ShutWhenLow:
+    # A switch held closed to ground by what it guards (the controller's
+    # compartment door, shut), read through an input that gives 1 while it is
+    # pulled low (an MCP23017 pin, inverted): value() is 1 while it is OPEN,
+    # and a cut wire or a switch pulled off reads open, never shut.
+    def __init__(self, pin):
+        self.pin = pin
+
+    def value(self, level=None):
+        return 0 if self.pin.value() else 1

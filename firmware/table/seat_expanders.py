@@ -7,7 +7,8 @@
 #   GPB(4+i) its jackpot light                  "
 #
 # so port A is all inputs and port B all outputs, and two chips carry seven
-# seats (28 signals; the second chip's GPA3, GPA7, GPB3 and GPB7 are spare).
+# seats (28 signals; the second chip's GPA3, GPA7, GPB3 and GPB7 are spare: a
+# board may wire its compartment door's switch to a spare input, door.py).
 # The host's models of the expanders (the virtual board's, the emulated
 # Pico's) take this layout from here.
 #

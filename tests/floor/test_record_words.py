@@ -28,6 +28,14 @@ def test_the_firmwares_records_in_words():
         "controller started, program afafafafafafafaf, reset cause wdt_reset")
     assert words({"ev": "start", "program": None, "cause": None}) == (
         "controller started, program UNREADABLE")
+    assert words({"ev": "door", "state": "open", "seq": 12}) == (
+        "the controller's door opened: LOCK refused until it closed")
+    assert words({"ev": "door", "state": "closed"}) == "the controller's door closed"
+    reason = "display: the LED meter does not acknowledge (9 bytes missed)"
+    assert words({"ev": "fault", "source": "display", "reason": reason}) == (
+        "FAULT (display): " + reason)
+    assert words({"ev": "fault_cleared", "source": "display", "reason": reason}) == (
+        "fault cleared (display): " + reason)
 
 
 def test_a_record_of_an_unknown_kind_or_shape_reads_as_its_fields():

@@ -42,6 +42,11 @@ EXAMPLES = [
     ({"ev": "fault_cleared", "source": "display", "seq": 47,
       "reason": "display: the LED meter does not acknowledge (9 bytes missed)"},
      "fault cleared: display: the LED meter does not acknowledge (9 bytes missed)"),
+    ({"ev": "door", "state": "open", "seq": 48},
+     "DOOR OPEN: the controller's door opened, LOCK refused until it is closed (log record 48)"),
+    ({"ev": "door", "state": "closed", "seq": 49}, "door closed (log record 49)"),
+    ({"ev": "door", "state": "open"},
+     "DOOR OPEN: the controller's door opened, LOCK refused until it is closed"),
     ({"ev": "setting_refused", "name": "wager_cents", "value": 500, "phase": "running",
       "cycle": 1, "round": 1, "seq": 45},
      "setting wager_cents refused mid-cycle (cycle 1, round 1), logged (log record 45)"),
@@ -67,4 +72,6 @@ def test_the_polled_table():
     status["lights"] = {"bet": [2, 5], "jackpot": []}
     assert table_line(status, None) == ("table: locked, locked in 2,5, stale chips none, "
                                         "display 100.04, bet lights 2,5, jackpot light none")
+    status["door"] = "open"
+    assert table_line(status, None).endswith("jackpot light none, DOOR OPEN")
 

@@ -42,7 +42,7 @@ def test_without_node_the_reason_names_what_to_install(monkeypatch):
 
 def _documented_wiring():
     # {signal: GPIO} from docs/boards.md's Pico table ("| GP22 | 29 | LOCK button ..."),
-    # and the expanders' table ("| U2 | 0x21 | GND GND 3V3 | 5-7 ...").
+    # and the expanders' table ("| U2 | 0x21 | GND GND 3V3 | 5-7 ..."), the door's pin on it.
     text = WIRING_DOC.read_text()
     pico = text[text.index("### The Pico (RP2040)"):text.index("### The ESP32-DevKitC")]
     wires = {}
@@ -55,6 +55,10 @@ def _documented_wiring():
     chips = re.findall(r"\|\s*U\d\s*\|\s*0x([0-9a-f]{2})\s*\|[^|]*\|\s*(\d)-(\d)", text)
     wires["expanders"] = [(int(address, 16), int(first), int(last))
                           for address, first, last in chips]
+    # The door switch, on an expander's row: "| U2 | 0x21 | ... | 5-7; GPA3 the door switch ...".
+    door = re.search(r"\|\s*U\d\s*\|\s*0x([0-9a-f]{2})\s*\|[^|]*\|[^|]*GPA(\d) the door switch",
+                     text)
+    wires["door"] = (int(door.group(1), 16), int(door.group(2)))
     return wires
 
 
@@ -77,7 +81,8 @@ def test_the_rig_pins_are_the_boards_own_wiring():
             assert wiring["jackpot_lights"][seat - 1] == (address, 12 + i)
     assert wiring["expanders"] == [address for address, _, _ in documented["expanders"]]
     assert sorted(wiring["expander_inputs"]) == sorted(
-        ["bet%d" % n for n in range(1, 8)] + ["uth%d" % n for n in range(1, 8)])
+        ["bet%d" % n for n in range(1, 8)] + ["uth%d" % n for n in range(1, 8)] + ["door"])
+    assert wiring["expander_inputs"]["door"] == documented["door"]
 
 
 @pytest.mark.parametrize("flag", [["--bare"], ["--test-seed", "7"], ["--micropython", "mp"]])

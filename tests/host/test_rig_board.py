@@ -64,7 +64,7 @@ def rig(monkeypatch):
 def test_the_rig_drives_both_spots_of_seven_seats_and_lock_and_key_on_their_own_numbers(rig):
     wiring = pico_image.wiring()
     assert sorted(rig.drives) == sorted(list(wiring["expander_inputs"]) + ["lock", "key"])
-    assert len(wiring["expander_inputs"]) == 14  # bet1..7, uth1..7
+    assert len(wiring["expander_inputs"]) == 15  # bet1..7, uth1..7, the door
     assert {name: rig.drives[name].gpio for name in ("lock", "key")} == wiring["inputs"]
     gpio_drives = [pin for pin in rig.drives.values() if isinstance(pin, FakePin)]
     assert len(gpio_drives) == 8  # seats 1-6's progressive spots, LOCK, the key
@@ -75,7 +75,7 @@ def test_the_rig_drives_both_spots_of_seven_seats_and_lock_and_key_on_their_own_
     assert (bus.bus, bus.sda, bus.scl) == (1, 18, 19)
     assert model.regs[0x00] == 0x00  # IODIRA: port A outputs
     placed = [name for name, pin in rig.drives.items()
-              if not isinstance(pin, FakePin) and model.output(pin.bit)]
+              if hasattr(pin, "bit") and model.output(pin.bit)]
     assert sorted(placed) == ["uth%d" % n for n in range(1, 8)]  # the UTH chips placed
 
 
@@ -97,7 +97,8 @@ def test_run_and_power_are_outputs_on_free_header_gpios(rig):
     assert (rig.power.mode, rig.power.level) == (FakePin.OUT, 1)  # the controller on
     gpios = [pin.gpio for pin in MADE]
     assert sorted(set(gpios)) == sorted(gpios), "a GPIO was made twice"
-    assert set(gpios) <= PICO_HEADER_GPIOS and len(gpios) == 8 + 12 + 2 + 2  # + SDA, SCL
+    # + SDA, SCL, and the door's drive
+    assert set(gpios) <= PICO_HEADER_GPIOS and len(gpios) == 8 + 12 + 2 + 2 + 1
 
 
 def test_the_rig_build_is_its_own_modules_and_the_controllers_has_none(tmp_path):
@@ -112,3 +113,13 @@ def test_the_rig_build_is_its_own_modules_and_the_controllers_has_none(tmp_path)
     assert not {"rig_protocol.mpy", "rig_expander.mpy"} & controller
     assert (tmp_path / "rp2040_pico" / "main.py").read_text() == \
         (ROOT / "firmware" / "main.py").read_text()
+
+
+def test_the_door_is_driven_shut_from_the_start_and_opened_by_level_1(rig):
+    # The controller's door switch stands in on a header GPIO: its transistor
+    # on (the pin high) holds the controller's U2 GPA3 low, the door shut.
+    door = rig.drives["door"]
+    gpio = next(pin for pin in MADE if pin.gpio == 26)
+    assert (gpio.mode, gpio.level, door.value()) == (FakePin.OUT, 1, 0)
+    assert rig.set("door", 1)["applied"] and (gpio.level, door.value()) == (0, 1)
+    assert rig.state()["inputs"]["door"] == 1

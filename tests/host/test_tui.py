@@ -30,7 +30,7 @@ from uthctl.boards.handoff import hand_to_repl
 from uthctl.boards.virtual import SEATS, find_micropython
 from uthctl.links.board_link import Link
 from uthctl.links.rig import Rig
-from uthctl.tui.events import describe
+from uthctl.tui.events import describe, event_style
 from uthctl.tui.hands import Hands
 from uthctl.tui.led import led_rows
 from uthctl.tui.screen import Canvas
@@ -240,6 +240,10 @@ def test_tui_describes_events_compactly():
         "HIT seat 4: award $187.34, hit value $187.33 revealed (round 9)"
     assert describe({"ev": "paid", "seat": 4, "award": 1_000_000,
                      "payment": "jackpot_slip"}) == "paid seat 4 $1.00 by jackpot slip"
+    assert describe({"ev": "door", "state": "open", "seq": 5}) == \
+        "DOOR OPEN: LOCK refused until it is closed"
+    assert describe({"ev": "door", "state": "closed", "seq": 6}) == "door closed"
+    assert event_style({"ev": "door", "state": "open"}) == "error"
     assert describe({"ev": "something"}) == '{"ev":"something"}'
 
 

@@ -8,7 +8,9 @@ from fakes import Display, Pin
 from mystery.bonus import MysteryBonus
 from mystery.store import Store
 from table.controller import Table
+from table.door import expander_input
 from table.hostlink import HostLink
+from table.pins import ShutWhenLow
 from table.seat_expanders import SeatExpanders
 from table_rig import Rig, high_hit_value
 
@@ -25,8 +27,10 @@ def pins_of(seat):
 class ExpanderRig(Rig):
     # uth: the seats whose UTH chip is on its spot at start (default: all).
     def __init__(self, root, seats=7, uth=None, chips=(), present=ADDRESSES, now=1000,
-                 random_bytes=high_hit_value, qualify=None, others=None):
-        # others: {address: device} on the bus besides the expanders present
+                 random_bytes=high_hit_value, qualify=None, others=None, door=None):
+        # others: {address: device} on the bus besides the expanders present;
+        # door: (address, GPA bit) of the compartment door's switch, shut at
+        # start (its pin pulled low), or None
         self.now = now
         self.seats = seats
         self.lock = Pin()
@@ -40,10 +44,15 @@ class ExpanderRig(Rig):
         for seat in range(1, seats + 1):
             self._drive(seat, 1, seat in chips)
             self._drive(seat, 2, uth is None or seat in uth)
+        self.door_place = door
+        door_pin = None
+        if door is not None:
+            self.models[door[0]].drive(door[1], 0)
+            door_pin = ShutWhenLow(expander_input(io, *door))
         bonus = MysteryBonus(Store(root), random_bytes)
         self.lines = []
         self.table = Table(bonus, io.seats, self.lock, self.key, self.display, None, io=io,
-                           qualify=qualify)
+                           qualify=qualify, door_pin=door_pin)
         self.link = HostLink(self.table, self.lines.append)
         self.table.emit = self.link.send
         self.table.start(self.now)
@@ -53,6 +62,10 @@ class ExpanderRig(Rig):
         model = self.models.get(pins[0])
         if model is not None:
             model.drive(pins[which], 0 if present else None)  # a chip pulls the pin low
+
+    def open_door(self, opened=True):
+        # The switch lets go of its pin when the door opens (the pull-up reads high).
+        self.models[self.door_place[0]].drive(self.door_place[1], None if opened else 0)
 
     def chip(self, seat, on=True):
         self._drive(seat, 1, on)

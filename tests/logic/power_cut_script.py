@@ -95,6 +95,9 @@ DISPLAY_FAULT = {"ev": "fault", "source": "display",
                  "reason": "display: the LED meter does not acknowledge (9 bytes missed)"}
 DISPLAY_CLEARED = {"ev": "fault_cleared", "source": "display",
                    "reason": DISPLAY_FAULT["reason"]}
+# The controller's door opened and closed (table/door.py): records of their own.
+DOOR_OPENED = {"ev": "door", "state": "open"}
+DOOR_CLOSED = {"ev": "door", "state": "closed"}
 
 SCRIPT = (
     ("provision", KEY_FIRST),  # the first key signs its own record
@@ -131,6 +134,8 @@ SCRIPT = (
     ("refusal_logged", "set", "wager_cents", 300),  # mid-cycle: refused, and logged
     ("event", DISPLAY_FAULT),  # the LED meter stopped acknowledging: a record, no money
     ("event", DISPLAY_CLEARED),
+    ("event", DOOR_OPENED),  # the compartment opened: a record, no money
+    ("event", DOOR_CLOSED),
     ("round", FULL),
     ("accept_program", PROGRAM_FIRST),  # the first program accepted: the hits copy rewritten
     ("refused", "accept_program", PROGRAM_FIRST),  # already the accepted one

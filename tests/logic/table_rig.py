@@ -28,10 +28,11 @@ class Rig:
     # today: the board's date, "YYYY-MM-DD" (None: a board with no clock);
     # qualify: the board's declaration (table/qualify.py); program: what the
     # board runs, as a board names it (table/authenticate.py), checked at start;
-    # reset_cause: the port's, as app.reset_cause() names it.
+    # reset_cause: the port's, as app.reset_cause() names it; door: the
+    # compartment door's switch (a Pin, 1 = open), None for a board without one.
     def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True, chips=(),
                  now=1000, today=None, qualify=None, display=None, program=None,
-                 reset_cause=None):
+                 reset_cause=None, door=None):
         self.now = now
         self.lock = Pin()
         self.key = Pin()
@@ -46,7 +47,7 @@ class Rig:
         self.lines = []
         self.today = today
         self.table = Table(bonus, seat_list, self.lock, self.key, self.display, None,
-                           qualify=qualify, today=lambda: self.today)
+                           qualify=qualify, today=lambda: self.today, door_pin=door)
         self.link = HostLink(self.table, self.lines.append)
         self.table.emit = self.link.send
         if program is not None:  # as app.build does for a board that names its program

@@ -21,8 +21,8 @@ from rig_protocol import RigPins, serve  # noqa: E402
 SEATS = 7
 BETS = tuple("bet%d" % n for n in range(1, SEATS + 1))
 UTHS = tuple("uth%d" % n for n in range(1, SEATS + 1))
-NAMES = BETS + UTHS + ("lock", "key")
-STARTS = dict((name, 1 if name in UTHS else 0) for name in NAMES)  # UTH chips placed
+NAMES = BETS + UTHS + ("lock", "key", "door")
+STARTS = dict((name, 1 if name in UTHS else 0) for name in NAMES)  # UTH chips placed, door shut
 
 
 class Rig:
@@ -199,14 +199,14 @@ LIGHT_BITS = 1 << 0 | 1 << 1  # port B: seat 7's bet and jackpot lights
 
 
 class ExpanderRig:
-    # The rig as board.py wires it: seats 1-6's progressive spots, LOCK and
-    # the key on GPIOs, the seven UTH spots (port A bits 0-6) and seat 7's
+    # The rig as board.py wires it: seats 1-6's progressive spots, LOCK,
+    # the key and the door on GPIOs, the seven UTH spots (port A bits 0-6) and seat 7's
     # progressive spot (bit 7) and lights (port B bits 0, 1) on the expander.
     def __init__(self, present=True):
         self.model = Mcp23017Model()
         self.i2c = FakeI2C({ADDRESS: self.model} if present else {})
         chip = RigExpander(self.i2c, ADDRESS, LIGHT_BITS)
-        self.gpios = dict((name, Pin()) for name in BETS[:6] + ("lock", "key"))
+        self.gpios = dict((name, Pin()) for name in BETS[:6] + ("lock", "key", "door"))
         drives = dict(self.gpios)
         for bit, name in enumerate(UTHS + ("bet7",)):
             drives[name] = Drive(chip, bit)

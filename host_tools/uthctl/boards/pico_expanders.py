@@ -15,9 +15,19 @@
 #       once two 5 ms ticks of the chip's clock have it, as a gpio's is
 #       (pico_gpio.py): for a board whose expanders are not the seats' (the
 #       test rig's own, tests/host/rig_pico_target.py)
+#   {"op": "set", "pin": "door", "level": 1}: the controller's compartment
+#       door opened: its switch lets go of the expander pin the board file's
+#       _DOOR names (level 0: shut, the switch pulls it low)
 # A table starts with every seat's UTH chip in place, as the virtual board's
 # does, so a rig that sets only betN plays as before; it clears uthN to test
-# that a progressive chip alone does not qualify.
+# that a progressive chip alone does not qualify. Its door starts shut.
+DOOR = "door"
+
+
+def pulls_low(name, level):
+    # Whether the rig's level on that input pulls its expander pin low: a
+    # chip present does; the door's switch does while the door is shut.
+    return not level if name == DOOR else bool(level)
 
 
 def initial_levels(wiring):
@@ -42,8 +52,8 @@ class ExpanderOps:
     def _expander_args(self, levels):
         wiring = self.wiring
         faults = self._i2c_faults
-        low = ["%d:%d" % tuple(wiring["expander_inputs"][name])
-               for name, level in levels.items() if level and name in wiring["expander_inputs"]]
+        low = ["%d:%d" % tuple(wiring["expander_inputs"][name]) for name, level in levels.items()
+               if name in wiring["expander_inputs"] and pulls_low(name, level)]
         args = ["--i2c", str(wiring["i2c"]), "--expanders", ",".join(map(str,
                                                                           wiring["expanders"]))]
         args += ["--xlow", ",".join(low)] if low else []
@@ -53,7 +63,8 @@ class ExpanderOps:
 
     def _expander_level(self, pin, level, number):
         address, bit = self.wiring["expander_inputs"][pin]
-        self._ctl_send(b"xset %d %d %s %d\n" % (address, bit, b"0" if level else b"z", number))
+        drive = b"0" if pulls_low(pin, level) else b"z"
+        self._ctl_send(b"xset %d %d %s %d\n" % (address, bit, drive, number))
 
     def _expander_outputs(self, address, word):
         self._xout[address] = word

@@ -34,7 +34,7 @@ PROJECT, OFFICIAL = "project", "official"
 IMAGES = (PROJECT, OFFICIAL)
 PROJECT_IMAGE = REPO / "build" / "images" / "rp2040_pico" / "firmware.uf2"
 PIN_FILE = REPO / "boards" / "rp2040_pico" / "board.py"
-_READ = ("_GP_", "_SPI_BUS", "_I2C_BUS", "_EXPANDERS", "_SEATS")
+_READ = ("_GP_", "_SPI_BUS", "_I2C_BUS", "_EXPANDERS", "_SEATS", "_DOOR")
 
 
 class PicoUnavailable(OSError):
@@ -151,8 +151,9 @@ def gpio_map(path=PIN_FILE):
 def wiring(path=PIN_FILE):
     # The rig's names for the Pico's signals: LOCK and the key by GPIO; each
     # seat's spots ("bet3": progressive, "uth3") and lights as (expander
-    # address, pin 0..15) in the layout of table/seat_expanders.py; the I2C
-    # bus, the display's chip select and SPI bus.
+    # address, pin 0..15) in the layout of table/seat_expanders.py, and the
+    # compartment door's switch ("door") where the board's _DOOR names it; the
+    # I2C bus, the display's chip select and SPI bus.
     pins = gpio_map(path)
     seats, addresses = pins["_SEATS"][0], pins["_EXPANDERS"]
     if len(addresses) != seat_expanders.chips_needed(seats):
@@ -166,6 +167,8 @@ def wiring(path=PIN_FILE):
     numbers = range(1, seats + 1)
     expander_inputs = {"bet%d" % n: pin(n, "bet") for n in numbers}
     expander_inputs.update({"uth%d" % n: pin(n, "uth") for n in numbers})
+    if "_DOOR" in pins:
+        expander_inputs["door"] = tuple(pins["_DOOR"])
     return {"inputs": {"lock": pins["_GP_LOCK"][0], "key": pins["_GP_KEY"][0]},
             "expander_inputs": expander_inputs,
             "bet_lights": [pin(n, "bet_light") for n in numbers],

@@ -90,6 +90,11 @@ def _start(e):
     program = e["program"][:16] if e.get("program") else "UNREADABLE"
     cause = ", reset cause %s" % e["cause"] if e.get("cause") else ""
     return "controller start recorded: program %s%s%s" % (program, cause, _record(e))
+def _door(e):
+    if e["state"] == "open":
+        return "DOOR OPEN: the controller's door opened, LOCK refused until it is closed%s" % (
+            _record(e))
+    return "door closed%s" % _record(e) if e["state"] == "closed" else json.dumps(e)
 
 
 def _reason(label):
@@ -99,7 +104,7 @@ def _reason(label):
 WORDS = {"started": _started, "config": _config, "reset": _reset, "locked": _locked,
          "contribution": _contribution, "hit": _hit, "validated": _validated, "paid": _paid,
          "retained": _retained, "setting": _setting, "redraw": _redraw, "key": _key,
-         "repl": _repl, "program": _program, "start": _start,
+         "repl": _repl, "program": _program, "start": _start, "door": _door,
          "fault": _reason("FAULT"), "store_warning": _reason("store warning"),
          "expiry_warning": _reason("EXPIRY warning"),
          "refused": _reason("refused"), "fault_cleared": _reason("fault cleared"),
@@ -136,4 +141,6 @@ def table_line(status, meters):
             meters.get("round"))
     if status.get("fault"):
         line += ", FAULT: %s" % status["fault"]
+    if status.get("door") == "open":
+        line += ", DOOR OPEN"
     return line

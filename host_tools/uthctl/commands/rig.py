@@ -7,6 +7,7 @@
 #   lock [--hold MS]      press and release the dealer's LOCK button
 #   key [--hold MS]       turn and release the key (validates a hit)
 #   key on|off            hold the key turned (service mode) or release it
+#   door open|closed      the controller's compartment door (shut at start)
 #   state                 lights, meter display and input levels
 #   power on|off, reset   the board's power; reset is off then on
 import argparse
@@ -35,6 +36,8 @@ def add_parser(sub):
     key = actions.add_parser("key", help="turn and release the key, or hold it on/off")
     key.add_argument("level", nargs="?", choices=("on", "off"))
     key.add_argument("--hold", type=int, default=PRESS_MS, metavar="MS")
+    door = actions.add_parser("door", help="open or close the controller's compartment door")
+    door.add_argument("level", choices=("open", "closed"))
     actions.add_parser("state", help="lights, display and inputs")
     power = actions.add_parser("power", help="switch the board on or off")
     power.add_argument("level", choices=("on", "off"))
@@ -82,6 +85,9 @@ def did(args):
         # The rig moves the key; the table decides: a round in play ends first.
         return ("key held turned: service mode, at the round's end if one is in play "
                 "(uthctl status says which)" if level == "on" else "key released")
+    if args.action == "door":
+        return ("door opened: LOCK refused until it is closed" if level == "open"
+                else "door closed")
     if args.action == "power":
         return "power %s" % level
     return "reset: power off, then on"
@@ -97,6 +103,8 @@ def _act(rig, args):
         return rig.press_lock(args.hold)
     if args.action == "key":
         return rig.turn_key(args.hold) if args.level is None else rig.key(on)
+    if args.action == "door":
+        return rig.door(args.level == "open")
     if args.action == "power":
         return rig.power(on)
     if args.action == "reset":
@@ -122,6 +130,7 @@ def format_state(state):
         "chips          %s" % _seats(chips),
         "UTH wagers     %s" % _seats(uth),
         "lock %d  key %d" % (inputs.get("lock", 0), inputs.get("key", 0)),
+        "door           %s" % ("open" if inputs.get("door") else "closed"),
         "board          %s" % board,
         *_chip_clock(state),
         "controller     not seen by the rig: uthctl meters --port PTY asks it",

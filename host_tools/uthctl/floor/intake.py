@@ -23,7 +23,7 @@ from mystery import chain
 
 from ..analysis import logread
 from ..analysis.audit import identity_failures, ledger_failures
-from . import held, limits, log_start, running, topics
+from . import held, limits, log_start, record_alerts, running, topics
 from .intake_held import HeldRecords, forged_alert
 from .table_keys import KeyFileError
 
@@ -134,8 +134,7 @@ class Intake(HeldRecords):
         if "seq" in event:
             return REFUSED, "a live event with a seq: records come as records"
         self.store.notice(table, event)
-        if event["ev"] == "fault":
-            self.store.raise_alert(table, "fault", str(event.get("reason")))
+        record_alerts.apply(self.store, table, event)
         return KEPT, None
 
     def _head(self, table, answer):
@@ -245,6 +244,7 @@ class Intake(HeldRecords):
             # reports the first): the record is the board's own (its chain
             # holds), so it stays on the floor, under an alert.
             self.store.raise_alert(table, "commitment", checks.problem)
+        record_alerts.apply(self.store, table, record, self.log)  # a door, a display's fault
         if last_seq is None and seq > 1:
             self.store.raise_alert(table, "gap", "the table's log on the floor starts at "
                                    "record %d: its board's signed head says it keeps its "

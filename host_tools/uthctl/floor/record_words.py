@@ -75,6 +75,10 @@ _SAYING = {
     "config": lambda r: "configuration %s%s" % (
         r.get("config") or r["name"], " (was %s)" % r["was"] if r.get("was") else ""),
     "setting": lambda r: "setting %s: %s (was %s)" % (r["name"], r["value"], r["was"]),
+    "door": lambda r: {"open": "the controller's door opened: LOCK refused until it closed",
+                       "closed": "the controller's door closed"}[r["state"]],
+    "fault": lambda r: "FAULT (%s): %s" % (r["source"], r["reason"]),
+    "fault_cleared": lambda r: "fault cleared (%s): %s" % (r["source"], r["reason"]),
     "key": lambda r: "record key %s in force%s" % (
         r["key_id"], " (replacing %s)" % r["was"] if r.get("was") else ""),
     "program": lambda r: "program %s accepted in service mode (was %s)" % (

@@ -151,6 +151,10 @@ class Rig:
         # Turn and release: validates a pending hit.
         return self.press("key", hold_ms)
 
+    def door(self, opened):
+        # The controller's compartment door opened (its switch lets go) or shut.
+        return self.set("door", opened)
+
     # ---- the board ----
 
     def state(self):

@@ -44,6 +44,9 @@ def describe(event):
         return "FAULT: %s" % g("reason")
     if ev == "fault_cleared":
         return "fault cleared: %s" % g("reason")
+    if ev == "door" and g("state") in ("open", "closed"):
+        return ("DOOR OPEN: LOCK refused until it is closed" if g("state") == "open"
+                else "door closed")
     if ev == "setting_refused":
         return "setting %s refused mid-cycle, logged: the value in force kept" % g("name")
     if ev == "store_warning":
@@ -62,7 +65,8 @@ def event_style(event):
     ev = event.get("ev")
     if ev in ("hit", "validated", "paid"):
         return "hit"
-    if ev in ("fault", "refused", "store_warning", "setting_refused"):
+    if ev in ("fault", "refused", "store_warning", "setting_refused") or (
+            ev == "door" and event.get("state") == "open"):
         return "error"
     if ev == "expiry_warning":
         return "warn"
