@@ -9,6 +9,7 @@
 # accepted yet (one upgraded to this firmware) plays on, and `status` says
 # "not_accepted" until a technician accepts it.
 import binascii
+import gc
 import hashlib
 
 ACCEPTED = "accepted"
@@ -19,6 +20,9 @@ UNREADABLE = "unreadable"
 
 def program_digest(program):
     # (kind, hex SHA-256) of the program's bytes, read whole: at start no table runs yet.
+    # Collected first: the store's boot leaves its garbage, and on a WROOM's
+    # heap the read's 2 KB piece was not found among it.
+    gc.collect()
     found = program()
     sha = hashlib.sha256()
     for piece in found[1]:
@@ -40,7 +44,9 @@ class ProgramCheck:
         # (None: none yet); gives the fault's event, or None.
         try:
             self.kind, self.digest = program_digest(self.program)
-        except OSError as error:  # a program of files that are not there
+        # A program of files that are not there, or (after a collection) no
+        # memory to read it: a fault with its reason, never a stopped controller.
+        except (OSError, MemoryError) as error:
             self.verdict, self.error = UNREADABLE, str(error)
             return {"ev": "fault", "reason": "program: it cannot be read (%s): no play until "
                     "it can" % error, "program": None, "accepted": accepted}
