@@ -92,6 +92,16 @@ def _start(e):
     return "controller start recorded: program %s%s%s" % (program, cause, _record(e))
 
 
+def _service(e):
+    return "service mode %s%s" % ("entered" if e["entered"] else "left", _record(e))
+
+
+def _clock(e):
+    when = "%04d-%02d-%02d %02d:%02d:%02d"
+    return "clock set to %s (was %s)%s" % (when % tuple(e["new"]), when % tuple(e["was"]),
+                                           _record(e))
+
+
 def _reason(label):
     return lambda e: "%s: %s" % (label, e.get("reason"))
 
@@ -99,7 +109,8 @@ def _reason(label):
 WORDS = {"started": _started, "config": _config, "reset": _reset, "locked": _locked,
          "contribution": _contribution, "hit": _hit, "validated": _validated, "paid": _paid,
          "retained": _retained, "setting": _setting, "redraw": _redraw, "key": _key,
-         "repl": _repl, "program": _program, "start": _start,
+         "repl": _repl, "program": _program, "start": _start, "service": _service,
+         "clock": _clock,
          "fault": _reason("FAULT"), "store_warning": _reason("store warning"),
          "expiry_warning": _reason("EXPIRY warning"),
          "refused": _reason("refused"), "fault_cleared": _reason("fault cleared"),
