@@ -4,12 +4,18 @@
 # fault that refuses play until a technician clears the cause and reboots.
 import binascii
 
+from micropython import const
+
 from . import drbg, entropy
 from .meter import Refused
 from .record import public_meters
 
 HEALTH_FAULT = "the random number generator failed its known-answer check"
 HOST_ENTROPY_HEX = (64, 128)  # the host's part of a `seed`, in hex digits (a line is 256 bytes)
+# A board's clock reading earlier than this (2021-09-04, the day the first
+# section took effect: uth/sections.py) was never set: a Pico's clock starts
+# at 2021-01-01 at every power-up, an ESP32's at 2000-01-01.
+CLOCK_SET_FROM = const(1_630_713_600)
 
 
 class SettingRefused(Refused):
@@ -44,12 +50,26 @@ class MysteryBonus:
         return [{"ev": "store_warning", "reason": w} for w in self.store.warnings]
 
     def _commit(self, events, wager_meters=None, new_key=None, state=None, program=None):
+        self._stamp(events)
         try:
             return self.store.commit(self.meter, events, wager_meters, new_key, state, program)
         except (OSError, MemoryError) as error:
             # Memory is now ahead of flash: refuse everything until a reboot re-reads it.
             self.fault = "store write failed: %s" % error
             raise Refused(self.fault) from None
+
+    def _stamp(self, events):
+        # Every record carries the board's time (a hit's is its LOCK's), and
+        # "clock": "unset" while the clock reads before CLOCK_SET_FROM. A
+        # board with no clock (a test table) stamps nothing.
+        if self.clock is None:
+            return
+        now = int(self.clock())
+        for event in events:
+            if event.get("time") is None:
+                event["time"] = now
+            if event["time"] < CLOCK_SET_FROM:
+                event["clock"] = "unset"
 
     def _ready(self):
         if self.fault is not None:
@@ -144,9 +164,14 @@ class MysteryBonus:
         return self._commit(self.meter.change_setting(name, value))
 
     def record_event(self, event):
-        # A significant event of the board (a display's fault raised or
-        # cleared): a log record of its own, no meter moved.
+        # A significant event of the board (service mode entered or left,
+        # the clock set, a fault raised or cleared): a log record of its
+        # own, no meter moved. [] on a new board, as for a start: its first
+        # record is still to come (a key given at installation, so no record
+        # of a keyed table goes unsigned).
         self._writable()
+        if self._new_board():
+            return []
         return self._commit([event])
 
     def provision(self, key_text):

@@ -162,7 +162,7 @@ class Table:
         self._warn_of_expiry()
         self._board_fault(fault)
         if self.door is not None and self.door.open:  # opened while the board was off
-            self._log_event({"ev": "door", "state": "open"})
+            self._significant({"ev": "door", "state": "open"})
         self._refresh(now)
         self._write_io()
 
@@ -189,7 +189,8 @@ class Table:
         event = self.program_check.run(self.bonus.store.program)
         if event is not None:
             self.program_fault = event["reason"]
-            self.emit(event)
+            event["source"] = "program"
+            self._significant(event)
 
     def _record_start(self):
         # Each start of a board that names its program is a record: the
@@ -218,7 +219,7 @@ class Table:
         if self.door is not None:  # before the handler: a LOCK in the same tick is refused
             change = self.door.poll(now)
             if change is not None:
-                self._log_event({"ev": "door", "state": change})
+                self._significant({"ev": "door", "state": change})
         for seat in self.sensors:
             if seat.poll(now) == FALL and seat.number in self.stale_chips:
                 self.stale_chips.remove(seat.number)  # lifted: its next placing counts
@@ -241,7 +242,7 @@ class Table:
         # fault, reported once; None: nothing wrong.
         if reason is not None and self.board_fault is None:
             self.board_fault = reason
-            self.emit({"ev": "fault", "reason": reason})
+            self._significant({"ev": "fault", "source": "seats", "reason": reason})
 
     def _betting(self, now, lock_edge, key_edge):
         # A key turned with a LOCK that was itself refused (a flash full, an
@@ -251,7 +252,7 @@ class Table:
             if key_edge == RISE:
                 self.emit({"ev": "refused", "reason": _KEY_LOST_TO_LOCK})
         elif key_edge == RISE:
-            self.mode = SERVICE
+            self._enter_service()
 
     def _locked(self, now, lock_edge, key_edge):
         # Further LOCK presses do nothing: a round locks once.
@@ -265,7 +266,9 @@ class Table:
             # A key turned during the round waits for its end: still held
             # then, it takes the table to service mode, as the person
             # holding it meant.
-            self.mode = SERVICE if self.key.state else BETTING
+            self.mode = BETTING
+            if self.key.state:
+                self._enter_service()
             self._quiet()
 
     def _hit_pending(self, now, lock_edge, key_edge):
@@ -282,12 +285,17 @@ class Table:
     def _service(self, now, lock_edge, key_edge):
         if key_edge == FALL:
             self.mode = NOT_CONFIGURED if self._unconfigured() else BETTING
+            self._significant({"ev": "service", "entered": False})
             if self.mode == BETTING and lock_edge == RISE:
                 self._lock_round()  # pressed as the key came back: betting, so it locks
 
     def _not_configured(self, now, lock_edge, key_edge):
         if key_edge == RISE:
-            self.mode = SERVICE
+            self._enter_service()
+
+    def _enter_service(self):
+        self.mode = SERVICE
+        self._significant({"ev": "service", "entered": True})
 
     # ---- meter operations ----
 
@@ -425,8 +433,13 @@ class Table:
             self.program_fault = None
             self._resume()
             if self.key.state and self.mode in (BETTING, NOT_CONFIGURED):
-                self.mode = SERVICE  # the key held all along: service mode, as it means
+                self._enter_service()  # the key held all along: service mode, as it means
         return record
+
+    def clock_set(self, was, new):
+        # The board's clock set in service mode (hostlink.py): a `clock`
+        # record with what it read before and after, stamped with the new.
+        self._significant({"ev": "clock", "was": list(was), "new": list(new)})
 
     def open_repl(self):
         # The technician's way to MicroPython's REPL (docs/host-link.md, "The
@@ -566,26 +579,27 @@ class Table:
             self._display_fault(change, self.display_watch.fault or reason)
 
     def _display_fault(self, change, reason):
-        # Raised or cleared: a `fault` or `fault_cleared` record.
-        self._log_event({"ev": "fault" if change == "raised" else "fault_cleared",
-                         "source": "display", "reason": reason})
+        # Raised or cleared: a `fault` or `fault_cleared` record in the log.
+        self._significant({"ev": "fault" if change == "raised" else "fault_cleared",
+                           "source": "display", "reason": reason})
 
     def _door_state(self):
         if self.door is None:
             return None
         return "open" if self.door.open else "closed"
 
-    def _log_event(self, event):
-        # A significant event of the board (the display's fault, the door): a
-        # record in the log, sent as its event; where the log takes no record
-        # (a store in a fault, a full flash), the event alone.
-        records = [event]
-        if self.bonus.fault is None:  # (a store in a fault was reported when it came)
+    def _significant(self, event):
+        # A significant event (a fault raised or cleared, the door, service
+        # mode entered or left, the clock set): a record in the log, sent as
+        # its event; where the log takes no record (a store in a fault, a
+        # full flash, a new board's first record still to come), the event alone.
+        records = None
+        if self.bonus.fault is None and self.bonus.meter is not None:
             try:
                 records = self._commit(self.bonus.record_event, event)
             except Refused:
-                pass
-        for record in records:
+                pass  # (a store's fault is reported by _commit; a full flash refuses LOCK)
+        for record in records or (event,):
             self.emit(record)
 
     def _display_text(self, now):

@@ -406,6 +406,7 @@ class HostLink:
                                   ": hold the key switch")
             reply["was"] = list(self.clock.read())
             self.clock.set(list(when))
+            self.table.clock_set(reply["was"], self.clock.read())
         now = self.clock.read()
         date = "%04d-%02d-%02d" % now[:3]
         reply.update(datetime=list(now), date=date, clock=expiry.clock_state(date))

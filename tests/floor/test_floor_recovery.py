@@ -67,8 +67,9 @@ def test_the_floor_equals_every_boards_log_after_broker_bridge_and_board_kills(
         four.play_round()
         three.play_round()
         recovered("after table 4's power cut")
-        # config, reset, rounds; table 4's restart after its power cut a `start`
-        assert (three.expected, four.expected) == (2 + 4, 2 + 3 + 1)
+        # config, reset, service mode left, rounds; table 4's restart after
+        # its power cut a `start`
+        assert (three.expected, four.expected) == (3 + 4, 3 + 3 + 1)
         # One account, one connection: the floor stops while its account asks.
         stop_process(floor)
         asked = ask_as_the_floor(floor_dir, broker, three, [

@@ -36,10 +36,19 @@ def test_the_firmwares_records_in_words():
         "FAULT (display): " + reason)
     assert words({"ev": "fault_cleared", "source": "display", "reason": reason}) == (
         "fault cleared (display): " + reason)
+    assert words({"ev": "service", "entered": True}) == "service mode entered"
+    assert words({"ev": "service", "entered": False}) == "service mode left"
+    assert words({"ev": "clock", "was": [2021, 1, 1, 0, 0, 9],
+                  "new": [2026, 12, 5, 14, 30, 0]}) == (
+        "clock set to 2026-12-05 14:30:00 (was 2021-01-01 00:00:09)")
+    assert words({"ev": "fault", "source": "seats", "reason": "I2C expander 0x21: no answer"}) \
+        == "FAULT (seats): I2C expander 0x21: no answer"
+    assert words({"ev": "fault_cleared", "source": "display", "reason": "no acknowledge"}) == (
+        "fault cleared (display): no acknowledge")
 
 
 def test_a_record_of_an_unknown_kind_or_shape_reads_as_its_fields():
-    assert words({"ev": "fault", "reason": "store", "seq": 9, "hash": "x"}) == (
-        "fault: reason=store")
+    assert words({"ev": "tilt", "reason": "store", "seq": 9, "hash": "x"}) == (
+        "tilt: reason=store")
     assert words({"ev": "round", "round": 1, "meter": "lots", "contributions": 5}) == (
         "round: contributions=5, meter=lots, round=1")

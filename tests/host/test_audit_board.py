@@ -112,25 +112,25 @@ def test_export_joins_on_and_audit_verifies(tmp_path, capsys, target):
         assert play(target, link, rig, 2) == 1
         port = board.serial_path
         out = cli_json(capsys, "log", "export", "--port", port, "--out", str(first), "--csv")
-        # config, reset, round, round, hit, validated, paid, reset.
-        assert (out["first_seq"], out["last_seq"], out["records"]) == (1, 8, 8)
-        assert out["head"]["seq"] == 8
+        # config, reset, service mode left, round, round, hit, validated, paid, reset.
+        assert (out["first_seq"], out["last_seq"], out["records"]) == (1, 9, 9)
+        assert out["head"]["seq"] == 9
         lines = first.read_text().splitlines()
         assert [json.loads(line)["ev"] for line in lines] == [
-            "config", "reset", "round", "round", "hit", "validated", "paid", "reset"]
+            "config", "reset", "service", "round", "round", "hit", "validated", "paid", "reset"]
         csv_lines = (tmp_path / "first.csv").read_text().splitlines()
-        assert len(csv_lines) == 9 and csv_lines[0].startswith("seq,ev,time_utc,")
+        assert len(csv_lines) == 10 and csv_lines[0].startswith("seq,ev,time_utc,")
         last = json.loads(lines[-1])
         assert play(target, link, rig, 1) == 0
         out = cli_json(capsys, "log", "export", "--port", port, "--out", str(second),
                        "--after", str(first))
-        assert (out["first_seq"], out["last_seq"]) == (9, 9)
+        assert (out["first_seq"], out["last_seq"]) == (10, 10)
         assert json.loads(second.read_text())["prev"] == last["hash"]
         # The same anchor given by hand, but with another record's hash: refused.
-        wrong = "8:" + json.loads(lines[-2])["hash"]
+        wrong = "9:" + json.loads(lines[-2])["hash"]
         code, _, err = cli(capsys, "log", "export", "--port", port, "--out",
                            str(tmp_path / "wrong.jsonl"), "--after", wrong)
-        assert code == 2 and "the logs do not join on" in err and "record 9's prev" in err
+        assert code == 2 and "the logs do not join on" in err and "record 10's prev" in err
         assert not (tmp_path / "wrong.jsonl").exists()
 
         report = cli_json(capsys, "audit", "--port", port, "--log", str(first), "--log",
@@ -142,24 +142,24 @@ def test_export_joins_on_and_audit_verifies(tmp_path, capsys, target):
         assert (tmp_path / "m.png").read_bytes()[:4] == b"\x89PNG"
         assert text.rstrip().endswith("plot: the meter chart written to %s" % (tmp_path / "m.png"))
         # One byte of the first export changed: the audit fails, naming it.
-        changed = lines[3].replace('"meter": 1002', '"meter": 1003', 1)
-        assert changed != lines[3]
+        changed = lines[4].replace('"meter": 1002', '"meter": 1003', 1)
+        assert changed != lines[4]
         bad = tmp_path / "bad.jsonl"
-        bad.write_text("\n".join(lines[:3] + [changed] + lines[4:]) + "\n")
+        bad.write_text("\n".join(lines[:4] + [changed] + lines[5:]) + "\n")
         code, text, _ = cli(capsys, "audit", "--port", port, "--log", str(bad), "--log",
                             str(second))
-        assert code == 1 and "AUDIT FAILED" in text and "record 4 was altered" in text
-        # The first export's first three records cut, which the board still keeps (it
+        assert code == 1 and "AUDIT FAILED" in text and "record 5 was altered" in text
+        # The first export's first four records cut, which the board still keeps (it
         # has dropped none): the audit names them missing, and passes only a part asked for.
         cut = tmp_path / "cut.jsonl"
-        cut.write_text("\n".join(lines[3:]) + "\n")
+        cut.write_text("\n".join(lines[4:]) + "\n")
         code, text, _ = cli(capsys, "audit", "--port", port, "--log", str(cut), "--log",
                             str(second))
         assert code == 1 and "AUDIT FAILED" in text, text
-        assert "records 1-3 are missing from the log's front" in text, text
+        assert "records 1-4 are missing from the log's front" in text, text
         code, text, _ = cli(capsys, "audit", "--port", port, "--log", str(cut), "--log",
-                            str(second), "--from", "4")
-        assert code == 0 and text.startswith("Mystery audit of part of the log, from record 4"), \
+                            str(second), "--from", "5")
+        assert code == 0 and text.startswith("Mystery audit of part of the log, from record 5"), \
             text
 
 

@@ -154,7 +154,8 @@ def test_config_refused_with_the_meter_not_at_a_reset(cli_table, capsys):
                      "played 1 round since its reset, meter $100.04): a configuration "
                      "changes only before a cycle's first round, or once its hit is validated")
     meters = cli_table.run(capsys, "meters", "--json")
-    assert (meters["config"], meters["round"], meters["log_seq"]) == ("A1", 1, 3)
+    # config, reset, service mode left, the round, service mode entered
+    assert (meters["config"], meters["round"], meters["log_seq"]) == ("A1", 1, 5)
 
 
 def test_config_reports_the_boards_own_refusal(cli_table, capsys, monkeypatch):

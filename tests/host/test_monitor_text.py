@@ -33,6 +33,10 @@ EXAMPLES = [
     ({"ev": "start", "program": "af" * 32, "cause": "pwron_reset", "seq": 62},
      "controller start recorded: program afafafafafafafaf, reset cause pwron_reset "
      "(log record 62)"),
+    ({"ev": "service", "entered": True, "seq": 63}, "service mode entered (log record 63)"),
+    ({"ev": "service", "entered": False}, "service mode left"),
+    ({"ev": "clock", "was": [2021, 1, 1, 0, 0, 9], "new": [2026, 12, 5, 14, 30, 0], "seq": 64},
+     "clock set to 2026-12-05 14:30:00 (was 2021-01-01 00:00:09) (log record 64)"),
     ({"ev": "refused", "reason": "no round while the meter is pending"},
      "refused: no round while the meter is pending"),
     ({"ev": "fault", "reason": "store: no readable meter record"},

@@ -108,7 +108,8 @@ def test_the_repl_is_handed_over_with_the_key_held_logged_and_its_value_redrawn(
     table.key(True)
     handed = table.run(capsys, "repl", "--json")
     table.rig.key(False)  # (the controller no longer reads it)
-    assert (handed["seq"], handed["exposed"]) == (3, True), handed  # after config, reset
+    # after config, reset, service mode left and entered again
+    assert (handed["seq"], handed["exposed"]) == (5, True), handed
     # mpremote's own commands at the REPL, as a technician services the board.
     assert _mpremote(table.port, target, "resume", "exec", "print(6 * 7)").strip() == "42"
     _mpremote(table.port, target, "resume", "fs", "ls", ":/")  # (its exit status checked)
@@ -131,7 +132,13 @@ def test_the_repl_is_handed_over_with_the_key_held_logged_and_its_value_redrawn(
     table.play_round([2])
     with target.link(table.port, timeout=10.0) as link:
         records, _ = logexport.export(link)
-    # The restart after the REPL is a `start` record (table/program_check.py).
-    assert [r["ev"] for r in records] == ["config", "reset", "repl", "start", "redraw",
-                                          "round"], records
-    assert records[2]["exposed"] is True and records[2]["cycle"] == 1, records[2]
+    # The restart after the REPL is a `start` record. Service mode entered
+    # and left are records of their own (the first entry, on a new board,
+    # goes out alone; the key's release after `repl` may be read before the
+    # port is handed over, or not at all): checked apart.
+    kinds = [r["ev"] for r in records]
+    assert [k for k in kinds if k != "service"] == ["config", "reset", "repl", "start",
+                                                    "redraw", "round"], records
+    assert kinds[:5] == ["config", "reset", "service", "service", "repl"], records
+    repl = records[4]
+    assert repl["exposed"] is True and repl["cycle"] == 1, repl

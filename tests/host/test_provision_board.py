@@ -41,8 +41,9 @@ def test_provision_status_and_audit_with_the_tables_key(cli_table, tmp_path, cap
     assert "records carry an authenticator, NOT CHECKED" in unchecked, unchecked
     report = table.run(capsys, "audit", "--key-file", str(key_file), "--json")
     assert report["ok"], report["failures"]
-    # config and reset before the key; the key record and the round after it.
-    assert (report["keys"]["unsigned"], report["keys"]["signed"]) == (2, 2), report["keys"]
+    # config, reset, service mode left and entered before the key; the key
+    # record, service mode left and the round after it.
+    assert (report["keys"]["unsigned"], report["keys"]["signed"]) == (4, 3), report["keys"]
 
     record_auth.add_key(key_file, "1")  # a replacement: the file keeps both
     second_id, second_key = record_auth.newest_key(key_file)

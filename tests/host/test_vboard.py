@@ -285,12 +285,15 @@ def test_vboard_soft_reset_keeps_the_meters(sim_table):
     assert link.read_until(b"MPY: soft reboot\r\n")
     assert link.wait_event("started")["state"] in ("betting", "hit_pending")
     after = link.command("meters")["meters"]
-    # The money as it was; the `repl` record after the last, then the soft
-    # reboot's `start`, and the value exposed.
+    # The money as it was; service mode entered and the `repl` record after
+    # the last (then service mode left, if the key's release was read before
+    # the port was handed over), the soft reboot's `start`, the value exposed.
     for name in ("meter", "contributed", "seeded", "paid", "cycle", "round", "hits"):
         assert after[name] == before[name], name
-    assert (after["log_seq"], after["exposed"]) == (before["log_seq"] + 2, True), after
-    assert last_events(link, 2) == ["repl", "start"]
+    added = after["log_seq"] - before["log_seq"]
+    assert added in (3, 4) and after["exposed"] is True, after
+    assert last_events(link, added) in (["service", "repl", "start"],
+                                        ["service", "repl", "service", "start"])
     state = rig.wait_for(lambda s: lit(s["bet_lights"]) == [5], what="bet light 5 again")
     assert state["boots"] == 2
 

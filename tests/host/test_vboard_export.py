@@ -76,8 +76,9 @@ def test_verify_checks_the_boards_own_export(tmp_path, capsys, target):
         link.wait_event("reset")
         lines = export(link, target)
         meters = link.command("meters")["meters"]
-    # config, reset, 2 rounds, hit, validated, paid, reset: 8 records, 8 replies + 1.
-    assert meters["log_seq"] == 8 and len(lines) == 9
+    # config, reset, service mode left, 2 rounds, hit, validated, paid, reset:
+    # 9 records, 9 replies + 1.
+    assert meters["log_seq"] == 9 and len(lines) == 10
     assert all(line.endswith("\r\n") for line in lines)
     path = tmp_path / "export.jsonl"
     path.write_text("".join(lines))

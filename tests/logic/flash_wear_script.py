@@ -116,6 +116,56 @@ def _erases_per_round(folder, mount_keywords, settle, signed=False, warm_up=50, 
         blocks.close()
 
 
+# The board's significant events (issue 38 item 2), each a record of its own
+# commit, signed, as a keyed board writes them: their wear beside a round's.
+EVENTS = (
+    ("a start", {"ev": "start", "program": "a1" * 32, "cause": "pwron_reset"}),
+    ("service mode entered or left", {"ev": "service", "entered": True}),
+    ("the clock set", {"ev": "clock", "was": [2021, 1, 1, 0, 0, 9],
+                       "new": [2026, 12, 5, 14, 30, 0]}),
+    ("a fault raised or cleared", {"ev": "fault", "source": "display",
+                                   "reason": "display: the LED meter does not acknowledge "
+                                             "(9 bytes missed)"}),
+)
+
+
+def _erases_per_event(folder, mount_keywords, event, warm_up=20, count=100):
+    blocks = FileChip(folder + "/chip.bin", CHIP_BLOCKS, BLOCK_SIZE)
+    os.VfsLfs2.mkfs(RamFlash(blocks), **mount_keywords)
+    device = RamFlash(blocks)
+    os.mount(os.VfsLfs2(device, **mount_keywords), MOUNT)
+    try:
+        draws = Draws()
+        bonus = MysteryBonus(Store(MOUNT, segments_kept=2, reserve_blocks=0), draws,
+                             lambda: 1_795_000_000)
+        assert bonus.boot() == []
+        _mature_table(bonus, draws)
+        bonus.provision(RECORD_KEY)
+        for _ in range(warm_up):
+            bonus.record_event(dict(event))
+        start = device.erases
+        for _ in range(count):
+            bonus.record_event(dict(event))
+        assert bonus.store.head_seq > count
+        return (device.erases - start) / count
+    finally:
+        os.umount(MOUNT)
+        blocks.close()
+
+
+def print_event_wear(name):
+    # Not held to a budget: events come a few times a day against 1,500 rounds.
+    board, blocks, mount_keywords = BOARDS[name]
+    folder = make()
+    try:
+        for what, event in EVENTS:
+            gc.collect()
+            each = _erases_per_event(folder, mount_keywords, event)
+            print("flash wear: %s, %s: %.2f erases each (signed)" % (board, what, each))
+    finally:
+        remove(folder)
+
+
 def main(name):
     # segments_kept=2 rather than the firmware's 8 keeps the chip small; a
     # round's commit costs the same either way. Measured without the
@@ -146,4 +196,5 @@ def main(name):
         sys.exit(1)
 
 
+print_event_wear(sys.argv[1])
 main(sys.argv[1])

@@ -52,6 +52,10 @@
 # before or after, as the meters (the proof's state digest holds it). A
 # start's record (its program and reset cause) is cut the same way.
 #
+# The board's significant events (a display's fault raised and cleared,
+# service mode entered and left, the clock set) are records of their own,
+# each stamped with the board's time as every record is, and cut the same way.
+#
 # Rounds settled on the board (settled_day, settled_rounds.py): a
 # settlement's commit is its log record, then a copy of the side wagers'
 # meters naming it (store.py). After a cut in it the reboot must find those
@@ -99,6 +103,15 @@ DISPLAY_CLEARED = {"ev": "fault_cleared", "source": "display",
 DOOR_OPENED = {"ev": "door", "state": "open"}
 DOOR_CLOSED = {"ev": "door", "state": "closed"}
 
+# Service mode entered and left, and the clock set in it (table/controller.py):
+# records of their own, no money.
+SERVICE_ENTERED = {"ev": "service", "entered": True}
+SERVICE_LEFT = {"ev": "service", "entered": False}
+CLOCK_SET = {"ev": "clock", "was": [2021, 1, 1, 0, 0, 9], "new": [2026, 12, 5, 14, 30, 0]}
+# The board's clock as the day's bonus reads it: every record carries it
+# (MysteryBonus._stamp), the same at every replay of a cut step.
+BOARD_TIME = 1_796_479_740
+
 SCRIPT = (
     ("provision", KEY_FIRST),  # the first key signs its own record
     ("configure", "A1"),
@@ -136,6 +149,9 @@ SCRIPT = (
     ("event", DISPLAY_CLEARED),
     ("event", DOOR_OPENED),  # the compartment opened: a record, no money
     ("event", DOOR_CLOSED),
+    ("event", SERVICE_ENTERED),
+    ("event", CLOCK_SET),
+    ("event", SERVICE_LEFT),
     ("round", FULL),
     ("accept_program", PROGRAM_FIRST),  # the first program accepted: the hits copy rewritten
     ("refused", "accept_program", PROGRAM_FIRST),  # already the accepted one
@@ -327,7 +343,7 @@ if sys.implementation.name == "micropython" and __name__ == "__main__":
         # disarmed while the store boots (a boot must draw nothing).
         source = CycleRandom()
         bonus = MysteryBonus(Store(MOUNT, segment_records, segments_kept, RESERVE_BLOCKS),
-                             source)
+                             source, lambda: BOARD_TIME)
         source.bonus = bonus
         source.armed = False
         events = bonus.boot()

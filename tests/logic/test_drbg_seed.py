@@ -56,6 +56,7 @@ def test_seed_is_taken_only_in_service_mode_and_only_as_even_hex_of_64_to_128_di
     reply = rig.command(cmd="seed", entropy=HOST)[-1]
     assert not reply["ok"] and "service mode" in reply["error"], reply
     rig.enter_service()
+    seq += 1  # service mode entered: a record
     for bad in (None, 7, "c3" * 31, "c3" * 64 + "00", "C3" * 32, "c3" * 32 + "0", "zz" * 32):
         reply = rig.command(cmd="seed", entropy=bad)[-1]
         assert not reply["ok"] and "lower-case hex" in reply["error"], (bad, reply)

@@ -53,8 +53,9 @@ def test_a_control_byte_without_a_line_end_is_a_partial_line_dropped(root):
 
 
 def _fill_log(rig):
-    # 2 records (config, reset) + 318 rounds = 320 = 10 segments: 8 kept, full.
-    for _ in range(318):
+    # 3 records (config, reset, service left) + 317 rounds = 320 = 10
+    # segments: 8 kept, full.
+    for _ in range(317):
         rig.table.bonus.lock_round([(6, True, 100)])
     del rig.lines[:]
 

@@ -18,8 +18,9 @@ MOST_PER_TURN = 8  # a turn that sends more holds a board's loop over 16 ms
 
 
 def _fill_log(rig):
-    # 2 records (config, reset) + 318 rounds = 320 = 10 segments: 8 kept, full.
-    for _ in range(318):
+    # 3 records (config, reset, service left) + 317 rounds = 320 = 10
+    # segments: 8 kept, full.
+    for _ in range(317):
         rig.table.bonus.lock_round([(6, True, 100)])
     del rig.lines[:]
 

@@ -60,14 +60,15 @@ def _nothing():
 
 
 def _rotating_rig(root):
-    # 2 records (config, reset) + 16 rounds: records 1-18, segments 1, 7, 13.
+    # 3 records (config, reset, service left) + 15 rounds: records 1-18,
+    # segments 1, 7, 13.
     # (A reserve of 2 blocks, as in the power-cut proof: the 16-block flash
     # holds the store with a few to spare, not a board's 6.)
     rig = Rig(root)
     store = rig.table.bonus.store
     store.segment_records, store.segments_kept, store.reserve_blocks = 6, 3, 2
     rig.configure("A1")
-    for _ in range(16):
+    for _ in range(15):
         rig.table.bonus.lock_round([(6, True, 100)])
     return rig
 

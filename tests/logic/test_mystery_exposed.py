@@ -74,7 +74,7 @@ def test_the_log_in_a_fault_sends_only_committed_records(root):
     replies = rig.command(cmd="log", since=0)
     records = [reply["record"] for reply in replies[:-1]]
     assert [r["seq"] for r in records] == list(range(1, head + 1)), records
-    assert [r["ev"] for r in records] == ["config", "reset", "round", "round"]
+    assert [r["ev"] for r in records] == ["config", "reset", "service", "round", "round"]
     assert replies[-1] == {"ok": True, "reply": "log", "count": head}
     assert rig.command(cmd="log", since=head + 1)[-1]["count"] == 0
     rig.command(cmd="status")
@@ -101,7 +101,7 @@ def test_a_hit_value_an_uncommitted_hit_wrote_is_never_played_on(root):
     _mend_meter_writes(root)  # space freed, the board restarted
     again = Rig(root, random_bytes=_source(5))
     reasons = [e["reason"] for e in again.events("store_warning")]
-    assert len(reasons) == 2 and "the round from log record 5 is dropped" in reasons[0]
+    assert len(reasons) == 2 and "the round from log record 6 is dropped" in reasons[0]
     assert "cycle 1's hit value was written to flash" in reasons[1], reasons
     meters = again.command(cmd="meters")[-1]["meters"]
     assert meters["exposed"] is True and meters["meter"] == A1_MINIMUM + 2 * TWO_CENTS
@@ -150,7 +150,7 @@ def test_a_redraw_in_service_mode_reveals_the_old_value_and_play_resumes(root):
     assert rig.command(cmd="status")[-1]["exposed"] is False
     assert {k: meters[k] for k in ("meter", "seeded", "contributed", "paid", "cycle", "round")} \
         == {k: old[k] for k in ("meter", "seeded", "contributed", "paid", "cycle", "round")}
-    assert meters["log_seq"] == old["log_seq"] + 1
+    assert meters["log_seq"] == old["log_seq"] + 3  # service entered, redraw, service left
     # $100.04 + 2 cents = $100.06: not above $100.11. Three more rounds hit.
     for _ in range(4):
         _round(rig)
@@ -173,7 +173,8 @@ def test_a_configuration_that_closed_a_cycle_and_did_not_commit_exposes_it(root)
     _break_meter_writes(root)
     assert rig.command(cmd="config", mystery="B1")[-1]["ok"] is False
     assert rig.table.state == "fault"
-    assert [r["record"]["ev"] for r in rig.command(cmd="log")[:-1]] == ["config", "reset"]
+    assert [r["record"]["ev"] for r in rig.command(cmd="log")[:-1]] == [
+        "config", "reset", "service", "service"]  # (left after the configuration, entered)
     _mend_meter_writes(root)
     again = Rig(root, random_bytes=ScriptedBytes([(7).to_bytes(2, "big"), REDRAW_SALT]))
     assert again.table.bonus.meter.exposed and again.table.bonus.meter.config == "A1"

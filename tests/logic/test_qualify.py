@@ -12,7 +12,7 @@ def test_no_uth_sensors_and_no_declaration_is_a_fault_saying_what_to_declare(roo
     reason = rig.table.status()["fault"]
     assert reason.startswith("seats 1,2,3 have no UTH-spot sensor")
     assert 'qualify="progressive_spot_only"' in reason and "653b.1(a)" in reason
-    assert rig.events("fault") == [{"ev": "fault", "reason": reason}]
+    assert rig.events("fault") == [{"ev": "fault", "source": "seats", "reason": reason}]
 
 
 @tmpdir.within

@@ -90,8 +90,9 @@ def test_the_first_key_signs_its_own_record_and_every_record_after_it(root):
     _round(rig, 3)
     _round(rig, 5)
     records = _log(rig)
-    assert [r["ev"] for r in records] == ["config", "reset", "round", "key", "round", "round"]
-    before, after = records[:3], records[3:]
+    assert [r["ev"] for r in records] == ["config", "reset", "service", "round", "service",
+                                          "key", "service", "round", "round"]
+    before, after = records[:5], records[5:]  # (service mode left, then entered)
     assert all("auth" not in r for r in before), before
     key_record = after[0]
     assert (key_record["key_id"], key_record["was"]) == (kid, None), key_record
@@ -114,7 +115,7 @@ def test_a_replacement_is_signed_with_the_key_it_replaces(root):
     replacement = [r for r in records if r["ev"] == "key"][-1]
     assert (replacement["key_id"], replacement["was"]) == (new, old), replacement
     assert replacement["auth"] == hmac_by_hand.record_auth(_bytes(KEY_A), replacement)
-    assert records[-1]["seq"] == replacement["seq"] + 1
+    assert records[-1]["seq"] == replacement["seq"] + 2  # (service mode left between)
     assert records[-1]["auth"] == hmac_by_hand.record_auth(_bytes(KEY_B), records[-1])
     assert rig.command(cmd="status")[-1]["key_id"] == new
 

@@ -52,20 +52,21 @@ def test_the_repl_record_is_signed_and_the_hit_value_is_exposed_until_a_redraw(r
     rig.enter_service()  # keyed before its first configuration: every record signed
     assert rig.command(cmd="provision", key=KEY)[-1]["seq"] == 1
     rig.command(cmd="config", mystery="A1")  # 2 config, 3 reset
-    rig.leave_service()
-    _round(rig)  # 4
+    rig.leave_service()  # 4
+    _round(rig)  # 5
     commitment = rig.command(cmd="status")[-1]["commitment"]
-    rig.enter_service()
+    rig.enter_service()  # 6
     # What came in the same read after `repl` is the REPL's: no reply to it.
     rig.link.feed(b'{"cmd": "repl", "id": 9}\n{"cmd": "ping"}\n', rig.now)
     reply = json.loads(rig.lines[-1])
-    assert reply == {"ok": True, "reply": "repl", "seq": 5, "exposed": True, "id": 9}, reply
+    assert reply == {"ok": True, "reply": "repl", "seq": 7, "exposed": True, "id": 9}, reply
     assert rig.link.handed_off
 
     # The board's next start, as the technician's soft reset makes it.
     again = Rig(root, random_bytes=source_for(7))  # the redraw's value and salt
     records = _log(again)
-    assert [r["ev"] for r in records] == ["key", "config", "reset", "round", "repl"]
+    assert [r["ev"] for r in records] == ["key", "config", "reset", "service", "round",
+                                          "service", "repl"]
     repl = records[-1]
     assert (repl["cycle"], repl["phase"], repl["exposed"]) == (1, "running", True), repl
     for record in records:
@@ -79,7 +80,7 @@ def test_the_repl_record_is_signed_and_the_hit_value_is_exposed_until_a_redraw(r
     assert redraw["ok"] and redraw["commitment"] != commitment, redraw
     again.leave_service()
     _round(again)
-    assert again.events("locked")[-1]["seq"] == 7  # 6 was the redraw
+    assert again.events("locked")[-1]["seq"] == 11  # 8 service, 9 the redraw, 10 service
 
 
 @tmpdir.within
@@ -106,7 +107,9 @@ def test_a_key_given_before_the_first_configuration_signs_every_record(root):
     rig.configure("A1")
     _round(rig)
     records = _log(rig)
-    assert [r["ev"] for r in records] == ["key", "config", "reset", "round"]
+    # (service mode left after the key, then entered and left for the configuration)
+    assert [r["ev"] for r in records] == ["key", "service", "service", "config", "reset",
+                                          "service", "round"]
     for record in records:
         assert record["auth"] == hmac_by_hand.record_auth(_KEY_BYTES, record), record
 
@@ -123,7 +126,8 @@ def test_a_board_in_a_fault_opens_its_repl_with_the_key_held(root):
     rig.key.level = 1
     rig.run(100)
     reply = rig.command(cmd="repl")[-1]
-    assert (reply["ok"], reply["seq"], reply["exposed"]) == (True, 3, True), reply
+    # 3: service mode left after the configuration; 4: the seats' fault
+    assert (reply["ok"], reply["seq"], reply["exposed"]) == (True, 5, True), reply
 
     for name in ("meter.a", "meter.b"):
         with open(root + "/" + name, "w") as f:

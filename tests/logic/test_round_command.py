@@ -186,6 +186,7 @@ def test_the_stake_limit_set_on_the_table_applies(root):
 @tmpdir.within
 def test_a_wager_the_table_does_not_offer_is_refused(root):
     rig = Rig(root)
+    rig.link.reserve_round_line()  # as app.build does on a board: the heap is a board's
     rig.configure("A1")
     set_rules(rig, paytables={"trips": "E"})
     reply = round_reply(rig, ROUND)

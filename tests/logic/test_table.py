@@ -21,7 +21,10 @@ def test_a_new_board_waits_for_a_configuration_in_service_mode(root):
     assert rig.configure("A1") == {"ok": True, "reply": "config", "mystery": "A1",
                                    "rules": rules}
     assert rig.table.state == "betting" and rig.display.text == "100.00"
-    assert [e["ev"] for e in rig.events()] == ["config", "reset"]
+    # Service mode entered on a new board: its event alone (the first record
+    # is the configuration); left: a record.
+    assert [e["ev"] for e in rig.events()] == ["service", "config", "reset", "service"]
+    assert [e["ev"] for e in rig.table.bonus.log_since(0)] == ["config", "reset", "service"]
 
 
 @tmpdir.within
@@ -204,8 +207,8 @@ def test_commands_answer_with_their_id(root):
     status = rig.command(cmd="status")[-1]
     assert status["state"] == "betting" and status["config"] == "A1"
     records = rig.command(cmd="log", since=2)
-    assert [r["record"]["ev"] for r in records[:-1]] == ["reset"]
-    assert records[-1] == {"ok": True, "reply": "log", "count": 1}
+    assert [r["record"]["ev"] for r in records[:-1]] == ["reset", "service"]  # (service left)
+    assert records[-1] == {"ok": True, "reply": "log", "count": 2}
 
 
 @tmpdir.within

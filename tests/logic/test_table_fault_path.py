@@ -57,9 +57,9 @@ def test_a_store_fault_at_lock_is_one_fault_event_and_no_refusal(root):
 def test_a_store_fault_in_a_host_command_is_its_error_and_one_fault_event(root):
     rig = Rig(root)
     rig.configure("A1")
-    _break_meter_writes(root)
     rig.key.level = 1
-    rig.run(100)  # service mode
+    rig.run(100)  # service mode (its record written)
+    _break_meter_writes(root)
     reply = rig.command(cmd="set", name="wager_cents", value=300)[-1]
     faults = rig.events("fault")
     assert len(faults) == 1 and reply == {"ok": False, "error": faults[0]["reason"]}

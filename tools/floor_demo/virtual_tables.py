@@ -51,7 +51,9 @@ class Table:
         # a casino's table is: every record it makes is signed.
         self.key_id = None if key_file is None else self.provision(key_file)
         self.configure()
-        self.expected += 2  # its config and reset records
+        # Its config and reset records, and service mode left; entered too,
+        # once keyed (a new board's entry goes out as an event alone).
+        self.expected += 3 if key_file is None else 4
         self.bridge = None
 
     def configure(self):
@@ -81,7 +83,9 @@ class Table:
             self.rig.key(False)
         if done.returncode:
             raise RuntimeError("provision of table %s: %s" % (self.name, done.stderr.strip()))
-        self.expected += 1  # the key's own record
+        # The key's own record and service mode left; entered too on a board
+        # with records already (a new board's entry goes out as an event alone).
+        self.expected += 2 if self.expected == 0 else 3
         return json.loads(done.stdout)["key_id"]
 
     def start_bridge(self):

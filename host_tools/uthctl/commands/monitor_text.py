@@ -90,11 +90,23 @@ def _start(e):
     program = e["program"][:16] if e.get("program") else "UNREADABLE"
     cause = ", reset cause %s" % e["cause"] if e.get("cause") else ""
     return "controller start recorded: program %s%s%s" % (program, cause, _record(e))
+
+
 def _door(e):
     if e["state"] == "open":
         return "DOOR OPEN: the controller's door opened, LOCK refused until it is closed%s" % (
             _record(e))
     return "door closed%s" % _record(e) if e["state"] == "closed" else json.dumps(e)
+
+
+def _service(e):
+    return "service mode %s%s" % ("entered" if e["entered"] else "left", _record(e))
+
+
+def _clock(e):
+    when = "%04d-%02d-%02d %02d:%02d:%02d"
+    return "clock set to %s (was %s)%s" % (when % tuple(e["new"]), when % tuple(e["was"]),
+                                           _record(e))
 
 
 def _reason(label):
@@ -105,6 +117,7 @@ WORDS = {"started": _started, "config": _config, "reset": _reset, "locked": _loc
          "contribution": _contribution, "hit": _hit, "validated": _validated, "paid": _paid,
          "retained": _retained, "setting": _setting, "redraw": _redraw, "key": _key,
          "repl": _repl, "program": _program, "start": _start, "door": _door,
+         "service": _service, "clock": _clock,
          "fault": _reason("FAULT"), "store_warning": _reason("store warning"),
          "expiry_warning": _reason("EXPIRY warning"),
          "refused": _reason("refused"), "fault_cleared": _reason("fault cleared"),

@@ -86,4 +86,11 @@ _SAYING = {
     "start": lambda r: "controller started, program %s%s" % (
         r["program"][:16] if r.get("program") else "UNREADABLE",
         ", reset cause %s" % r["cause"] if r.get("cause") else ""),
+    "service": lambda r: "service mode %s" % ("entered" if r["entered"] else "left"),
+    "clock": lambda r: "clock set to %s (was %s)" % (_when(r["new"]), _when(r["was"])),
 }
+
+
+def _when(fields):
+    # [year, month, day, hours, minutes, seconds] as the board's clock gives it.
+    return "%04d-%02d-%02d %02d:%02d:%02d" % tuple(fields)
