@@ -42,9 +42,12 @@ def set_rules(rig, **values):
     rig.run(100)
 
 
-def ready(root, reserve=False, **rules):
+def ready(root, reserve=True, **rules):
+    # reserve: a round's line made at start, as app.build makes it on a board
+    # (while the heap is whole: made at the first round instead, it may find
+    # no 4 KB piece in a board-sized heap that earlier tests left in pieces).
     rig = Rig(root)
-    if reserve:  # a round's line made at start, as app.build makes it on a board
+    if reserve:
         rig.link.reserve_round_line()
     rig.configure("A1")
     set_rules(rig, paytables=TABLES, **rules)

@@ -92,7 +92,7 @@ def test_a_log_hashed_by_the_earlier_rule_still_boots_and_verifies(root):
     written_by_now = chain.record_hash
     chain.record_hash = chain.earlier_hash
     try:
-        rig = ready(root, reserve=True)
+        rig = ready(root)
         assert round_reply(rig, changed(ROUND, ("round",), "caf\u00e9"))["ok"]
     finally:
         chain.record_hash = written_by_now

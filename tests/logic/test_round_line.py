@@ -209,7 +209,7 @@ def _round_line():
 @tmpdir.within
 def test_a_board_reserves_its_round_line_at_start(root):
     # app.build reserves it: the first round later needs no new piece of heap for its line.
-    rig = ready(root)
+    rig = ready(root, reserve=False)
     rig.link.reserve_round_line()
     buffer = rig.link.buffer
     assert len(buffer) == MAX_ROUND_LINE
@@ -225,7 +225,7 @@ def test_a_board_reserves_its_round_line_at_start(root):
 
 @tmpdir.within
 def test_without_the_reservation_the_first_round_makes_the_buffer(root):
-    rig = ready(root)
+    rig = ready(root, reserve=False)
     assert len(rig.link.buffer) == MAX_LINE
     rig.feed(_round_line().encode())
     assert json.loads(rig.lines[-1])["ok"]
