@@ -71,6 +71,7 @@ def _profile():
     _wrap(chain, "link", "link")
     _wrap(eventlog.Log, "append", "log_append")
     _wrap(copies.Pair, "replace", "copy_replace")
+    _wrap(copies.Pair, "put", "copy_put")  # the meter record's write (store.py)
     commit = store.Store.commit
 
     def timed_commit(*args, **kwargs):

@@ -62,6 +62,9 @@ class Pair:
         self.paths = (root + "/" + names[0], root + "/" + names[1])
         self.magics = magics
         self.what = what
+        # Whether each copy's file is there, once known (put): only the
+        # store writes its folder while it runs.
+        self._there = [False, False]
 
     def read(self, index):
         # [index, seq, payload], or None when the copy is missing or unreadable.
@@ -100,6 +103,24 @@ class Pair:
         with open(tmp, "w") as f:
             encode(f, self.magics[0], seq, payload)
         os.rename(tmp, self.paths[index])
+
+    def put(self, index, seq, payload, tmp):
+        # Over the copy in place once its file is there, through tmp and a
+        # rename the first time. littlefs keeps a file's old content until
+        # its new one is whole, and an overwrite is one metadata commit
+        # where a new file and its rename are three: the folder's metadata
+        # fills, and littlefs compacts it, about a third as often (LOCK's time:
+        # docs/benchmarks.md, "LOCK with the record key"). A new file's
+        # entry is committed before its content, so a first copy is never
+        # made in place: a cut there would leave an empty copy.
+        there = self._there
+        if not there[index]:
+            there[index] = exists(self.paths[index])
+        if there[index]:
+            self.write(index, seq, payload)
+        else:
+            self.replace(index, seq, payload, tmp)
+            there[index] = True
 
     def write(self, index, seq, payload):
         # In place: for a record whose other copy still counts until this

@@ -111,7 +111,7 @@ class Store:
             payload["key_id"] = key_id
         if drbg_copy is not None:  # nor does one never seeded
             payload["drbg"] = drbg_copy
-        self._meters.replace(commit_seq % 2, commit_seq, payload, self._tmp)
+        self._meters.put(commit_seq % 2, commit_seq, payload, self._tmp)
 
     def _write_hits(self, last_hits, kept_settings=None, retained=0, program=None):
         # Into the copy the meter record does not name; it counts once the

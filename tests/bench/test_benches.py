@@ -39,7 +39,7 @@ CHIP_SIDE = {
     "start_check": "start_check_run (on the emulated Pico and the unix port)",
 }
 RUN_HERE = {"run", "link_answers", "floor_intake", "floor_page_clients", "floor_pending",
-            "vboard_lock", "soak_heap", "round_command"}
+            "vboard_lock", "soak_heap", "round_command", "store_flash"}
 
 
 def bench(argv, timeout=600, env=None):
@@ -131,6 +131,12 @@ def test_the_round_command_bench_runs_on_the_unix_port(micropython):
     out = bench([micropython, "-X", "heapsize=" + heap, "bench/round_command.py"],
                 env={"MICROPYPATH": ".frozen:firmware:tests/logic", "UTH_HEAPSIZE": heap})
     assert '"where": "unix"' in out
+
+
+def test_the_store_flash_bench_runs_on_the_unix_port(micropython):
+    out = bench([micropython, "-X", "heapsize=4M", "bench/store_flash.py", "3"],
+                env={"MICROPYPATH": "firmware:tests/logic"})
+    assert "3 signed rounds" in out and "meter record" in out
 
 
 @pytest.mark.parametrize("driver", EMULATOR_DRIVERS)

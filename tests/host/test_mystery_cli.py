@@ -10,11 +10,12 @@ import os
 
 import pytest
 
+from broken_writes import break_meter_writes, mend_meter_writes
 from mystery import chain
 from mystery.bonus import MysteryBonus
 from mystery.meter import RUNNING, Meter
 from mystery.refusal import Refused
-from mystery.store import TMP_NAME, Store
+from mystery.store import Store
 from regulation import PRINTED
 from uthctl.analysis import mystery_sim
 from uthctl.cli import main
@@ -493,7 +494,7 @@ def _commitment(value, salt):
 @pytest.fixture
 def redrawn_log(tmp_path):
     # The round that hits cannot write its meter record (a folder where its
-    # temporary file goes): its records land past the head, the reboot finds
+    # copy goes, broken_writes.py): its records land past the head, the reboot finds
     # the value exposed, a service-mode redraw replaces it, and the new value
     # is played to its hit.
     root = tmp_path / "flash"
@@ -505,11 +506,11 @@ def redrawn_log(tmp_path):
     seats = [(seat, True, 500) for seat in range(1, 8)]  # 70 cents a round
     while bonus.meter.meter + 700_000 <= bonus.meter._hit_value:
         bonus.lock_round(seats)
-    (root / TMP_NAME).mkdir()
+    break_meter_writes(str(root))
     with pytest.raises(Refused):
         bonus.lock_round(seats)  # the round that hits
     assert bonus.fault is not None
-    (root / TMP_NAME).rmdir()
+    mend_meter_writes(str(root))
     bonus = MysteryBonus(Store(str(root), segment_records=10_000), os.urandom)
     assert len(bonus.boot()) == 2 and bonus.meter.exposed
     bonus.redraw()

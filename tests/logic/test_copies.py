@@ -1,6 +1,7 @@
 # A record kept as two copies (mystery/copies.py), tested on its own: the
 # text of a copy, the copy that counts, an unreadable one reported and never
-# taken, a replacement that leaves no temporary file. The expected texts are
+# taken, a replacement that leaves no temporary file, a put that makes a
+# copy's first file through the temporary file and writes it in place after. The expected texts are
 # written here from the format docs/mystery.md gives, with the CRC taken by
 # binascii directly.
 import binascii
@@ -75,6 +76,41 @@ def test_no_copy_is_none_and_nothing_reported(root):
     pair = _pair(root)
     warnings = []
     assert pair.newest(warnings) is None and warnings == [] and not pair.any_exists()
+
+
+@tmpdir.within
+def test_put_makes_a_copy_first_through_its_temporary_file(root):
+    # littlefs commits a new file's entry before its content, so a copy's
+    # first file is renamed from a whole one: with the temporary file's
+    # path not writable (a folder there), the put fails and leaves no copy.
+    pair = _pair(root)
+    tmp = root + "/" + TMP_NAME
+    os.mkdir(tmp)
+    try:
+        pair.put(0, 1, {"v": 1}, tmp)
+    except OSError:
+        pass
+    else:
+        raise AssertionError("a first copy was made without its temporary file")
+    assert not exists(root + "/rec.a")
+    os.rmdir(tmp)
+    pair.put(0, 1, {"v": 1}, tmp)
+    assert _read(root + "/rec.a") == _text("UTHTEST2", 1, {"v": 1}) and not exists(tmp)
+
+
+@tmpdir.within
+def test_put_writes_a_copy_that_is_there_in_place(root):
+    # Over a file that is there, the put needs no temporary file: the folder
+    # at its path does not stop it, here or for a pair that finds the copy
+    # on flash from an earlier run.
+    tmp = root + "/" + TMP_NAME
+    _pair(root).put(1, 2, {"v": 2}, tmp)
+    os.mkdir(tmp)
+    pair = _pair(root)
+    pair.put(1, 4, {"v": 4}, tmp)
+    assert _read(root + "/rec.b") == _text("UTHTEST2", 4, {"v": 4})
+    pair.put(1, 6, {"v": 6}, tmp)
+    assert pair.newest([]) == [1, 6, {"v": 6}] and not exists(root + "/rec.a")
 
 
 def test_decode_refuses_what_is_not_a_copy():

@@ -3,16 +3,17 @@
 # Those records are never sent, whatever the state; a hit value they carry
 # is never played on again: play is refused until a service-mode redraw,
 # itself a logged operation, replaces it. The flash failing here is real on
-# both runtimes: the meter record's temporary file is made a folder, so
-# opening it for writing fails after the log records have landed.
+# both runtimes: the meter copy the commit writes is made a folder
+# (broken_writes.py), so opening it for writing fails after the log records
+# have landed.
 import json
 import os
 
 import tmpdir
+from broken_writes import break_meter_writes, mend_meter_writes
 from leaks import leaks, secrets_of
 from mystery import hitvalue
 from mystery.configs import MICROS_PER_CENT
-from mystery.store import TMP_NAME
 from scripted import SALT, ScriptedBytes
 from table_rig import Rig
 
@@ -37,14 +38,6 @@ def _round(rig, seat=1):
     rig.run(300)
 
 
-def _break_meter_writes(root):
-    os.mkdir(root + "/" + TMP_NAME)
-
-
-def _mend_meter_writes(root):
-    os.rmdir(root + "/" + TMP_NAME)
-
-
 def _hit_fails(root):
     # Hit value $100.05 (seat 1's 2 cents a round): rounds 1 and 2 take the
     # meter to $100.04, round 3 to $100.06 and hits, but its meter record
@@ -55,7 +48,7 @@ def _hit_fails(root):
     _round(rig)
     value = rig.table.bonus.meter._hit_value
     assert value == A1_MINIMUM + 5 * MICROS_PER_CENT
-    _break_meter_writes(root)
+    break_meter_writes(root)
     rig.chip(1)
     rig.press_lock()
     assert rig.table.state == "fault" and rig.events("hit") == []
@@ -98,7 +91,7 @@ def test_a_store_that_never_read_its_meter_sends_no_log(root):
 @tmpdir.within
 def test_a_hit_value_an_uncommitted_hit_wrote_is_never_played_on(root):
     rig, value = _hit_fails(root)
-    _mend_meter_writes(root)  # space freed, the board restarted
+    mend_meter_writes(root)  # space freed, the board restarted
     again = Rig(root, random_bytes=_source(5))
     reasons = [e["reason"] for e in again.events("store_warning")]
     assert len(reasons) == 2 and "the round from log record 6 is dropped" in reasons[0]
@@ -122,7 +115,7 @@ def test_a_hit_value_an_uncommitted_hit_wrote_is_never_played_on(root):
 @tmpdir.within
 def test_a_redraw_in_service_mode_reveals_the_old_value_and_play_resumes(root):
     _, value = _hit_fails(root)
-    _mend_meter_writes(root)
+    mend_meter_writes(root)
     rig = Rig(root, random_bytes=ScriptedBytes([(7).to_bytes(2, "big"), REDRAW_SALT]))
     old = rig.table.bonus.meters()
     assert rig.command(cmd="redraw")[-1] == {"ok": False,
@@ -170,12 +163,12 @@ def test_a_configuration_that_closed_a_cycle_and_did_not_commit_exposes_it(root)
     value = rig.table.bonus.meter._hit_value
     rig.key.level = 1
     rig.run(100)
-    _break_meter_writes(root)
+    break_meter_writes(root)
     assert rig.command(cmd="config", mystery="B1")[-1]["ok"] is False
     assert rig.table.state == "fault"
     assert [r["record"]["ev"] for r in rig.command(cmd="log")[:-1]] == [
         "config", "reset", "service", "service"]  # (left after the configuration, entered)
-    _mend_meter_writes(root)
+    mend_meter_writes(root)
     again = Rig(root, random_bytes=ScriptedBytes([(7).to_bytes(2, "big"), REDRAW_SALT]))
     assert again.table.bonus.meter.exposed and again.table.bonus.meter.config == "A1"
     again.key.level = 1
@@ -193,11 +186,11 @@ def test_a_dropped_round_that_did_not_hit_exposes_nothing(root):
     rig = Rig(root, random_bytes=_source(50))
     rig.configure("A1")
     _round(rig)
-    _break_meter_writes(root)
+    break_meter_writes(root)
     rig.chip(1)
     rig.press_lock()
     assert rig.table.state == "fault"
-    _mend_meter_writes(root)
+    mend_meter_writes(root)
     again = Rig(root)
     assert len(again.events("store_warning")) == 1 and not again.table.bonus.meter.exposed
     again.chip(1)

@@ -4,19 +4,13 @@
 # from then on, whatever play was in, and the reason in `status` is the
 # store's. The table reads its seats through debounced sensors of its own and
 # leaves the board's wiring as it was given.
-import os
 
 import tmpdir
+from broken_writes import break_meter_writes
 from mystery.bonus import MysteryBonus
-from mystery.store import TMP_NAME
 from table import meter_text
 from table.inputs import Debounced
 from table_rig import Rig
-
-
-def _break_meter_writes(root):
-    # A folder where the store writes its new meter record: every commit fails.
-    os.mkdir(root + "/" + TMP_NAME)
 
 
 def _lock_with_chip(rig, seat=1):
@@ -40,7 +34,7 @@ def test_the_board_wiring_keeps_the_pins_it_was_given(root):
 def test_a_store_fault_at_lock_is_one_fault_event_and_no_refusal(root):
     rig = Rig(root)
     rig.configure("A1")
-    _break_meter_writes(root)
+    break_meter_writes(root)
     _lock_with_chip(rig)
     faults = rig.events("fault")
     assert len(faults) == 1 and faults[0]["reason"].startswith("store write failed")
@@ -59,7 +53,7 @@ def test_a_store_fault_in_a_host_command_is_its_error_and_one_fault_event(root):
     rig.configure("A1")
     rig.key.level = 1
     rig.run(100)  # service mode (its record written)
-    _break_meter_writes(root)
+    break_meter_writes(root)
     reply = rig.command(cmd="set", name="wager_cents", value=300)[-1]
     faults = rig.events("fault")
     assert len(faults) == 1 and reply == {"ok": False, "error": faults[0]["reason"]}
@@ -81,7 +75,7 @@ def test_a_store_fault_while_a_hit_is_validated_leaves_the_table_in_fault(root):
     _lock_with_chip(rig)
     assert rig.table.state == "hit_pending", rig.table.state
     validated = rig.table.bonus.validate
-    rig.table.bonus.validate = lambda *args: (validated(*args), _break_meter_writes(root))[0]
+    rig.table.bonus.validate = lambda *args: (validated(*args), break_meter_writes(root))[0]
     rig.turn_key()
     assert len(rig.events("validated")) == 1 and len(rig.events("fault")) == 1
     assert rig.table.state == "fault"
@@ -90,7 +84,7 @@ def test_a_store_fault_while_a_hit_is_validated_leaves_the_table_in_fault(root):
 def _reset_with_writes_broken(root, reset):
     # The bonus's reset, made when the store can no longer write.
     def broken(bonus):
-        _break_meter_writes(root)
+        break_meter_writes(root)
         return reset(bonus)
     return broken
 
