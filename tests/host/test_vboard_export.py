@@ -86,6 +86,6 @@ def test_verify_checks_the_boards_own_export(tmp_path, capsys, target):
     capsys.readouterr()
     assert uthctl(["mystery", "verify", str(path), "--head", head, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["ok"] is True and out["records"] == 8
+    assert out["ok"] is True and out["records"] == 9
     assert (out["hits"], out["anchored"]) == (1, 1)
     assert (out["starts_at"], out["ends_at"]) == ("genesis", "the meter's head")
