@@ -16,7 +16,7 @@ from uthctl.analysis import record_auth
 from uthctl.bridge.table_bridge import Bridge
 from uthctl.cli import main as uthctl
 from uthctl.floor import schema
-from uthctl.floor.mqtt import read_credentials
+from uthctl.wire.mqtt import read_credentials
 
 TABLE = "3"
 

@@ -8,7 +8,7 @@ from chains import CASINO
 
 from uthctl.cli import main as uthctl
 from uthctl.floor.accounts import AUDIT_USER, Accounts
-from uthctl.floor.mqtt import read_credentials
+from uthctl.wire.mqtt import read_credentials
 
 AUDIT_ACL = ["user audit", "topic write uth/%s/+/command" % CASINO,
              "topic read uth/%s/+/event" % CASINO]

@@ -13,9 +13,9 @@ from uthctl.bridge import anchor_state
 from uthctl.bridge.table_bridge import Bridge
 from uthctl.cli import main as uthctl
 from uthctl.errors import BoardRefusal
-from uthctl.floor import topics
-from uthctl.floor.mqtt import parse_broker, read_credentials, write_credentials
 from uthctl.links.board_link import Link
+from uthctl.wire import topics
+from uthctl.wire.mqtt import parse_broker, read_credentials, write_credentials
 
 HASH = "ab" * 32
 

@@ -18,7 +18,7 @@ from test_broker_security import WAIT_S, Listener, account, connected
 from uthctl import event_log
 from uthctl.bridge.table_bridge import Bridge
 from uthctl.cli import main as uthctl
-from uthctl.floor.mqtt import Client
+from uthctl.wire.mqtt import Client
 
 RECORDS = 30
 

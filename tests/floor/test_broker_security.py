@@ -14,7 +14,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from uthctl.floor.accounts import AUDIT_USER, FLOOR_USER
 from uthctl.floor.intake import ACCEPTED, REFUSED, Intake
-from uthctl.floor.mqtt import BrokerDown, Client, read_credentials
+from uthctl.wire.mqtt import BrokerDown, Client, read_credentials
 
 WAIT_S = 10.0
 

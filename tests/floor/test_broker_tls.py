@@ -15,7 +15,7 @@ import servers
 from test_broker_security import Listener, account
 
 from uthctl.floor import broker_user
-from uthctl.floor.mqtt import Client
+from uthctl.wire.mqtt import Client
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl")
 

@@ -12,7 +12,7 @@ from test_broker_security import WAIT_S, account
 
 from uthctl.cli import main as uthctl
 from uthctl.floor.accounts import Accounts
-from uthctl.floor.mqtt import Client
+from uthctl.wire.mqtt import Client
 
 AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="the drop from root needs root")
 

@@ -18,7 +18,7 @@ from uthctl.cli import main as uthctl
 from uthctl.floor import schema
 from uthctl.floor.accounts import FLOOR_USER
 from uthctl.floor.database import Store
-from uthctl.floor.mqtt import read_credentials
+from uthctl.wire.mqtt import read_credentials
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
 CATCH_UP_S = 60.0

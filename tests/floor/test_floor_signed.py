@@ -20,8 +20,8 @@ from uthctl.analysis import record_auth
 from uthctl.cli import main as uthctl
 from uthctl.floor import audit_head, schema
 from uthctl.floor.database import Store
-from uthctl.floor.mqtt import Client, read_credentials
 from uthctl.floor.page_data import tiles
+from uthctl.wire.mqtt import Client, read_credentials
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
 CATCH_UP_S = 60.0

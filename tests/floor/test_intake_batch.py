@@ -15,14 +15,14 @@ from chains import CASINO, keyed, message, records, signed, topic
 
 from mystery import chain, recordkey
 from uthctl.analysis import record_auth
-from uthctl.floor import topics
 from uthctl.floor.accounts import FLOOR_USER
 from uthctl.floor.database import Store
 from uthctl.floor.intake import ACCEPTED, INTERNAL, REFUSED, Intake
 from uthctl.floor.intake_batch import gather, take_batch
-from uthctl.floor.mqtt import Client, read_credentials
 from uthctl.floor.service import Floor
 from uthctl.floor.table_keys import TableKeys
+from uthctl.wire import topics
+from uthctl.wire.mqtt import Client, read_credentials
 
 WAIT_S = 20.0
 

@@ -124,12 +124,12 @@ def test_a_table_added_when_the_disk_fills_leaves_every_file_whole(tmp_path, sto
 
 
 def test_an_account_file_written_again_when_the_disk_fills_keeps_its_password(tmp_path):
-    from uthctl.floor.mqtt import read_credentials, write_credentials
+    from uthctl.wire.mqtt import read_credentials, write_credentials
 
     path = tmp_path / "table-3.json"
     write_credentials(path, "table-3", "old password " * 4)
     fails_part_way("""
-        from uthctl.floor.mqtt import write_credentials
+        from uthctl.wire.mqtt import write_credentials
         write_credentials(%r, "table-3", "a new and much longer password " * 10)
         """ % str(path), limit=100)
     assert read_credentials(path) == ("table-3", "old password " * 4)

@@ -28,7 +28,7 @@ import threading
 import servers
 from floor_demo.virtual_tables import uthctl_process
 
-from uthctl.floor.mqtt import write_credentials
+from uthctl.wire.mqtt import write_credentials
 
 
 def test_servers_then_hold(tmp_path):

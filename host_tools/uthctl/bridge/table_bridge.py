@@ -16,10 +16,10 @@ import time
 
 from .. import event_log
 from ..errors import BoardRefusal
-from ..floor import topics
-from ..floor.mqtt import BrokerDown, Client
 from ..links import logexport, ports
 from ..links.board_link import Link, LinkError
+from ..wire import topics
+from ..wire.mqtt import BrokerDown, Client
 from . import anchor_state
 
 READ_ONLY = ("status", "meters", "log", "head")

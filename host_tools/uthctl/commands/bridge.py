@@ -5,9 +5,9 @@
 from .. import event_log
 from ..bridge.table_bridge import Bridge
 from ..errors import expecting
-from ..floor import topics
-from ..floor.mqtt import parse_broker, read_credentials
 from ..links import ports
+from ..wire import topics
+from ..wire.mqtt import parse_broker, read_credentials
 from .meters import seconds
 
 

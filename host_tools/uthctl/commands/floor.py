@@ -10,9 +10,9 @@ from ..analysis import audit_report
 from ..errors import UthctlError, expecting
 from ..floor import audit, audit_board, audit_live, audit_text, database, users
 from ..floor.accounts import AUDIT_USER, FLOOR_USER, Accounts
-from ..floor.mqtt import read_credentials
 from ..floor.reload import reload_broker
 from ..floor.service import Floor
+from ..wire.mqtt import read_credentials
 from .meters import seconds
 
 

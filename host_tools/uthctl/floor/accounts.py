@@ -18,8 +18,9 @@ from pathlib import Path
 
 from ..analysis import record_auth
 from ..private_file import append_private, write_private
-from . import broker_user, table_keys, topics, zone
-from .mqtt import write_credentials
+from ..wire import topics
+from ..wire.mqtt import write_credentials
+from . import broker_user, table_keys, zone
 
 FLOOR_USER = "floor"
 AUDIT_USER = "audit"

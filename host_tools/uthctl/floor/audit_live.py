@@ -9,8 +9,9 @@ import secrets
 import time
 
 from ..analysis import record_auth
-from . import audit_keys, topics
-from .mqtt import BrokerDown, Client
+from ..wire import topics
+from ..wire.mqtt import BrokerDown, Client
+from . import audit_keys
 
 NONCE_BYTES = 16
 CONNECT_SHARE = 0.5  # of the wait, at most, spent reaching the broker

@@ -23,7 +23,8 @@ from mystery import chain
 
 from ..analysis import logread
 from ..analysis.audit import identity_failures, ledger_failures
-from . import held, limits, log_start, record_alerts, running, topics
+from ..wire import topics
+from . import held, limits, log_start, record_alerts, running
 from .intake_held import HeldRecords, forged_alert
 from .table_keys import KeyFileError
 

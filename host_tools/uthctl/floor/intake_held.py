@@ -10,7 +10,7 @@ import json
 
 from mystery import chain
 
-from . import topics
+from ..wire import topics
 
 EARLY, REFUSED = "early", "refused"  # intake.py's outcomes (it imports this module)
 

@@ -11,10 +11,10 @@ import logging
 import queue
 
 from .. import event_log
-from . import topics
+from ..wire import topics
+from ..wire.mqtt import BrokerDown, Client
 from .intake import Intake
 from .intake_batch import gather, take_batch
-from .mqtt import BrokerDown, Client
 from .table_keys import TableKeys
 
 
