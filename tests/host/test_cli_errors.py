@@ -161,3 +161,46 @@ def test_status_shows_the_boards_internal_error_count_when_there_are_any():
                                                                None, "store: fault")
     shown = status_command.format_status(dict(status, internal_errors=2), None, "store: fault")
     assert "firmware bugs  2 command(s) got an internal error since start-up" in shown
+
+
+def _expected_kinds(path):
+    # The names each @expecting(...) in a module lists, read from its source.
+    import ast
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "expecting":
+            found.append([ast.unparse(arg) for arg in node.args])
+    return found
+
+
+def test_no_command_expects_a_plain_value_error():
+    # A bug's ValueError would reach the user as a one-line message; what a
+    # command does expect is an InputError (or its own type) raised where
+    # the input is read.
+    from pathlib import Path
+
+    import uthctl.commands
+    folder = Path(uthctl.commands.__file__).parent
+    lists = {path.name: _expected_kinds(path) for path in folder.glob("*.py")}
+    assert sum(len(found) for found in lists.values()) >= 20  # the decorators were read
+    listing = sorted(name for name, found in lists.items()
+                     if any("ValueError" in kinds for kinds in found))
+    assert listing == []
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["hand", "As", "Zz", "Qh", "Jc", "Ts"], "unknown card"),
+    (["par", "trips", "Z"], "no paytable"),
+    (["bridge", "--port", "/dev/null", "--table", "t1", "--casino", "c", "--broker", "mqtt://example.com:1883",
+      "--credentials", "/nonexistent"], "plain MQTT"),
+    (["bridge", "--port", "/dev/null", "--table", "t 1", "--casino", "c", "--broker", "mqtt://127.0.0.1:1883",
+      "--credentials", "/nonexistent"], "1 to 32 letters"),
+    (["bridge", "--port", "/dev/null", "--table", "t1", "--casino", "c", "--broker", "mqtt://127.0.0.1:1883",
+      "--credentials", "/nonexistent"], "--credentials"),
+])
+def test_bad_input_is_still_an_error_message_not_a_bug(capsys, argv, words):
+    # Each was a plain ValueError that @expecting(ValueError) turned into a message.
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert words in captured.out + captured.err
+    assert "internal error" not in captured.out + captured.err

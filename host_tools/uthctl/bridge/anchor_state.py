@@ -4,6 +4,7 @@
 import json
 from pathlib import Path
 
+from ..errors import InputError
 from ..private_file import write_private
 
 
@@ -16,10 +17,10 @@ def load(path, table):
         state = json.loads(path.read_text())
         seq, digest = state["seq"], state["hash"]
     except (ValueError, KeyError, TypeError):
-        raise ValueError("%s is not a bridge state file ({\"table\", \"seq\", \"hash\"}); "
+        raise InputError("%s is not a bridge state file ({\"table\", \"seq\", \"hash\"}); "
                          "remove it to publish the board's whole log again" % path) from None
     if state.get("table") != table:
-        raise ValueError("%s is table %r's state, not table %r's"
+        raise InputError("%s is table %r's state, not table %r's"
                          % (path, state.get("table"), table))
     return seq, digest
 

@@ -43,7 +43,7 @@ def add_parser(sub):
     return parser
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
     if args.plot:
         audit_report.check_plot_path(args.plot)

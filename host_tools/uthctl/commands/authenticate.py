@@ -27,7 +27,7 @@ def add_parser(sub):
     return parser
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
     seed = new_seed()
     with open_link(args) as link:

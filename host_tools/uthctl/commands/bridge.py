@@ -32,7 +32,7 @@ def add_parser(sub):
     return parser
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
     table = topics.check_name(args.table)
     topics.check_name(args.casino, "casino")

@@ -93,7 +93,7 @@ def add_parser(sub):
     return parser
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
     accounts = Accounts(args.dir)
     if args.action == "init":

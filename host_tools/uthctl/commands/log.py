@@ -58,7 +58,7 @@ def _check_out(args):
     return logexport.csv_path(out) if args.csv else None
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
     csv_file = _check_out(args)
     after = _after(args.after)

@@ -34,7 +34,7 @@ def _print(table, today):
         print("  %-20s %d to %d" % (name, to, per))
 
 
-@expecting(ValueError)
+@expecting()
 def run(args):
     today = host_date()
     tables = list(paytables.all_tables())

@@ -41,7 +41,7 @@ def _names(args):
     return (args.name.upper(),)
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
     signs = [(name, sign_lines(name, args.wager)) for name in _names(args)]
     if args.json:

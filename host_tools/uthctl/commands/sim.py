@@ -79,7 +79,7 @@ def add_parser(sub):
     return parser
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
     if args.port is not None:
         return run_attached(args)

@@ -59,7 +59,7 @@ def add_parser(sub):
     return parser
 
 
-@expecting(OSError, ValueError, SoakError)
+@expecting(OSError, SoakError)
 def run(args):
     if args.rounds < 1 or args.export_every < 1 or args.clock_rate < 1:
         raise UthctlError("--rounds, --export-every and --clock-rate must be 1 or more")

@@ -13,6 +13,7 @@ from collections import Counter
 
 from ..analysis import audit_report, hold
 from ..analysis.audit import audit
+from ..errors import InputError
 from . import audit_head, audit_keys
 
 VERIFIED, FAILED, UNCONFIRMED = "verified", "FAILED", "unconfirmed"
@@ -25,7 +26,7 @@ def since_timestamp(text):
     try:
         day = datetime.date.fromisoformat(text)
     except ValueError:
-        raise ValueError("--since %s: give a date as YYYY-MM-DD" % text) from None
+        raise InputError("--since %s: give a date as YYYY-MM-DD" % text) from None
     return datetime.datetime(day.year, day.month, day.day,
                              tzinfo=datetime.timezone.utc).timestamp()
 
@@ -41,7 +42,7 @@ def audit_tables(store, table=None, since=None, keys_dir=None, heads=None, accou
     every = {}
     for name in names:
         if name not in held and name not in accounts:
-            raise ValueError("the floor holds no table %s" % name)
+            raise InputError("the floor holds no table %s" % name)
         every[name] = _read_records(store, name) if name in held else ([], None)
     compared = heads(every) if heads is not None and every else {}
     results = {}

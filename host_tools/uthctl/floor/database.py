@@ -22,6 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from . import schema
 from .batch_writes import Batching
+from .errors import FloorConfigError
 from .limits import storable
 
 PAYLOAD_KEPT = 2000  # characters of a refused payload kept for the record
@@ -67,20 +68,20 @@ def check_existing(url):
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if not parsed.database or parsed.database == ":memory:":
-            raise ValueError("%s names no database file" % url)
+            raise FloorConfigError("%s names no database file" % url)
         if not Path(parsed.database).is_file():
-            raise ValueError("no floor database at %s (no such file)" % parsed.database)
+            raise FloorConfigError("no floor database at %s (no such file)" % parsed.database)
     engine = engine_for(url)
     try:
         missing = set(schema.FIRST) - set(inspect(engine).get_table_names())
     except SQLAlchemyError as error:
         reason = (str(getattr(error, "orig", None) or error).strip().splitlines() or ["?"])[0]
-        raise ValueError("cannot read the database %s: %s" % (url, reason)) from None
+        raise FloorConfigError("cannot read the database %s: %s" % (url, reason)) from None
     finally:
         engine.dispose()
     if missing:
-        raise ValueError("%s is not the floor's database (it has no %s table)"
-                         % (url, ", ".join(sorted(missing))))
+        raise FloorConfigError("%s is not the floor's database (it has no %s table)"
+                               % (url, ", ".join(sorted(missing))))
 
 
 def _older_table_row(engine):

@@ -6,6 +6,7 @@ from ..wire.mqtt import (  # noqa: F401
     KEEPALIVE_S,
     BrokerDown,
     Client,
+    WireConfigError,
     parse_broker,
     read_credentials,
     write_credentials,

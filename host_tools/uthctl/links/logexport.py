@@ -22,7 +22,7 @@ from mystery.money import decimal
 from ..analysis import logread
 from ..analysis.ledger import triples
 from ..analysis.log_verify import head_of
-from ..errors import BoardRefusal
+from ..errors import BoardRefusal, InputError
 from .board_link import LinkError
 
 CSV_COLUMNS = ("seq", "ev", "time_utc", "cycle", "round", "seat", "config", "payment",
@@ -133,10 +133,10 @@ def anchor_of_file(path):
     # (seq, hash) of the last record of an earlier export, whose chain must hold.
     records = read_file(path)
     if not records:
-        raise ValueError("--after %s holds no records" % path)
+        raise InputError("--after %s holds no records" % path)
     ok, message = chain.verify(records)
     if not ok:
-        raise ValueError("--after %s does not verify: %s" % (path, message))
+        raise InputError("--after %s does not verify: %s" % (path, message))
     return records[-1]["seq"], records[-1]["hash"]
 
 
@@ -145,9 +145,9 @@ def read_file(path):
         with open(path) as stream:
             return logread.read_log(stream)
     except OSError as error:
-        raise ValueError("cannot read %s: %s" % (path, error.strerror or error)) from None
+        raise InputError("cannot read %s: %s" % (path, error.strerror or error)) from None
     except ValueError as error:
-        raise ValueError("%s: %s" % (path, error)) from None
+        raise InputError("%s: %s" % (path, error)) from None
 
 
 # ---- files ----
@@ -155,7 +155,7 @@ def read_file(path):
 def csv_path(out):
     path = Path(out).with_suffix(".csv")
     if path == Path(out):
-        raise ValueError("--out %s: the CSV goes beside it as FILE.csv; give the JSON lines "
+        raise InputError("--out %s: the CSV goes beside it as FILE.csv; give the JSON lines "
                          "file another suffix (.jsonl)" % out)
     return path
 
