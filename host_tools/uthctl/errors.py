@@ -13,6 +13,10 @@ class UthctlError(Exception):
 
 class Refusal(UthctlError):
     # The board refused a command, or uthctl refused to send it: nothing changed.
+    # Two names for two sides, on purpose: the board's `Refused`
+    # (firmware/mystery/refusal.py) is raised inside the firmware and becomes a
+    # reply's "error"; this is the host's report of such a reply, or of its own
+    # refusal, to the user, and is one of uthctl's errors.
     pass
 
 

@@ -18,7 +18,7 @@ from mystery import chain
 from uthctl.analysis import record_auth
 from uthctl.cli import main as uthctl
 from uthctl.floor import schema
-from uthctl.floor.database import Store
+from uthctl.floor.database import FloorDatabase
 from uthctl.floor.page_data import tiles
 from uthctl.wire.mqtt import Client, read_credentials
 
@@ -66,7 +66,7 @@ def test_signed_boards_records_reach_the_floor_verified_and_no_forgery_joins(
             table.start_bridge()
         floor = start_floor(floor_dir, broker, db_url, tmp_path / "floor.log")
         stack.callback(stop_process, floor)
-        store = Store(db_url)
+        store = FloorDatabase(db_url)
         stack.callback(store.close)
         three, four = tables
         for _ in range(ROUNDS):

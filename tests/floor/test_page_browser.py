@@ -136,9 +136,9 @@ def test_an_unsigned_table_says_so(browser, page_url, floor):
 @pytest.fixture
 def shift_store(tmp_path):
     # On SQLite alone: test_page_shift.py reads the same page on both databases.
-    from uthctl.floor.database import Store, sqlite_url
+    from uthctl.floor.database import FloorDatabase, sqlite_url
 
-    store = Store(sqlite_url(tmp_path / "floor.db"))
+    store = FloorDatabase(sqlite_url(tmp_path / "floor.db"))
     yield store
     store.close()
 
@@ -271,7 +271,7 @@ def test_the_demos_floor_opens_with_no_alert_standing(browser, live_page, floor_
     from floor_data import quiet_seeds
 
     from floor_demo.virtual_tables import Table, stop_process, uthctl_process, wait_until
-    from uthctl.floor.database import Store
+    from uthctl.floor.database import FloorDatabase
     from uthctl.floor.users import Users
 
     for name in ("3", "4"):
@@ -294,7 +294,7 @@ def test_the_demos_floor_opens_with_no_alert_standing(browser, live_page, floor_
         for table in (keyed, late):
             table.start_bridge()
             table.play_round()
-        store = Store(db_url)
+        store = FloorDatabase(db_url)
         stack.callback(store.close)
         for table in (keyed, late):
             wait_until(lambda t=table: (store.table(t.name) or {}).get("last_seq") == t.expected,

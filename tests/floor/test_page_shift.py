@@ -320,7 +320,7 @@ def test_a_database_made_before_state_at_is_upgraded_rows_kept(db_url):
     from sqlalchemy import Column, MetaData, Table, insert
 
     from uthctl.floor import schema
-    from uthctl.floor.database import Store, engine_for
+    from uthctl.floor.database import FloorDatabase, engine_for
 
     old = MetaData()  # `tables` as the floor made it before the page said "since"
     Table("tables", old, *[Column(c.name, c.type, primary_key=c.primary_key,
@@ -332,7 +332,7 @@ def test_a_database_made_before_state_at_is_upgraded_rows_kept(db_url):
         db.execute(insert(old.tables["tables"]).values(table_id="3", casino="riverside",
                                                        internal=0))
     engine.dispose()
-    store = Store(db_url)
+    store = FloorDatabase(db_url)
     try:
         assert (store.table("3")["casino"], store.table("3")["state_at"]) == ("riverside", None)
         store.set_table("riverside", "3", board_status=json.dumps({"state": "service"}))

@@ -185,7 +185,7 @@ def run_page(args):
 
     tls = page_tls(args)
     settings = _floor_settings(Accounts(args.dir))
-    opened = database.Store(database_url(args))
+    opened = database.FloorDatabase(database_url(args))
     app = page.create_app(opened, users.Users(Path(args.dir) / "users.json"),
                           secure_cookie=tls is not None, keys_dir=Path(args.dir) / "keys",
                           zone=settings.get("timezone"), casino=settings.get("casino"))
@@ -222,7 +222,7 @@ def run_audit(args):
     since = audit.since_timestamp(args.since) if args.since else None
     accounts = Accounts(args.dir)
     settings = accounts.settings()  # the audit never runs on a folder that is no floor's
-    opened = database.Store(database_url(args), create=False)
+    opened = database.FloorDatabase(database_url(args), create=False)
     try:
         heads = _heads(args, accounts, settings["casino"])
         report = audit.audit_tables(opened, args.table, since, Path(args.dir) / "keys", heads,
@@ -281,8 +281,8 @@ def serve(args, accounts):
         from ..floor.embedded import EmbeddedBroker
 
         embedded = EmbeddedBroker(accounts, args.embedded_broker).start()
-    floor = Floor(args.broker or embedded.url, account, settings["casino"], database.Store(url),
-                  cafile=args.cafile, keys=accounts.keys_folder)
+    floor = Floor(args.broker or embedded.url, account, settings["casino"],
+                  database.FloorDatabase(url), cafile=args.cafile, keys=accounts.keys_folder)
     try:
         with event_log.to_stderr():  # one timestamped line an event
             floor.run()

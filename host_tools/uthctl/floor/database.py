@@ -94,7 +94,9 @@ def _older_table_row(engine):
         schema.tables.c.table_id == bindparam("b_table"))
 
 
-class Store(Batching):
+class FloorDatabase(Batching):
+    """Every table's records, meters and status as the floor keeps them (SQL)."""
+
     def __init__(self, url, create=True):
         # create=False: a database that must already be the floor's (check_existing).
         if not create:
@@ -430,3 +432,6 @@ def _state_of(board_status):
     except ValueError:
         return None
     return board.get("state") if isinstance(board, dict) else None
+
+
+Store = FloorDatabase  # its name before 2026-12; outside scripts may still use it
