@@ -13,7 +13,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from sqlalchemy import update
 
 from floor_demo.virtual_tables import start_floor, stop_process, wait_until
-from uthctl.analysis.audit import audit
+from uthctl.analysis.table_audit import audit
 from uthctl.cli import main as uthctl
 from uthctl.floor import schema
 from uthctl.floor.accounts import FLOOR_USER

@@ -1,4 +1,4 @@
-# uthctl floor audit: `uthctl audit`'s checks (analysis/audit.py) run on each
+# uthctl floor audit: `uthctl audit`'s checks (analysis/table_audit.py) run on each
 # table's records as the floor's database holds them, with the table's last
 # meters snapshot and status; every record's authenticator against the
 # table's key file (audit_keys); the database's head against the board's
@@ -12,7 +12,7 @@ import time
 from collections import Counter
 
 from ..analysis import audit_report, hold
-from ..analysis.audit import audit
+from ..analysis.table_audit import audit
 from ..errors import InputError
 from . import audit_head, audit_keys
 

@@ -22,7 +22,7 @@ import time
 from mystery import chain
 
 from ..analysis import logread
-from ..analysis.audit import identity_failures, ledger_failures
+from ..analysis.table_audit import identity_failures, ledger_failures
 from ..wire import topics
 from . import held, limits, log_start, running
 from .intake_held import HeldRecords, forged_alert
