@@ -8,8 +8,12 @@ from pathlib import Path
 from .. import event_log
 from ..analysis import audit_report
 from ..errors import UthctlError, expecting
-from ..floor import audit, audit_board, audit_live, audit_text, database, users
+from ..floor import database, users
 from ..floor.accounts import AUDIT_USER, FLOOR_USER, Accounts
+from ..floor.audit import board as audit_board
+from ..floor.audit import floor_audit as audit
+from ..floor.audit import live as audit_live
+from ..floor.audit import text as audit_text
 from ..floor.reload import reload_broker
 from ..floor.service import Floor
 from ..wire.mqtt import read_credentials

@@ -6,7 +6,7 @@
 # which the audit never calls verified (docs/floor.md, "The audit across tables").
 from pathlib import Path
 
-from ..analysis import record_auth
+from ...analysis import record_auth
 
 CHECKED, UNSIGNED, FAILED = "checked", "unsigned", "failed"
 

@@ -11,10 +11,11 @@ import json
 import time
 from collections import Counter
 
-from ..analysis import audit_report, hold
-from ..analysis.table_audit import audit
-from ..errors import InputError
-from . import audit_head, audit_keys
+from ...analysis import audit_report, hold
+from ...analysis.table_audit import audit
+from ...errors import InputError
+from . import head as audit_head
+from . import keys as audit_keys
 
 VERIFIED, FAILED, UNCONFIRMED = "verified", "FAILED", "unconfirmed"
 EXIT = {VERIFIED: 0, FAILED: 1, UNCONFIRMED: 3}
