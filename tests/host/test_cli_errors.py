@@ -126,6 +126,26 @@ def test_the_state_table_covers_every_firmware_state():
     assert set(status_command.STATES) == names
 
 
+def test_the_floor_page_names_the_states_by_the_firmwares_names(renamed_hit_pending):
+    # The page's labels and its tiles' pending check follow a renamed state.
+    from uthctl.floor import page_text, tiles
+    try:
+        labels = importlib.reload(page_text).STATE_NAMES
+        assert labels[renamed_hit_pending] == "HIT PENDING" and "hit_pending" not in labels
+        assert importlib.reload(tiles).PENDING == renamed_hit_pending
+    finally:
+        table.controller.HIT_PENDING = "hit_pending"
+        importlib.reload(page_text)
+        importlib.reload(tiles)
+
+
+def test_the_floor_page_labels_every_firmware_state():
+    from uthctl.floor.page_text import STATE_NAMES
+    names = {table.controller.BETTING, table.controller.LOCKED, table.controller.HIT_PENDING,
+             table.controller.SERVICE, table.controller.FAULT, table.controller.NOT_CONFIGURED}
+    assert names <= set(STATE_NAMES)
+
+
 def test_validate_checks_the_state_by_the_firmwares_name(renamed_hit_pending, monkeypatch,
                                                          capsys):
     reloaded = importlib.reload(validate_command)
