@@ -9,6 +9,7 @@ from ..private_file import write_private
 
 
 def load(path, table):
+    """The (seq, hash) the bridge last published for table, or None."""
     # (seq, hash), or None when nothing was published yet.
     path = Path(path)
     if not path.exists():
@@ -26,4 +27,5 @@ def load(path, table):
 
 
 def save(path, table, anchor):
+    """Keep the (seq, hash) last published for table, privately and whole."""
     write_private(path, json.dumps({"table": table, "seq": anchor[0], "hash": anchor[1]}))

@@ -45,6 +45,7 @@ def add_parser(sub):
 
 @expecting(OSError)
 def run(args):
+    """uthctl audit: verify the log, the commitments and the accounts; print a report."""
     if args.plot:
         audit_report.check_plot_path(args.plot)
     # Read before the board is asked anything: a key file others can read is refused.

@@ -29,6 +29,7 @@ def add_parser(sub):
 
 @expecting(OSError)
 def run(args):
+    """uthctl authenticate: check that the board runs the approved program."""
     seed = new_seed()
     with open_link(args) as link:
         reply = link.command("authenticate", seed=seed, timeout=max(args.timeout, AUTH_TIMEOUT))

@@ -99,6 +99,7 @@ def add_parser(sub):
 
 @expecting(OSError)
 def run(args):
+    """uthctl floor: every table's records from the MQTT broker into one database."""
     accounts = Accounts(args.dir)
     if args.action == "init":
         return _said(args, {"floor": str(accounts.init(args.casino, args.db, args.timezone))},

@@ -16,6 +16,7 @@ def add_parser(sub):
 
 @expecting()
 def run(args):
+    """uthctl hand: evaluate 5 to 7 cards, e.g. As Kd Qh Jc Ts 2c 3d."""
     with taken_as(None):
         codes = parse_cards(args.cards)
     score = evaluate(codes)

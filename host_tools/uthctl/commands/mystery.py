@@ -204,4 +204,5 @@ _ACTIONS = {"configs": _run_configs, "simulate": _run_simulate, "verify": _run_v
 
 @expecting(OSError)
 def run(args):
+    """uthctl mystery: Must-Hit-By Mystery bonus: configs, simulate, verify a log."""
     return _ACTIONS[args.action](args)

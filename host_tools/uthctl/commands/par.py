@@ -26,6 +26,7 @@ def add_parser(sub):
 
 @expecting()
 def run(args):
+    """uthctl par: exact par sheet (Bad Beat: or a seeded Monte Carlo)."""
     if args.deals is not None and args.deals <= 0:
         raise UthctlError("--deals must be a positive number of deals")
     if (args.deals is not None or args.seed is not None) and args.wager != "bad_beat":

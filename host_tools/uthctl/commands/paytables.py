@@ -36,6 +36,7 @@ def _print(table, today):
 
 @expecting()
 def run(args):
+    """uthctl paytables: list every paytable with its section and dates."""
     today = host_date()
     tables = list(paytables.all_tables())
     if args.json:

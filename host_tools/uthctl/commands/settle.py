@@ -56,6 +56,7 @@ def _print_table(result):
 
 @expecting(OSError)
 def run(args):
+    """uthctl settle: settle a round's side wagers (JSON file or -)."""
     data = _read(args.file)
     for name, value in (("max_payout_cents", args.max_payout),
                         ("max_stake_cents", args.max_stake)):

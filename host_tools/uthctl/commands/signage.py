@@ -43,6 +43,7 @@ def _names(args):
 
 @expecting(OSError)
 def run(args):
+    """uthctl signage: the sign text for the Mystery bonus under a configuration."""
     signs = [(name, sign_lines(name, args.wager)) for name in _names(args)]
     if args.json:
         print(json.dumps([{"config": name, "lines": [{"text": text, "rule": cite}

@@ -81,6 +81,7 @@ def add_parser(sub):
 
 @expecting(OSError)
 def run(args):
+    """uthctl sim: run the virtual table (firmware on the unix port)."""
     if args.port is not None:
         return run_attached(args)
     if args.rig is not None:

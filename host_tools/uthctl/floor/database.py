@@ -43,6 +43,7 @@ _CYCLE_FACT = select(schema.cycles.c.value).where(
 
 
 def engine_for(url):
+    """The SQLAlchemy engine for a database URL, set up as the floor uses it."""
     engine = create_engine(url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -58,10 +59,12 @@ def _sqlite_pragmas(connection, _record):
 
 
 def sqlite_url(path):
+    """The sqlite:/// URL of a database file at path."""
     return "sqlite:///%s" % path
 
 
 def check_existing(url):
+    """The floor's database as it stands, or FloorConfigError naming what is missing."""
     # The floor's database as it stands, for a reader that must not make one
     # (the audit): ValueError naming what is missing. SQLite would make a
     # missing file on connecting, so its file is looked for first.

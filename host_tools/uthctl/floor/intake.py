@@ -36,6 +36,7 @@ REVEALING = ("hit", "redraw")  # records that open a cycle's commitment
 
 
 class Intake(HeldRecords):
+    """Checks each table's messages from the broker and stores what holds."""
     def __init__(self, store, casino, log=None, keys=None):
         # keys: the floor's TableKeys (the service always has them); None: no
         # key is checked and no table called unsigned, as before record keys.

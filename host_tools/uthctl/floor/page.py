@@ -30,6 +30,7 @@ NAME_KEPT = 64  # a user's name is no longer; the throttle keeps no more of a gu
 def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
                secure_cookie=False, throttle=None, keys_dir=None, clock=None, zone=None,
                casino=None):
+    """The floor page's Flask app over the floor's database and page users."""
     # stream_for_s: each event stream ends after that long (None: never);
     # stopping: a threading.Event that ends every stream when set;
     # secure_cookie: the cookie goes over HTTPS only (the page off loopback);
@@ -202,6 +203,7 @@ def _stream(broadcast, role, for_s, stopping, standing):
 
 
 def loopback(host):
+    """True when host is a loopback address (the page may then run without TLS)."""
     try:
         return host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
@@ -209,6 +211,7 @@ def loopback(host):
 
 
 def server(app, host, port, tls=None):
+    """A werkzeug server for the app on host:port, with HTTPS when tls is given."""
     # tls: (certfile, keyfile), werkzeug's ssl_context; the page's own HTTPS.
     from werkzeug.serving import make_server
 
@@ -216,4 +219,5 @@ def server(app, host, port, tls=None):
 
 
 def serve(app, host, port, tls=None):
+    """Serve the app on host:port until interrupted."""
     server(app, host, port, tls).serve_forever()
