@@ -45,7 +45,7 @@ from uthctl.floor import schema  # noqa: E402
 from uthctl.floor.database import FloorDatabase, sqlite_url  # noqa: E402
 from uthctl.floor.intake import ACCEPTED, Intake  # noqa: E402
 from uthctl.floor.intake_batch import BATCH_COUNT, take_batch  # noqa: E402
-from uthctl.floor.page_data import tiles  # noqa: E402
+from uthctl.floor.page.data import tiles  # noqa: E402
 
 GOAL_PER_S = 2_000
 GOAL_APART = 0.20  # the two databases' rates within 20% of each other

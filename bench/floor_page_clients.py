@@ -39,10 +39,10 @@ import servers  # noqa: E402
 from chains import CASINO, NO_MONEY, message, records, topic  # noqa: E402
 from sqlalchemy import event  # noqa: E402
 
-from uthctl.floor import page  # noqa: E402
 from uthctl.floor.database import FloorDatabase, sqlite_url  # noqa: E402
 from uthctl.floor.intake import Intake  # noqa: E402
-from uthctl.floor.users import Users  # noqa: E402
+from uthctl.floor.page import app as page  # noqa: E402
+from uthctl.floor.page.users import Users  # noqa: E402
 
 PASSWORD = "bench-viewer-password"
 

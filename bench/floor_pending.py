@@ -27,8 +27,8 @@ from independent_draws import seeded_draws  # noqa: E402
 from floor_demo.virtual_tables import SEATS, Table, start_floor, stop_process  # noqa: E402
 from uthctl.floor.accounts import Accounts  # noqa: E402
 from uthctl.floor.database import FloorDatabase  # noqa: E402
-from uthctl.floor.page import PUSH_EVERY_S  # noqa: E402
-from uthctl.floor.page_data import tiles  # noqa: E402
+from uthctl.floor.page.app import PUSH_EVERY_S  # noqa: E402
+from uthctl.floor.page.data import tiles  # noqa: E402
 from uthctl.links.rig import lit  # noqa: E402
 
 GOAL_S = 2.0

@@ -18,8 +18,8 @@ from uthctl.floor import schema
 from uthctl.floor.accounts import Accounts
 from uthctl.floor.database import FloorDatabase, sqlite_url
 from uthctl.floor.intake import Intake
-from uthctl.floor.page import create_app
-from uthctl.floor.users import Users
+from uthctl.floor.page.app import create_app
+from uthctl.floor.page.users import Users
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from floor_data import quiet_seeds
 from floor_demo.virtual_tables import Table, stop_process, uthctl_process, wait_until
 from uthctl.analysis import record_auth
 from uthctl.floor.database import FloorDatabase
-from uthctl.floor.page_data import tiles
+from uthctl.floor.page.data import tiles
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
 

@@ -12,7 +12,7 @@ from chains import message, records, signed, topic
 
 from floor_demo.virtual_tables import start_floor, stop_process, wait_until
 from uthctl.floor.database import FloorDatabase
-from uthctl.floor.page_data import tiles
+from uthctl.floor.page.data import tiles
 from uthctl.wire.mqtt import Client, read_credentials
 
 WAIT_S = 30.0

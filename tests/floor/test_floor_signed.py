@@ -19,7 +19,7 @@ from uthctl.analysis import record_auth
 from uthctl.cli import main as uthctl
 from uthctl.floor import schema
 from uthctl.floor.database import FloorDatabase
-from uthctl.floor.page_data import tiles
+from uthctl.floor.page.data import tiles
 from uthctl.wire.mqtt import Client, read_credentials
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]

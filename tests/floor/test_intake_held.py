@@ -17,7 +17,7 @@ from chains import CASINO, forged_next, keyed, message, records, signed, topic
 from mystery import chain, recordkey
 from uthctl.analysis import record_auth
 from uthctl.floor.intake import ACCEPTED, EARLY, KEPT, REFUSED, Intake
-from uthctl.floor.page_data import tiles
+from uthctl.floor.page.data import tiles
 from uthctl.floor.table_keys import TableKeys
 
 

@@ -13,7 +13,7 @@ from chains import CASINO, forged_next, keyed, message, records, signed, topic
 from mystery import chain, recordkey
 from uthctl.analysis import record_auth
 from uthctl.floor.intake import ACCEPTED, EARLY, REFUSED, Intake
-from uthctl.floor.page_data import tiles
+from uthctl.floor.page.data import tiles
 
 
 def TableKeys(folder):  # noqa: N802 (the floor's class, imported where it is used)

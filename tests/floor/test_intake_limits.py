@@ -16,7 +16,7 @@ from uthctl.analysis import record_auth
 from uthctl.floor import schema
 from uthctl.floor.database import FloorDatabase, engine_for
 from uthctl.floor.intake import ACCEPTED, EARLY, REFUSED, Intake
-from uthctl.floor.page_data import tiles
+from uthctl.floor.page.data import tiles
 from uthctl.floor.service import Floor
 from uthctl.floor.table_keys import TableKeys
 

@@ -21,7 +21,7 @@ from floor_data import PASSWORDS
 from floor_shift import NOW, ZONE, make_shift, when
 
 from uthctl.floor.intake import Intake
-from uthctl.floor.page import create_app
+from uthctl.floor.page.app import create_app
 
 CHROMIUM = shutil.which("chromium")
 WAIT_MS = 15_000
@@ -148,7 +148,7 @@ def shift_url(shift_store, live_page, tmp_path):
     # floor_shift's floor (a pending hit, an offline table, a standing
     # alert), with five more tables betting, as a pit's podium sees it.
     # (The page, set up after the database, ends before it.)
-    from uthctl.floor.users import Users
+    from uthctl.floor.page.users import Users
 
     store = shift_store
     users = Users(tmp_path / "users.json")
@@ -272,7 +272,7 @@ def test_the_demos_floor_opens_with_no_alert_standing(browser, live_page, floor_
 
     from floor_demo.virtual_tables import Table, stop_process, uthctl_process, wait_until
     from uthctl.floor.database import FloorDatabase
-    from uthctl.floor.users import Users
+    from uthctl.floor.page.users import Users
 
     for name in ("3", "4"):
         floor_dir.add_table(name)

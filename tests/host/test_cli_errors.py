@@ -128,7 +128,8 @@ def test_the_state_table_covers_every_firmware_state():
 
 def test_the_floor_page_names_the_states_by_the_firmwares_names(renamed_hit_pending):
     # The page's labels and its tiles' pending check follow a renamed state.
-    from uthctl.floor import page_text, tiles
+    from uthctl.floor.page import text as page_text
+    from uthctl.floor.page import tiles
     try:
         labels = importlib.reload(page_text).STATE_NAMES
         assert labels[renamed_hit_pending] == "HIT PENDING" and "hit_pending" not in labels
@@ -140,7 +141,7 @@ def test_the_floor_page_names_the_states_by_the_firmwares_names(renamed_hit_pend
 
 
 def test_the_floor_page_labels_every_firmware_state():
-    from uthctl.floor.page_text import STATE_NAMES
+    from uthctl.floor.page.text import STATE_NAMES
     names = {table.controller.BETTING, table.controller.LOCKED, table.controller.HIT_PENDING,
              table.controller.SERVICE, table.controller.FAULT, table.controller.NOT_CONFIGURED}
     assert names <= set(STATE_NAMES)

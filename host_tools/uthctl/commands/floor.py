@@ -8,12 +8,13 @@ from pathlib import Path
 from .. import event_log
 from ..analysis import audit_report
 from ..errors import UthctlError, expecting
-from ..floor import database, users
+from ..floor import database
 from ..floor.accounts import AUDIT_USER, FLOOR_USER, Accounts
 from ..floor.audit import board as audit_board
 from ..floor.audit import floor_audit as audit
 from ..floor.audit import live as audit_live
 from ..floor.audit import text as audit_text
+from ..floor.page import users
 from ..floor.reload import reload_broker
 from ..floor.service import Floor
 from ..wire.mqtt import read_credentials
@@ -175,7 +176,7 @@ def run_users(args):
 def page_tls(args):
     # (certfile, keyfile) for the page's own HTTPS, or None; off loopback
     # it is required, since the session cookie is then Secure.
-    from ..floor.page import loopback
+    from ..floor.page.app import loopback
 
     if bool(args.certfile) != bool(args.keyfile):
         raise UthctlError("uthctl floor page: give --certfile and --keyfile together")
@@ -186,7 +187,7 @@ def page_tls(args):
 
 
 def run_page(args):
-    from ..floor import page
+    from ..floor.page import app as page
 
     tls = page_tls(args)
     settings = _floor_settings(Accounts(args.dir))

@@ -197,7 +197,7 @@ class FloorDatabase(Batching):
         with self.engine.connect() as db:
             return [dict(row) for row in db.execute(query).mappings()]
 
-    # ---- reading for the page (page_data.py, table_page.py) ----
+    # ---- reading for the page (page/data.py, page/table.py) ----
 
     def all_tables(self):
         with self.engine.connect() as db:

@@ -16,7 +16,7 @@ from mystery.money import decimal
 from table.controller import FAULT
 from table.controller import HIT_PENDING as PENDING
 
-from ..analysis import hold
+from ...analysis import hold
 
 OFFLINE = "offline"  # the floor's word: the board's own states come from `table`
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ..private_file import write_private
-from .errors import UserError
+from ...private_file import write_private
+from ..errors import UserError
 
 ROLES = ("viewer", "supervisor")
 PASSWORD_ENV = "UTH_FLOOR_PASSWORD"

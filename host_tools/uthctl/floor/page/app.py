@@ -17,10 +17,11 @@ import time
 
 from flask import Flask, Response, abort, g, redirect, render_template, request, session, url_for
 
-from . import page_text, table_page
-from . import zone as zones
+from .. import zone as zones
+from . import table as table_page
+from . import text as page_text
 from .broadcast import Broadcast
-from .page_data import PageData
+from .data import PageData
 from .throttle import Throttle
 
 PUSH_EVERY_S = 0.5  # how often the floor's view is built for every event stream

@@ -4,7 +4,7 @@
 # tick), and a state's name as the pit says it.
 from table.controller import BETTING, FAULT, HIT_PENDING, LOCKED, NOT_CONFIGURED, SERVICE
 
-from . import zone as zones
+from .. import zone as zones
 
 # The board's states by the firmware's own names; offline, online and
 # unknown are the floor's words for a table it does not hear from.
