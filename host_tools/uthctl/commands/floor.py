@@ -36,6 +36,15 @@ def add_parser(sub):
                         "USER@HOST/NAME (default: the one `init --db` recorded in "
                         "DIR/floor.json, else DIR/floor.db)")
     actions = parser.add_subparsers(dest="action")
+    _add_account_actions(actions)
+    _add_audit_action(actions)
+    _add_user_actions(actions)
+    _add_page_action(actions)
+    _add_broker_config_action(actions)
+    return parser
+
+
+def _add_account_actions(actions):
     init = actions.add_parser("init", help="a new floor folder with the floor's own account "
                               "and the audit's (with --db: the database it records)")
     init.add_argument("--casino", required=True, metavar="NAME")
@@ -49,6 +58,9 @@ def add_parser(sub):
     rekey = actions.add_parser("rekey", help="a new record key for a table, appended to its "
                                "key file: the one `uthctl provision` gives its board next")
     rekey.add_argument("table", metavar="ID")
+
+
+def _add_audit_action(actions):
     check = actions.add_parser("audit", help="uthctl audit's checks over the database, "
                                "table by table, and a summary across tables")
     check.add_argument("--table", metavar="ID", help="this table only")
@@ -64,6 +76,9 @@ def add_parser(sub):
                        "seconds to wait for the boards' heads (default 10)")
     check.add_argument("--port", metavar="PORT", help="with --table: compare the database "
                        "with this board's own export, record by record")
+
+
+def _add_user_actions(actions):
     user = actions.add_parser("add-user", help="a floor page user (password from a prompt "
                               "or UTH_FLOOR_PASSWORD)")
     user.add_argument("name")
@@ -76,6 +91,9 @@ def add_parser(sub):
     people.add_argument("name", nargs="?")
     people.add_argument("--password-stdin", action="store_true", help="passwd: read the "
                         "password from standard input's first line (for scripts)")
+
+
+def _add_page_action(actions):
     page = actions.add_parser("page", help="serve the floor page")
     page.add_argument("--listen", type=int, default=8080, metavar="PORT")
     page.add_argument("--host", default="127.0.0.1",
@@ -84,6 +102,9 @@ def add_parser(sub):
     page.add_argument("--certfile", metavar="FILE", help="the page's own HTTPS: its "
                       "certificate (PEM)")
     page.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
+
+
+def _add_broker_config_action(actions):
     config = actions.add_parser("broker-config", help="write DIR/mosquitto.conf")
     config.add_argument("--listen", type=int, default=1883, metavar="PORT",
                         help="the loopback port Mosquitto listens on (plain MQTT)")
@@ -95,7 +116,6 @@ def add_parser(sub):
                         "mosquitto where it exists, else the folder's owner; never root)")
     for name in ("cafile", "certfile", "keyfile"):
         config.add_argument("--" + name, metavar="FILE", help="the TLS listener's " + name)
-    return parser
 
 
 @expecting(OSError)
