@@ -3,7 +3,7 @@
 # stream, a change on the floor reaching the page without a reload, the
 # acknowledge button only a supervisor has, and the acknowledgement
 # recorded with their name; the floor in mid-shift at a laptop's and a wall
-# display's size (the screenshots of docs/floor.md); a table's page with
+# display's size (the screenshots of docs/floor-page.md); a table's page with
 # its meter chart.
 import contextlib
 import json
@@ -26,7 +26,7 @@ from uthctl.floor.page.app import create_app
 CHROMIUM = shutil.which("chromium")
 WAIT_MS = 15_000
 FULL_DATE = re.compile(r"since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
-# FLOOR_SCREENSHOTS=docs writes the two screenshots there (docs/floor.md shows them).
+# FLOOR_SCREENSHOTS=docs writes the two screenshots there (docs/floor-page.md shows them).
 SHOTS = os.environ.get("FLOOR_SCREENSHOTS")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium: apt-get install "
                                 "chromium (.ci/run does as root)")

@@ -1,4 +1,4 @@
-# The floor's MQTT clients (paho-mqtt 2.x, docs/floor.md "Libraries, and
+# The floor's MQTT clients (paho-mqtt 2.x, docs/floor-design.md "Libraries, and
 # why"): a broker URL, an account read from a credentials file (never the
 # command line), and paho's own network thread, which reconnects by itself.
 import ipaddress
