@@ -101,7 +101,7 @@ test-floor: setup
 	$(BIN)/python -m pytest -s -m long_run tests/floor
 
 # Mosquitto, four virtual boards with their bridges, the floor service and
-# its page on loopback (docs/floor.md); Ctrl-C ends it.
+# its page on loopback (docs/floor-setup.md, "The demo"); Ctrl-C ends it.
 floor-demo: setup
 	PYTHONPATH=tools $(BIN)/python -m floor_demo
 
@@ -171,7 +171,7 @@ bench: setup image
 	$(BIN)/python bench/run.py
 
 # The floor's intake in records a second on SQLite and PostgreSQL, empty and with
-# 1,000,000 genuine records stored (docs/floor.md, "The floor's cost and limits");
+# 1,000,000 genuine records stored (docs/floor-design.md, "The floor's cost and limits");
 # several minutes, most of them making and storing the million records.
 bench-floor: setup
 	$(BIN)/python bench/floor_intake.py --before

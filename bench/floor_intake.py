@@ -42,10 +42,10 @@ from sqlalchemy import insert, select, text  # noqa: E402
 
 from uthctl.analysis import log_verify, mystery_sim  # noqa: E402
 from uthctl.floor import schema  # noqa: E402
-from uthctl.floor.database import Store, sqlite_url  # noqa: E402
+from uthctl.floor.database import FloorDatabase, sqlite_url  # noqa: E402
 from uthctl.floor.intake import ACCEPTED, Intake  # noqa: E402
 from uthctl.floor.intake_batch import BATCH_COUNT, take_batch  # noqa: E402
-from uthctl.floor.page_data import tiles  # noqa: E402
+from uthctl.floor.page.data import tiles  # noqa: E402
 
 GOAL_PER_S = 2_000
 GOAL_APART = 0.20  # the two databases' rates within 20% of each other
@@ -192,7 +192,7 @@ def tiles_ms(store, tables):
 def one_database(name, url, log, sizes, before, server=None):
     own, stored, taken = sizes
     figures = {"database": name}
-    store = Store(url)
+    store = FloorDatabase(url)
     try:
         # Empty: the first records of a table, from record 1.
         figures["empty"] = timed_intake(store, "E", log[:taken], server)

@@ -39,10 +39,10 @@ import servers  # noqa: E402
 from chains import CASINO, NO_MONEY, message, records, topic  # noqa: E402
 from sqlalchemy import event  # noqa: E402
 
-from uthctl.floor import page  # noqa: E402
-from uthctl.floor.database import Store, sqlite_url  # noqa: E402
+from uthctl.floor.database import FloorDatabase, sqlite_url  # noqa: E402
 from uthctl.floor.intake import Intake  # noqa: E402
-from uthctl.floor.users import Users  # noqa: E402
+from uthctl.floor.page import app as page  # noqa: E402
+from uthctl.floor.page.users import Users  # noqa: E402
 
 PASSWORD = "bench-viewer-password"
 
@@ -135,7 +135,7 @@ def log_in(port, folder):
 
 
 def run(url, args, folder):
-    store = Store(url)
+    store = FloorDatabase(url)
     queries = [0]
     event.listen(store.engine, "before_cursor_execute",
                  lambda *_: queries.__setitem__(0, queries[0] + 1))

@@ -26,9 +26,9 @@ from independent_draws import seeded_draws  # noqa: E402
 
 from floor_demo.virtual_tables import SEATS, Table, start_floor, stop_process  # noqa: E402
 from uthctl.floor.accounts import Accounts  # noqa: E402
-from uthctl.floor.database import Store  # noqa: E402
-from uthctl.floor.page import PUSH_EVERY_S  # noqa: E402
-from uthctl.floor.page_data import tiles  # noqa: E402
+from uthctl.floor.database import FloorDatabase  # noqa: E402
+from uthctl.floor.page.app import PUSH_EVERY_S  # noqa: E402
+from uthctl.floor.page.data import tiles  # noqa: E402
 from uthctl.links.rig import lit  # noqa: E402
 
 GOAL_S = 2.0
@@ -61,7 +61,7 @@ def one_run(folder, seed):
         table.start_bridge()
         db = "sqlite:///%s" % (folder / "floor.db")
         floor = start_floor(accounts, broker, db, folder / "floor.log")
-        store = Store(db)
+        store = FloorDatabase(db)
         table.play_round()
         while not (store.table("1") or {}).get("meters"):
             time.sleep(0.05)  # the floor has the table's first snapshot

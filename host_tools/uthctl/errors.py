@@ -3,6 +3,7 @@
 # board's refusal, a file that is not a log), as mpremote's commands raise
 # CommandError; any other exception is a bug in uthctl, which the entry point
 # names as one, and shows with its traceback under --debug (cli.py).
+import contextlib
 import functools
 
 
@@ -12,6 +13,10 @@ class UthctlError(Exception):
 
 class Refusal(UthctlError):
     # The board refused a command, or uthctl refused to send it: nothing changed.
+    # Two names for two sides, on purpose: the board's `Refused`
+    # (firmware/mystery/refusal.py) is raised inside the firmware and becomes a
+    # reply's "error"; this is the host's report of such a reply, or of its own
+    # refusal, to the user, and is one of uthctl's errors.
     pass
 
 
@@ -23,6 +28,27 @@ class BoardRefusal(Refusal):
     # bridge) catches it alone, and a bug (a ValueError, a KeyError) ends
     # the loop with its traceback rather than being retried for ever.
     pass
+
+
+class InputError(UthctlError, ValueError):
+    # What the user gave (a file, an argument, a setting) cannot be taken.
+    # Still a ValueError, so that a caller that caught one before goes on
+    # catching it; a plain ValueError is a bug, and @expecting never lists it.
+    pass
+
+
+@contextlib.contextmanager
+def taken_as(what):
+    # Around one call that parses the user's input with a parser that says
+    # "bad input" with a plain ValueError (the firmware's, MicroPython's
+    # way): that ValueError becomes an InputError naming `what`. Keep the
+    # block to the parse alone, so that a bug's ValueError elsewhere stays one.
+    try:
+        yield
+    except InputError:
+        raise
+    except ValueError as error:
+        raise InputError("%s: %s" % (what, error) if what else str(error)) from error
 
 
 def expecting(*kinds):

@@ -16,10 +16,10 @@ from floor_data import PASSWORDS, RULES
 
 from uthctl.floor import schema
 from uthctl.floor.accounts import Accounts
-from uthctl.floor.database import Store, sqlite_url
+from uthctl.floor.database import FloorDatabase, sqlite_url
 from uthctl.floor.intake import Intake
-from uthctl.floor.page import create_app
-from uthctl.floor.users import Users
+from uthctl.floor.page.app import create_app
+from uthctl.floor.page.users import Users
 
 
 @pytest.fixture(scope="session")
@@ -39,14 +39,14 @@ def db_url(request, tmp_path):
         return
     server = request.getfixturevalue("postgres")
     yield server.url
-    store = Store(server.url)  # the next test starts from no tables
+    store = FloorDatabase(server.url)  # the next test starts from no tables
     schema.metadata.drop_all(store.engine)
     store.close()
 
 
 @pytest.fixture
 def store(db_url):
-    with contextlib.closing(Store(db_url)) as opened:
+    with contextlib.closing(FloorDatabase(db_url)) as opened:
         yield opened
 
 

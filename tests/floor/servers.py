@@ -136,7 +136,7 @@ class Postgres:
 def without_keys(floor_dir, names):
     # Tables whose boards have no record key, with their key files removed:
     # the floor takes their records by their chain alone, shown unsigned. A
-    # key file would hold them until their board is provisioned (docs/floor.md,
+    # key file would hold them until their board is provisioned (docs/floor-design.md,
     # "Unsigned records of a keyed table").
     for name in names:
         floor_dir.key_file(name).unlink()

@@ -1,10 +1,10 @@
 # The database's head against a board's, each way they can stand
-# (floor/audit_head.py): the expected verdicts follow from the records'
+# (floor/audit/head.py): the expected verdicts follow from the records'
 # chain as the firmware's chain.py makes it, never from the code compared.
 from chains import records
 
 from mystery import chain
-from uthctl.floor.audit_head import BEHIND, CONFIRMED, FAILED, UNCONFIRMED, compare
+from uthctl.floor.audit.head import BEHIND, CONFIRMED, FAILED, UNCONFIRMED, compare
 
 NOW = 1_800_000_000
 

@@ -11,8 +11,8 @@ from floor_data import quiet_seeds
 
 from floor_demo.virtual_tables import Table, stop_process, uthctl_process, wait_until
 from uthctl.analysis import record_auth
-from uthctl.floor.database import Store
-from uthctl.floor.page_data import tiles
+from uthctl.floor.database import FloorDatabase
+from uthctl.floor.page.data import tiles
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
 
@@ -30,7 +30,7 @@ def test_a_table_reaches_the_database_through_the_embedded_broker(tmp_path, floo
         table = Table("3", tmp_path, floor_dir, broker, quiet_seeds(1, 60)[0])
         stack.callback(table.close)
         table.start_bridge()
-        store = Store(db_url)
+        store = FloorDatabase(db_url)
         stack.callback(store.close)
         for _ in range(3):
             table.play_round()
@@ -59,7 +59,7 @@ def test_a_table_keyed_at_installation_opens_with_no_unsigned_alert(tmp_path, fl
         stack.callback(table.close)
         assert table.key_id == record_auth.newest_key(key_file, "3")[0]
         table.start_bridge()
-        store = Store(db_url)
+        store = FloorDatabase(db_url)
         stack.callback(store.close)
         table.play_round()
         wait_until(lambda: (store.table("3") or {}).get("last_seq") == table.expected, 60.0,

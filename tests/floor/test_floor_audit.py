@@ -3,7 +3,7 @@
 from fractions import Fraction
 
 from uthctl.analysis import par
-from uthctl.floor.audit import floor_holds
+from uthctl.floor.audit.floor_audit import floor_holds
 
 
 def table_meters(wagers, wagered, paid):

@@ -11,8 +11,8 @@ import servers
 from chains import message, records, signed, topic
 
 from floor_demo.virtual_tables import start_floor, stop_process, wait_until
-from uthctl.floor.database import Store
-from uthctl.floor.page_data import tiles
+from uthctl.floor.database import FloorDatabase
+from uthctl.floor.page.data import tiles
 from uthctl.wire.mqtt import Client, read_credentials
 
 WAIT_S = 30.0
@@ -44,7 +44,7 @@ def test_a_retained_poison_message_stops_no_floor_start(tmp_path, floor_dir, db_
             retain=True)
         four_client = connected(broker, floor_dir, "4")
         stack.callback(four_client.stop)
-        store = Store(db_url)
+        store = FloorDatabase(db_url)
         stack.callback(store.close)
         for start, record in enumerate(four):
             floor = start_floor(floor_dir, broker, db_url, tmp_path / "floor.log")

@@ -13,11 +13,11 @@ from paho.mqtt.enums import CallbackAPIVersion
 from sqlalchemy import update
 
 from floor_demo.virtual_tables import start_floor, stop_process, wait_until
-from uthctl.analysis.audit import audit
+from uthctl.analysis.table_audit import audit
 from uthctl.cli import main as uthctl
 from uthctl.floor import schema
 from uthctl.floor.accounts import FLOOR_USER
-from uthctl.floor.database import Store
+from uthctl.floor.database import FloorDatabase
 from uthctl.wire.mqtt import read_credentials
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
@@ -43,7 +43,7 @@ def test_the_floor_equals_every_boards_log_after_broker_bridge_and_board_kills(
             table.start_bridge()
         floor = start_floor(floor_dir, broker, db_url, tmp_path / "floor.log")
         stack.callback(stop_process, floor)
-        store = Store(db_url)
+        store = FloorDatabase(db_url)
         stack.callback(store.close)
         three, four = tables
 

@@ -18,9 +18,10 @@ from floor_demo.virtual_tables import start_floor, stop_process, wait_until
 from mystery import chain
 from uthctl.analysis import record_auth
 from uthctl.cli import main as uthctl
-from uthctl.floor import audit_head, schema
-from uthctl.floor.database import Store
-from uthctl.floor.page_data import tiles
+from uthctl.floor import schema
+from uthctl.floor.audit import head as audit_head
+from uthctl.floor.database import FloorDatabase
+from uthctl.floor.page.data import tiles
 from uthctl.wire.mqtt import Client, read_credentials
 
 pytestmark = [pytest.mark.board, pytest.mark.usefixtures("micropython")]
@@ -67,7 +68,7 @@ def test_signed_boards_records_reach_the_floor_verified_and_no_forgery_joins(
             table.start_bridge()
         floor = start_floor(floor_dir, broker, db_url, tmp_path / "floor.log")
         stack.callback(stop_process, floor)
-        store = Store(db_url)
+        store = FloorDatabase(db_url)
         stack.callback(store.close)
         three, four = tables
         for _ in range(ROUNDS):

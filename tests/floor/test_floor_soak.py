@@ -21,7 +21,7 @@ import servers
 
 from floor_demo.virtual_tables import Table, start_floor, stop_process, wait_until
 from mystery import chain
-from uthctl.floor.database import Store
+from uthctl.floor.database import FloorDatabase
 from uthctl.links.rig import RigError
 
 pytestmark = [pytest.mark.long_run, pytest.mark.board, pytest.mark.usefixtures("micropython")]
@@ -132,7 +132,7 @@ def test_the_floor_soak(tmp_path, floor_dir, need_mosquitto):
             tables[-1].start_bridge()
         floor = start_floor(floor_dir, broker, db_url, tmp_path / "floor.log")
         stack.callback(stop_process, floor)
-        store = Store(db_url)
+        store = FloorDatabase(db_url)
         stack.callback(store.close)
 
         stop, abort, blows, chaos_failed = threading.Event(), threading.Event(), [], []

@@ -11,7 +11,7 @@ from audit_floor import TABLE, bridged_board, mosquitto, run_audit
 from test_floor_audit_start import keyed_play
 
 from floor_demo.virtual_tables import start_floor, stop_process, wait_until
-from uthctl.floor.database import Store
+from uthctl.floor.database import FloorDatabase
 
 CATCH_UP_S = 60.0
 
@@ -28,7 +28,7 @@ def test_a_new_floor_collects_a_table_from_its_boards_oldest_kept_record(
     key, records, meters = keyed_play(floor_dir, 400)
     kept = records[299:]  # records 1-299 dropped by the board's bounded log
     floor = start_floor(floor_dir, live, db_url, tmp_path / "floor.log")
-    store = Store(db_url)
+    store = FloorDatabase(db_url)
     try:
         with bridged_board(floor_dir, live, tmp_path, kept, meters, key):
             wait_until(lambda: (store.table(TABLE) or {}).get("last_seq") == kept[-1]["seq"],

@@ -45,7 +45,7 @@ def test_an_unknown_user_is_said_before_the_passwords_length(tmp_path):
 @pytest.mark.parametrize("argv", [("add-user", "bob", "--role", "viewer", "--password-stdin"),
                                   ("users", "passwd", "sam", "--password-stdin")])
 def test_a_password_on_standard_input_for_scripts_with_no_warning(tmp_path, argv):
-    from uthctl.floor.users import Users
+    from uthctl.floor.page.users import Users
 
     env = {k: v for k, v in os.environ.items() if k != "UTH_FLOOR_PASSWORD"}
     added = subprocess.run([sys.executable, "-W", "default", "-m", "uthctl.cli", "floor",

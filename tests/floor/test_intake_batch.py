@@ -16,7 +16,7 @@ from chains import CASINO, keyed, message, records, signed, topic
 from mystery import chain, recordkey
 from uthctl.analysis import record_auth
 from uthctl.floor.accounts import FLOOR_USER
-from uthctl.floor.database import Store
+from uthctl.floor.database import FloorDatabase
 from uthctl.floor.intake import ACCEPTED, INTERNAL, REFUSED, Intake
 from uthctl.floor.intake_batch import gather, take_batch
 from uthctl.floor.service import Floor
@@ -85,10 +85,10 @@ def test_a_failure_in_a_batch_rolls_it_back_and_refuses_that_message_alone(store
 
 
 def commit_refused(store):
-    # Store.batch with the database refusing the commit, its last step.
+    # FloorDatabase.batch with the database refusing the commit, its last step.
     @contextlib.contextmanager
     def failing_batch():
-        with Store.batch(store):
+        with FloorDatabase.batch(store):
             yield
             raise OSError("commit refused")
 
@@ -226,13 +226,13 @@ def arrived(floor, count):
 
 def test_a_floor_dying_mid_batch_loses_nothing_it_acknowledged(mosquitto, floor_dir, db_url):
     made = records(10, tag="table 4")
-    store = Store(db_url)
+    store = FloorDatabase(db_url)
     floor = floor_on(mosquitto, floor_dir, store)
     acked = []  # at each PUBACK: the records committed, as another reader sees them
     real_ack = floor.client.ack
 
     def ack(receipt):
-        with contextlib.closing(Store(db_url)) as reader:
+        with contextlib.closing(FloorDatabase(db_url)) as reader:
             acked.append(reader.record_count("4"))
         real_ack(receipt)
 
@@ -259,7 +259,7 @@ def test_a_floor_dying_mid_batch_loses_nothing_it_acknowledged(mosquitto, floor_
     store.close()
     assert acked == [3, 3, 3]  # nothing of the batch it died in was acknowledged
     # The floor again: the broker gives it what it never acknowledged.
-    store = Store(db_url)
+    store = FloorDatabase(db_url)
     try:
         floor = floor_on(mosquitto, floor_dir, store)
         waited(lambda: (floor.step(), len(store.records("4")))[1] >= 10,

@@ -18,9 +18,9 @@ from fuzz_messages import Fuzzer
 
 from mystery import recordkey
 from uthctl.floor.intake import INTERNAL, REFUSED
-from uthctl.floor.page import create_app
+from uthctl.floor.page.app import create_app
+from uthctl.floor.page.users import Users
 from uthctl.floor.service import Floor
-from uthctl.floor.users import Users
 from uthctl.private_file import write_private
 
 SEED = 20261203

@@ -1,6 +1,6 @@
 # An unsigned record of a table whose key file holds a key is stored only
 # once its board's own signature covers it: a later record signed with the
-# table's key whose chain of prev hashes reaches it (docs/floor.md,
+# table's key whose chain of prev hashes reaches it (docs/floor-design.md,
 # "Unsigned records of a keyed table"). On a floor that meets the table for
 # the first time, a record 1 made up by the table's account before the
 # board's own is then never stored, and refused under a `forged` alert
@@ -17,7 +17,7 @@ from chains import CASINO, forged_next, keyed, message, records, signed, topic
 from mystery import chain, recordkey
 from uthctl.analysis import record_auth
 from uthctl.floor.intake import ACCEPTED, EARLY, KEPT, REFUSED, Intake
-from uthctl.floor.page_data import tiles
+from uthctl.floor.page.data import tiles
 from uthctl.floor.table_keys import TableKeys
 
 

@@ -13,7 +13,7 @@ from chains import CASINO, forged_next, keyed, message, records, signed, topic
 from mystery import chain, recordkey
 from uthctl.analysis import record_auth
 from uthctl.floor.intake import ACCEPTED, EARLY, REFUSED, Intake
-from uthctl.floor.page_data import tiles
+from uthctl.floor.page.data import tiles
 
 
 def TableKeys(folder):  # noqa: N802 (the floor's class, imported where it is used)
@@ -176,7 +176,8 @@ def replaced_key_file(keys, table="3"):
     k1 = record_auth.newest_key(path, table)
     record_auth.add_key(path, table)
     k2 = record_auth.newest_key(path, table)
-    content = json.loads(path.read_text())  # marked as docs/floor.md says, by hand
+    # Marked by hand, as docs/floor-design.md ("A replaced key") says.
+    content = json.loads(path.read_text())
     content["keys"][0].update(replaced_by=k2[0], replaced_at=3)
     path.write_text(json.dumps(content))
     return path, k1, k2

@@ -14,9 +14,9 @@ from sqlalchemy import Column, MetaData, Table, insert
 from mystery import chain
 from uthctl.analysis import record_auth
 from uthctl.floor import schema
-from uthctl.floor.database import Store, engine_for
+from uthctl.floor.database import FloorDatabase, engine_for
 from uthctl.floor.intake import ACCEPTED, EARLY, REFUSED, Intake
-from uthctl.floor.page_data import tiles
+from uthctl.floor.page.data import tiles
 from uthctl.floor.service import Floor
 from uthctl.floor.table_keys import TableKeys
 
@@ -164,7 +164,7 @@ def test_a_database_made_before_the_new_columns_is_upgraded_rows_kept(db_url):
     with engine.begin() as db:
         db.execute(insert(old.tables["tables"]).values(table_id="3", casino=CASINO))
     engine.dispose()
-    store = Store(db_url)
+    store = FloorDatabase(db_url)
     try:
         row = store.table("3")
         assert (row["casino"], row["key_id"], row["internal"]) == (CASINO, None, 0)

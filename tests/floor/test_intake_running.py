@@ -14,7 +14,7 @@ from sqlalchemy import text
 from mystery import chain, configs
 from uthctl.analysis import ledger, log_verify
 from uthctl.floor import running
-from uthctl.floor.database import Store
+from uthctl.floor.database import FloorDatabase
 from uthctl.floor.intake import ACCEPTED, KEPT, Intake
 
 VALUE, SALT = 123_450_000, "5be1" * 8  # $123.45 in micro-dollars, and its salt
@@ -88,9 +88,9 @@ def test_a_true_reveal_against_the_stored_commitment_raises_nothing(store):
 def test_a_restarted_floor_resumes_from_the_stored_state_and_refuses_a_bad_reveal(
         db_url, ev):
     opened = cycle_opened(rounds=40)
-    with contextlib.closing(Store(db_url)) as first:
+    with contextlib.closing(FloorDatabase(db_url)) as first:
         assert set(took(Intake(first, CASINO), "3", opened)) == {ACCEPTED}
-    with contextlib.closing(Store(db_url)) as store:
+    with contextlib.closing(FloorDatabase(db_url)) as store:
         intake = Intake(store, CASINO)
         extra = {"revealed": committed(VALUE + 10_000, SALT)} if ev == "redraw" else {}
         bad = reveal(opened[-1], ev=ev, value=VALUE + 10_000, **extra)
@@ -104,9 +104,9 @@ def test_a_restarted_floor_resumes_from_the_stored_state_and_refuses_a_bad_revea
 def test_a_restarted_floor_adds_up_a_snapshot_without_reading_the_log(db_url):
     log, meters = simulated()
     middle = len(log) // 2
-    with contextlib.closing(Store(db_url)) as first:
+    with contextlib.closing(FloorDatabase(db_url)) as first:
         took(Intake(first, CASINO), "3", log[:middle])
-    with contextlib.closing(Store(db_url)) as store:
+    with contextlib.closing(FloorDatabase(db_url)) as store:
         intake = Intake(store, CASINO)
         with no_walk_of_the_log(store):
             assert set(took(intake, "3", log[middle:])) == {ACCEPTED}
@@ -122,16 +122,16 @@ def test_a_database_from_before_the_running_checks_is_walked_once(db_url):
     # adds them (schema.upgrade), the first record walks the log once and
     # stores the state, and a floor started after that reads no log.
     opened = cycle_opened(rounds=20)
-    with contextlib.closing(Store(db_url)) as first:
+    with contextlib.closing(FloorDatabase(db_url)) as first:
         took(Intake(first, CASINO), "3", opened[:-1])
         with first.engine.begin() as db:
             db.execute(text("DROP TABLE cycles"))
             db.execute(text("ALTER TABLE tables DROP COLUMN checks"))
-    with contextlib.closing(Store(db_url)) as upgraded:
+    with contextlib.closing(FloorDatabase(db_url)) as upgraded:
         assert upgraded.table("3")["checks"] is None
         took(Intake(upgraded, CASINO), "3", opened[-1:])
         assert json.loads(upgraded.table("3")["checks"])["seq"] == opened[-1]["seq"]
-    with contextlib.closing(Store(db_url)) as store:
+    with contextlib.closing(FloorDatabase(db_url)) as store:
         intake = Intake(store, CASINO)
         with no_walk_of_the_log(store):
             took(intake, "3", [reveal(opened[-1], value=VALUE + 10_000)])
@@ -139,16 +139,16 @@ def test_a_database_from_before_the_running_checks_is_walked_once(db_url):
 
 
 def test_a_database_from_before_the_running_checks_is_read_without_change(db_url):
-    # A reader that must not change it (the audit: Store(create=False)).
-    with contextlib.closing(Store(db_url)) as first:
+    # A reader that must not change it (the audit: FloorDatabase(create=False)).
+    with contextlib.closing(FloorDatabase(db_url)) as first:
         took(Intake(first, CASINO), "3", cycle_opened(rounds=2))
         with first.engine.begin() as db:
             db.execute(text("DROP TABLE cycles"))
             db.execute(text("ALTER TABLE tables DROP COLUMN checks"))
-    with contextlib.closing(Store(db_url, create=False)) as reader:
+    with contextlib.closing(FloorDatabase(db_url, create=False)) as reader:
         assert reader.table("3")["last_seq"] == 3 and "checks" not in reader.table("3")
         assert len(reader.records("3")) == 3
-    with contextlib.closing(Store(db_url)) as upgraded:  # for the fixture's drop_all
+    with contextlib.closing(FloorDatabase(db_url)) as upgraded:  # for the fixture's drop_all
         assert upgraded.table("3")["checks"] is None
 
 

@@ -88,7 +88,7 @@ def test_a_new_table_starts_where_its_boards_signed_head_says(intake, store, key
 
 def mark_first_replaced(key_file, table="3"):
     # A second key added and the first marked replaced, as the floor marks
-    # it on the board's replacement (docs/floor.md, "A replaced key"); the first's hex.
+    # it on the board's replacement (docs/floor-design.md, "A replaced key"); the first's hex.
     old = record_auth.newest_key(key_file, table)
     record_auth.add_key(key_file, table)
     content = json.loads(key_file.read_text())

@@ -8,7 +8,7 @@ from chains import CASINO, topic
 from floor_data import PASSWORDS, RULES
 
 from uthctl.floor.intake import Intake
-from uthctl.floor.users import Users
+from uthctl.floor.page.users import Users
 
 
 def logged_in(app, name, password=None):

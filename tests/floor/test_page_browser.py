@@ -3,7 +3,7 @@
 # stream, a change on the floor reaching the page without a reload, the
 # acknowledge button only a supervisor has, and the acknowledgement
 # recorded with their name; the floor in mid-shift at a laptop's and a wall
-# display's size (the screenshots of docs/floor.md); a table's page with
+# display's size (the screenshots of docs/floor-page.md); a table's page with
 # its meter chart.
 import contextlib
 import json
@@ -21,12 +21,12 @@ from floor_data import PASSWORDS
 from floor_shift import NOW, ZONE, make_shift, when
 
 from uthctl.floor.intake import Intake
-from uthctl.floor.page import create_app
+from uthctl.floor.page.app import create_app
 
 CHROMIUM = shutil.which("chromium")
 WAIT_MS = 15_000
 FULL_DATE = re.compile(r"since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
-# FLOOR_SCREENSHOTS=docs writes the two screenshots there (docs/floor.md shows them).
+# FLOOR_SCREENSHOTS=docs writes the two screenshots there (docs/floor-page.md shows them).
 SHOTS = os.environ.get("FLOOR_SCREENSHOTS")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium: apt-get install "
                                 "chromium (.ci/run does as root)")
@@ -136,9 +136,9 @@ def test_an_unsigned_table_says_so(browser, page_url, floor):
 @pytest.fixture
 def shift_store(tmp_path):
     # On SQLite alone: test_page_shift.py reads the same page on both databases.
-    from uthctl.floor.database import Store, sqlite_url
+    from uthctl.floor.database import FloorDatabase, sqlite_url
 
-    store = Store(sqlite_url(tmp_path / "floor.db"))
+    store = FloorDatabase(sqlite_url(tmp_path / "floor.db"))
     yield store
     store.close()
 
@@ -148,7 +148,7 @@ def shift_url(shift_store, live_page, tmp_path):
     # floor_shift's floor (a pending hit, an offline table, a standing
     # alert), with five more tables betting, as a pit's podium sees it.
     # (The page, set up after the database, ends before it.)
-    from uthctl.floor.users import Users
+    from uthctl.floor.page.users import Users
 
     store = shift_store
     users = Users(tmp_path / "users.json")
@@ -271,8 +271,8 @@ def test_the_demos_floor_opens_with_no_alert_standing(browser, live_page, floor_
     from floor_data import quiet_seeds
 
     from floor_demo.virtual_tables import Table, stop_process, uthctl_process, wait_until
-    from uthctl.floor.database import Store
-    from uthctl.floor.users import Users
+    from uthctl.floor.database import FloorDatabase
+    from uthctl.floor.page.users import Users
 
     for name in ("3", "4"):
         floor_dir.add_table(name)
@@ -294,7 +294,7 @@ def test_the_demos_floor_opens_with_no_alert_standing(browser, live_page, floor_
         for table in (keyed, late):
             table.start_bridge()
             table.play_round()
-        store = Store(db_url)
+        store = FloorDatabase(db_url)
         stack.callback(store.close)
         for table in (keyed, late):
             wait_until(lambda t=table: (store.table(t.name) or {}).get("last_seq") == t.expected,

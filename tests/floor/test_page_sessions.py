@@ -17,9 +17,9 @@ from servers import free_port
 from test_broker_tls import certificates  # noqa: F401  (a fixture: the throwaway CA)
 
 from uthctl.cli import main as uthctl
-from uthctl.floor import page
-from uthctl.floor.page import create_app
-from uthctl.floor.throttle import FIRST_LOCK_S, FREE_FAILURES, Throttle
+from uthctl.floor.page import app as page
+from uthctl.floor.page.app import create_app
+from uthctl.floor.page.throttle import FIRST_LOCK_S, FREE_FAILURES, Throttle
 
 
 class Clock:
@@ -191,7 +191,7 @@ def test_the_page_serves_https_of_its_own_with_a_secure_cookie(site, request):
 
 
 def test_the_users_commands_list_remove_and_give_new_passwords(floor_dir, monkeypatch, capsys):
-    from uthctl.floor.users import Users
+    from uthctl.floor.page.users import Users
 
     folder = str(floor_dir.folder)
     monkeypatch.setenv("UTH_FLOOR_PASSWORD", PASSWORDS["sam"])

@@ -17,8 +17,8 @@ from floor_shift import NOON, NOW, TRIPS_A_EDGE, ZONE, make_shift, texts, when
 from sqlalchemy import update
 
 from uthctl.floor import schema
-from uthctl.floor.page import create_app
-from uthctl.floor.users import Users
+from uthctl.floor.page.app import create_app
+from uthctl.floor.page.users import Users
 
 
 @pytest.fixture
@@ -124,7 +124,7 @@ def test_a_tables_activity_follows_the_rounds_as_they_come(store):
     from floor_shift import _append
 
     from mystery import chain
-    from uthctl.floor.page_data import PageData
+    from uthctl.floor.page.data import PageData
 
     clock = [NOON]
     data = PageData(store, clock=lambda: clock[0])
@@ -289,7 +289,7 @@ def test_a_record_shows_the_boards_time_and_when_the_floor_took_it(shift):
 
 
 def test_a_tables_records_go_back_a_page_at_a_time(shift, monkeypatch):
-    from uthctl.floor import table_page
+    from uthctl.floor.page import table as table_page
 
     monkeypatch.setattr(table_page, "PAGE", 4)
     client = logged_in(shift[0], "vera")
@@ -320,7 +320,7 @@ def test_a_database_made_before_state_at_is_upgraded_rows_kept(db_url):
     from sqlalchemy import Column, MetaData, Table, insert
 
     from uthctl.floor import schema
-    from uthctl.floor.database import Store, engine_for
+    from uthctl.floor.database import FloorDatabase, engine_for
 
     old = MetaData()  # `tables` as the floor made it before the page said "since"
     Table("tables", old, *[Column(c.name, c.type, primary_key=c.primary_key,
@@ -332,7 +332,7 @@ def test_a_database_made_before_state_at_is_upgraded_rows_kept(db_url):
         db.execute(insert(old.tables["tables"]).values(table_id="3", casino="riverside",
                                                        internal=0))
     engine.dispose()
-    store = Store(db_url)
+    store = FloorDatabase(db_url)
     try:
         assert (store.table("3")["casino"], store.table("3")["state_at"]) == ("riverside", None)
         store.set_table("riverside", "3", board_status=json.dumps({"state": "service"}))
@@ -345,11 +345,11 @@ def test_every_template_and_static_file_ships_with_an_installed_uthctl():
     import tomllib
     from pathlib import Path, PurePosixPath
 
-    import uthctl.floor
+    import uthctl.floor.page
 
-    folder = Path(uthctl.floor.__file__).parent
+    folder = Path(uthctl.floor.page.__file__).parent
     config = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
-    patterns = config["tool"]["setuptools"]["package-data"]["uthctl.floor"]
+    patterns = config["tool"]["setuptools"]["package-data"]["uthctl.floor.page"]
     files = [PurePosixPath(p.relative_to(folder).as_posix()) for top in ("templates", "static")
              for p in (folder / top).rglob("*") if p.is_file()]
     # (a pattern matches a path of as many parts, as setuptools' globs do)

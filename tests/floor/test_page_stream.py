@@ -6,8 +6,8 @@ import threading
 from floor_data import PASSWORDS
 from sqlalchemy import event
 
-from uthctl.floor import page
-from uthctl.floor.broadcast import Broadcast
+from uthctl.floor.page import app as page
+from uthctl.floor.page.broadcast import Broadcast
 
 
 def test_thirty_more_viewers_cost_the_database_no_query(floor, monkeypatch):

@@ -12,8 +12,8 @@ from floor_shift import EST, NOON, NOW, ZONE, _append, texts
 
 from uthctl.cli import main as uthctl
 from uthctl.floor.accounts import Accounts
-from uthctl.floor.page import create_app
-from uthctl.floor.users import Users
+from uthctl.floor.page.app import create_app
+from uthctl.floor.page.users import Users
 
 ROUND = {"ev": "round", "round": 1, "contributions": [[1, 500, 100_000]], "meter": 100_100_000}
 

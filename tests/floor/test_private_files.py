@@ -19,7 +19,7 @@ from floor_data import PASSWORDS
 
 from uthctl.bridge import anchor_state
 from uthctl.floor.accounts import Accounts
-from uthctl.floor.users import Users
+from uthctl.floor.page.users import Users
 
 HASH = "ab" * 32
 LIMIT_FIRST = """
@@ -76,7 +76,7 @@ def test_a_user_added_when_the_disk_fills_loses_no_user(tmp_path):
     before = path.read_bytes()
     # The new file (three users) is longer than the limit; the old one fits under it.
     fails_part_way("""
-        from uthctl.floor.users import Users
+        from uthctl.floor.page.users import Users
         Users(%r).add("%s", "viewer", "a long enough password")
         """ % (str(path), "x" * 60), limit=len(before) + 20)
     assert path.read_bytes() == before

@@ -12,7 +12,7 @@ from mystery import chain
 from mystery.meter import Meter
 from mystery.record import public_meters
 from uthctl.analysis import audit_report, mystery_sim
-from uthctl.analysis.audit import audit
+from uthctl.analysis.table_audit import audit
 from uthctl.commands.audit import read_logs
 from uthctl.links import logexport
 

@@ -1,4 +1,4 @@
-# The audit with the table's record keys (analysis/audit.py, record_auth.py):
+# The audit with the table's record keys (analysis/table_audit.py, record_auth.py):
 # a log the firmware's own store wrote, signed from its key record on. The
 # attack of issue 25: the validating employee changed in a copy of the log,
 # every later hash recomputed and the meters' head moved to match, so the
@@ -12,8 +12,8 @@ from mystery import chain
 from mystery.bonus import MysteryBonus
 from mystery.store import Store
 from uthctl.analysis import record_auth
-from uthctl.analysis.audit import audit
 from uthctl.analysis.audit_report import text
+from uthctl.analysis.table_audit import audit
 from uthctl.cli import main as uthctl
 
 SEATS = [(1, True, 500)]  # one seat: nothing carried past a hit into the next cycle

@@ -126,6 +126,27 @@ def test_the_state_table_covers_every_firmware_state():
     assert set(status_command.STATES) == names
 
 
+def test_the_floor_page_names_the_states_by_the_firmwares_names(renamed_hit_pending):
+    # The page's labels and its tiles' pending check follow a renamed state.
+    from uthctl.floor.page import text as page_text
+    from uthctl.floor.page import tiles
+    try:
+        labels = importlib.reload(page_text).STATE_NAMES
+        assert labels[renamed_hit_pending] == "HIT PENDING" and "hit_pending" not in labels
+        assert importlib.reload(tiles).PENDING == renamed_hit_pending
+    finally:
+        table.controller.HIT_PENDING = "hit_pending"
+        importlib.reload(page_text)
+        importlib.reload(tiles)
+
+
+def test_the_floor_page_labels_every_firmware_state():
+    from uthctl.floor.page.text import STATE_NAMES
+    names = {table.controller.BETTING, table.controller.LOCKED, table.controller.HIT_PENDING,
+             table.controller.SERVICE, table.controller.FAULT, table.controller.NOT_CONFIGURED}
+    assert names <= set(STATE_NAMES)
+
+
 def test_validate_checks_the_state_by_the_firmwares_name(renamed_hit_pending, monkeypatch,
                                                          capsys):
     reloaded = importlib.reload(validate_command)
@@ -161,3 +182,46 @@ def test_status_shows_the_boards_internal_error_count_when_there_are_any():
                                                                None, "store: fault")
     shown = status_command.format_status(dict(status, internal_errors=2), None, "store: fault")
     assert "firmware bugs  2 command(s) got an internal error since start-up" in shown
+
+
+def _expected_kinds(path):
+    # The names each @expecting(...) in a module lists, read from its source.
+    import ast
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "expecting":
+            found.append([ast.unparse(arg) for arg in node.args])
+    return found
+
+
+def test_no_command_expects_a_plain_value_error():
+    # A bug's ValueError would reach the user as a one-line message; what a
+    # command does expect is an InputError (or its own type) raised where
+    # the input is read.
+    from pathlib import Path
+
+    import uthctl.commands
+    folder = Path(uthctl.commands.__file__).parent
+    lists = {path.name: _expected_kinds(path) for path in folder.glob("*.py")}
+    assert sum(len(found) for found in lists.values()) >= 20  # the decorators were read
+    listing = sorted(name for name, found in lists.items()
+                     if any("ValueError" in kinds for kinds in found))
+    assert listing == []
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["hand", "As", "Zz", "Qh", "Jc", "Ts"], "unknown card"),
+    (["par", "trips", "Z"], "no paytable"),
+    (["bridge", "--port", "/dev/null", "--table", "t1", "--casino", "c", "--broker", "mqtt://example.com:1883",
+      "--credentials", "/nonexistent"], "plain MQTT"),
+    (["bridge", "--port", "/dev/null", "--table", "t 1", "--casino", "c", "--broker", "mqtt://127.0.0.1:1883",
+      "--credentials", "/nonexistent"], "1 to 32 letters"),
+    (["bridge", "--port", "/dev/null", "--table", "t1", "--casino", "c", "--broker", "mqtt://127.0.0.1:1883",
+      "--credentials", "/nonexistent"], "--credentials"),
+])
+def test_bad_input_is_still_an_error_message_not_a_bug(capsys, argv, words):
+    # Each was a plain ValueError that @expecting(ValueError) turned into a message.
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert words in captured.out + captured.err
+    assert "internal error" not in captured.out + captured.err

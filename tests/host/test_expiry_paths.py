@@ -8,7 +8,7 @@ import pathlib
 import pytest
 
 from uthctl.analysis import audit_report, expiry
-from uthctl.analysis.audit import audit
+from uthctl.analysis.table_audit import audit
 from uthctl.cli import main
 from uthctl.commands.monitor_text import event_line
 from uthctl.commands.status import format_status

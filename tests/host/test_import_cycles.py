@@ -136,3 +136,40 @@ def test_no_import_cycle_in_the_host_tools_the_firmware_or_the_benchmarks():
     graph = graph_of(files)
     assert cycles(graph) == []
     assert cycles(folders_graph(graph)) == []
+
+
+# The floors: a folder never imports one that stands above it or beside it.
+# The firmware's uth < mystery < table; on the host, the wire that a table's
+# bridge and the floor share stands under both, and the two are siblings.
+# (The commands stand above them all and may import any.)
+NOT_IMPORTED_BY = {
+    "uth": {"mystery", "table", "uthctl"},
+    "mystery": {"table", "uthctl"},
+    "table": {"uthctl"},
+    "uthctl.wire": {"uthctl.bridge", "uthctl.floor", "uthctl.commands"},
+    "uthctl.bridge": {"uthctl.floor", "uthctl.commands"},
+    "uthctl.floor": {"uthctl.bridge", "uthctl.commands"},
+}
+
+
+def imports_back_up(folders):
+    # (importer, imported) for each import from a lower floor or a sibling.
+    return sorted((unit, target) for unit, targets in folders.items()
+                  for target in targets
+                  if target.partition(".")[0] in NOT_IMPORTED_BY.get(unit, ())
+                  or target in NOT_IMPORTED_BY.get(unit, ()))
+
+
+def test_the_floor_check_sees_the_bridge_importing_the_floor():
+    graph = {"uthctl.bridge.table_bridge": {"uthctl.floor.topics", "uthctl.wire.mqtt"},
+             "uthctl.floor.topics": set(), "uthctl.wire.mqtt": set(),
+             "mystery.meter": {"uth.cards", "table.states"}, "uth.cards": set(),
+             "table.states": set()}
+    assert imports_back_up(folders_graph(graph)) == [
+        ("mystery", "table"), ("uthctl.bridge", "uthctl.floor")]
+
+
+def test_no_import_runs_back_up_a_floor_or_across_to_a_sibling():
+    folders = folders_graph(graph_of(module_files()))
+    assert {"uthctl.wire", "uthctl.bridge", "uthctl.floor"} <= set(folders)
+    assert imports_back_up(folders) == []

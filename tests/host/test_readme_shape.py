@@ -13,7 +13,8 @@ SECTIONS = ("The two commands", "A first session in `make sim`",
 # What a troubleshooting section must cover, by the words a reader would look for.
 TROUBLES = ("rig does not answer", "busy port", "unset clock", "at the REPL")
 DOCS = ("uthctl.md", "host-link.md", "testing.md", "benchmarks.md", "heap.md", "boards.md",
-        "rules.md", "compliance.md")
+        "rules.md", "compliance.md", "floor.md", "floor-setup.md", "floor-page.md",
+        "floor-design.md")
 
 
 def section(title):
@@ -59,3 +60,15 @@ def test_the_readme_links_every_reference_doc_and_each_exists():
     for name in DOCS:
         assert "(docs/%s)" % name in README, name
         assert (ROOT / "docs" / name).is_file(), name
+
+
+def test_every_relative_link_in_the_readme_and_docs_reaches_a_file():
+    # [text](path) and ![alt](path) to a file of the project, with any #anchor off.
+    broken = []
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for target in re.findall(r"\]\(([^)\s]+)\)", doc.read_text()):
+            path = target.split("#", 1)[0]
+            if path and "://" not in path and not path.startswith("mailto:") \
+                    and not (doc.parent / path).exists():
+                broken.append("%s: %s" % (doc.relative_to(ROOT), target))
+    assert broken == []

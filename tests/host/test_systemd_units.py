@@ -1,4 +1,4 @@
-# The systemd units in deploy/systemd (docs/floor.md, "Running a floor on a
+# The systemd units in deploy/systemd (docs/floor-setup.md, "Running a floor on a
 # Debian host"): each names its user, its folder and a restart policy; each
 # command line is one uthctl's own parser takes, with the environment files'
 # values the units' comments show; and systemd itself finds nothing wrong in

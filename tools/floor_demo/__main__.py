@@ -15,7 +15,7 @@ import types
 from pathlib import Path
 
 from uthctl.floor.accounts import Accounts
-from uthctl.floor.users import Users
+from uthctl.floor.page.users import Users
 from uthctl.private_file import write_private
 
 from .ending import ending_with_us

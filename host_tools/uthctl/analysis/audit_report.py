@@ -9,6 +9,7 @@ from mystery.configs import MICROS_PER_DOLLAR
 from mystery.money import dollars
 from uth import paytables, sections
 
+from ..errors import InputError
 from . import expiry, hold, log_verify, mystery_report
 from .meters_text import format_meters, setting_lines
 
@@ -260,7 +261,7 @@ def check_plot_path(path):
     # Before the board is asked anything: a path that cannot be written is refused.
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path) or not os.path.isdir(folder):
-        raise ValueError("--plot %s: not a file in an existing folder" % path)
+        raise InputError("--plot %s: not a file in an existing folder" % path)
 
 
 def plot(r, path):
@@ -271,7 +272,7 @@ def plot(r, path):
     try:
         figure.savefig(path, format="png")
     except OSError as error:
-        raise ValueError("--plot %s: cannot write it (%s)" % (path, error.strerror or error)) \
+        raise InputError("--plot %s: cannot write it (%s)" % (path, error.strerror or error)) \
             from None
     finally:
         pyplot.close(figure)

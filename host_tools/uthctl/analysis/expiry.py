@@ -10,6 +10,8 @@ import textwrap
 from mystery import configs
 from uth import sections
 
+from ..errors import InputError
+
 # The date the host judges by: today, unless this names another (YYYY-MM-DD),
 # to see how a table stands on a given day.
 DATE_ENV = "UTH_TODAY"
@@ -21,7 +23,7 @@ def host_date():
         try:
             return sections.check_date(given)
         except ValueError as error:
-            raise ValueError("%s: %s" % (DATE_ENV, error)) from None
+            raise InputError("%s: %s" % (DATE_ENV, error)) from None
     return datetime.date.today().isoformat()
 
 

@@ -8,6 +8,7 @@
 # (ValueError) rather than failing somewhere inside the check.
 import json
 
+from ..errors import InputError
 from .settled import FIELDS as SETTLED_FIELDS
 
 _HEX = frozenset("0123456789abcdef")
@@ -93,19 +94,19 @@ class _Export:
         if message.get("ok") is True and message.get("reply") == "log":
             count = message.get("count")
             if count != self.records:
-                raise ValueError("log line %d: the board's reply counts %s records, the "
+                raise InputError("log line %d: the board's reply counts %s records, the "
                                  "export holds %d before it" % (number, count, self.records))
             self.records, self.open_at = 0, None
             return None
         if message.get("ok") is False:
-            raise ValueError("log line %d: the board refused the export: %s"
+            raise InputError("log line %d: the board refused the export: %s"
                              % (number, message.get("error")))
-        raise ValueError("log line %d: a %r reply, not a log record or the log's reply"
+        raise InputError("log line %d: a %r reply, not a log record or the log's reply"
                          % (number, message.get("reply")))
 
     def close(self):
         if self.open_at is not None:
-            raise ValueError("log line %d on: the board's replies end without the reply that "
+            raise InputError("log line %d on: the board's replies end without the reply that "
                              "closes the export ({\"ok\": true, \"reply\": \"log\", ...}): it "
                              "was cut short" % self.open_at)
 
@@ -120,15 +121,15 @@ def read_log(lines):
         try:
             message = json.loads(line)
         except ValueError:
-            raise ValueError("log line %d is not JSON" % number) from None
+            raise InputError("log line %d is not JSON" % number) from None
         if not isinstance(message, dict):
-            raise ValueError("log line %d is not a record" % number)
+            raise InputError("log line %d is not a record" % number)
         record = export.reply(message, number) if _is_reply(message) else message
         if record is None:
             continue
         problem = shape_problem(record)
         if problem:
-            raise ValueError("log line %d is not a log record: %s" % (number, problem))
+            raise InputError("log line %d is not a log record: %s" % (number, problem))
         records.append(record)
     export.close()
     return records

@@ -17,6 +17,7 @@ from uth import categories, evaluator, paytables
 from uth.pairs import pairs_lines
 from uth.settle import bad_beat_losing_score
 
+from ..errors import InputError
 from . import badbeat_exact
 from .badbeat_exact import check_mode
 
@@ -254,7 +255,7 @@ def _standard_error(table, hits, deals):
 def _check_deals(deals):
     # Two deals at least: one alone gives no standard error.
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 2:
-        raise ValueError("deals must be a whole number of 2 or more, got %r" % (deals,))
+        raise InputError("deals must be a whole number of 2 or more, got %r" % (deals,))
     return deals
 
 
@@ -273,7 +274,7 @@ def par_sheet(wager, letter, deals=None, seed=None, progress=None, bad_beat_mode
         check_mode(bad_beat_mode)
         if deals is None:
             if seed is not None:
-                raise ValueError("a seed is for the Monte Carlo: give a number of deals too")
+                raise InputError("a seed is for the Monte Carlo: give a number of deals too")
             counted, total = badbeat_exact.bad_beat_counts(bad_beat_mode, progress)
             hits = {name: counted[name] for name, _, _ in table.lines}
             sheet.update(method="exact", bad_beat_mode=bad_beat_mode)
@@ -286,7 +287,7 @@ def par_sheet(wager, letter, deals=None, seed=None, progress=None, bad_beat_mode
         total = deals
         sheet.update(method="monte_carlo", deals=deals, seed=seed, bad_beat_mode=bad_beat_mode)
     else:
-        raise ValueError("no par sheet for wager %r (known: %s)"
+        raise InputError("no par sheet for wager %r (known: %s)"
                          % (wager, ", ".join(paytables.SETTLED_WAGERS)))
     if wager != "bad_beat":
         sheet["method"] = "exact"

@@ -14,6 +14,8 @@ import secrets
 import struct
 from pathlib import Path
 
+from ..errors import InputError
+
 UF2_MAGIC = (0x0A324655, 0x9E5D5157)
 UF2_END = 0x0AB16F30
 UF2_NOT_MAIN_FLASH = 0x00000001
@@ -33,15 +35,15 @@ def uf2_image(path):
         block = data[offset:offset + 512]
         start0, start1, flags, address, size = struct.unpack_from("<5I", block)
         if (start0, start1) != UF2_MAGIC or struct.unpack_from("<I", block, 508)[0] != UF2_END:
-            raise ValueError("%s: block %d is not a UF2 block" % (path, offset // 512))
+            raise InputError("%s: block %d is not a UF2 block" % (path, offset // 512))
         if not flags & UF2_NOT_MAIN_FLASH:
             pages[address] = block[32:32 + size]
     if not pages or len(data) % 512:
-        raise ValueError("%s: not a UF2 file" % path)
+        raise InputError("%s: not a UF2 file" % path)
     image, at = bytearray(), FLASH_START
     for address in sorted(pages):
         if address != at:
-            raise ValueError("%s: its pages are not one run from 0x%08x (0x%08x)"
+            raise InputError("%s: its pages are not one run from 0x%08x (0x%08x)"
                              % (path, FLASH_START, address))
         image += pages[address]
         at += len(pages[address])
@@ -53,7 +55,7 @@ def build_files(folder):
     files = sorted((path.relative_to(folder).as_posix(), path)
                    for path in folder.rglob("*") if path.is_file())
     if not any(name == "main.py" for name, _ in files):
-        raise ValueError("%s: no main.py there: not a board's build (make build)" % folder)
+        raise InputError("%s: no main.py there: not a board's build (make build)" % folder)
     return files
 
 

@@ -22,10 +22,12 @@ from pathlib import Path
 
 from mystery import recordkey
 
+from ..errors import InputError
 from ..private_file import write_private
 
 
-class KeyFileError(ValueError):
+class KeyFileError(InputError):
+    # A table's key file that cannot be read or written.
     pass
 
 

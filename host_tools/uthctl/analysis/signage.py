@@ -8,6 +8,7 @@ from mystery.configs import MICROS_PER_CENT
 from mystery.money import cents_text, dollars, dollars_brief
 from table import meter_text
 
+from ..errors import InputError
 from .mystery_report import _percent
 
 
@@ -23,7 +24,7 @@ def sign_lines(name, wager_cents=None):
         adds = "%s%% of each qualifying progressive payout wager" % rate
     else:
         if wager_cents < config.min_wager_cents:
-            raise ValueError("a progressive wager of %s is below %s's minimum of %s"
+            raise InputError("a progressive wager of %s is below %s's minimum of %s"
                              % (dollars(wager_cents * MICROS_PER_CENT), name, minimum))
         amount = dollars(wager_cents * MICROS_PER_CENT)
         wager = "a progressive payout wager of %s" % amount

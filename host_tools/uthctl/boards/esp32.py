@@ -33,18 +33,18 @@ import os
 import selectors
 import socket
 import subprocess
-import tempfile
 import time
-import tty
 from pathlib import Path
 
 from . import esp32_flash, esp32_uart, qemu_qmp
+from .emulated import EmulatedBoard
 from .flash import prepare_folder, state_folder
 from .max7219_model import Max7219
 from .rig_port import Conn
-from .supervisor import Supervisor, kill_and_reap, spawn_with_parent_death, write_some
+from .sim_pins import INITIAL_LEVELS, SEATS
+from .sim_wire import SimWire
+from .supervisor import kill_and_reap, spawn_with_parent_death, write_some
 from .vboard_i2c import I2cFaultOps
-from .virtual import INITIAL_LEVELS, INPUTS, SEATS
 
 QEMU_ABORT = b"cpu->halted"
 PANIC = b"Guru Meditation Error"
@@ -57,7 +57,7 @@ def default_esp32_flash():
     return state_folder() / "esp32-flash.bin"
 
 
-class Esp32Board(I2cFaultOps, Supervisor):
+class Esp32Board(SimWire, I2cFaultOps, EmulatedBoard):
     title = "emulated ESP32"
     _NAME, _LOG = "esp32", "qemu.log"  # its reports' name, its process's log
     RIG_OPS = "state, set, press, power, reset, i2c_fault, ping"
@@ -97,14 +97,7 @@ class Esp32Board(I2cFaultOps, Supervisor):
                           % (self.flash, size, esp32_flash.FLASH_SIZE))
 
     def _open(self):
-        self._workdir = tempfile.mkdtemp(prefix="uth-esp32-")
-        self._master, self._slave = os.openpty()
-        tty.setraw(self._slave)
-        os.set_blocking(self._master, False)
-        self._start_io("esp32board", self._master, os.ttyname(self._slave))
-
-    def _ptys(self):
-        return (self._master, self._slave)
+        self._open_pty("esp32")
 
     # ---- state (I/O thread) ----
 
@@ -124,15 +117,8 @@ class Esp32Board(I2cFaultOps, Supervisor):
         self._qmp_path = None
 
     def _state(self):
-        return {"ok": True, "bet_lights": list(self._lights["betlight"]),
-                "jackpot_lights": list(self._lights["jackpot"]),
-                "display": self._display.text(), "display_segments": self._display.lit(),
-                "inputs": dict(self._levels), "board": self._board is not None,
-                "powered": self._powered, "boots": self._boots,
-                "repl": "raw" if self._raw else "friendly",
-                "pid": self._proc.pid if self._proc is not None else None,
-                "panics": self.panics, "qemu_aborts": self.qemu_aborts,
-                "resets": self.resets}
+        return dict(self._chip_state("betlight", "jackpot", self._board is not None),
+                    panics=self.panics, qemu_aborts=self.qemu_aborts, resets=self.resets)
 
     # ---- QEMU ----
 
@@ -195,15 +181,9 @@ class Esp32Board(I2cFaultOps, Supervisor):
         self._board_in = b""
         return proc.returncode
 
-    def _power_on(self):
-        if self._powered:
-            return False
-        self._powered = True
-        self._came_up = {"state": None, "fault": None}
-        self._line_buf = b""
+    def _start(self):
         self._aborted_once = False
         self._spawn()
-        return True
 
     def _power_off(self):
         changed = self._powered
@@ -238,24 +218,10 @@ class Esp32Board(I2cFaultOps, Supervisor):
 
     # ---- the serial relay ----
 
-    def _read_board(self, drain=False):
-        if self._proc is None:
-            return
-        while True:
-            try:
-                data = os.read(self._proc.stdout.fileno(), 65536)
-            except (BlockingIOError, OSError):
-                return
-            if not data:
-                return
-            self._track_mode(data)
-            self._watch_start(data)
-            self._to_host(data)
-            self._console_log(data)
-            if self._chip_reset(data):
-                return
-            if not drain:
-                return
+    def _from_board(self, data):
+        super()._from_board(data)
+        self._console_log(data)
+        return self._chip_reset(data)
 
     def _console_log(self, data):
         # The console's last output, for a failure's report (console_tail()).
@@ -282,15 +248,6 @@ class Esp32Board(I2cFaultOps, Supervisor):
         self.resets += 1
         self._restart()
         return True
-
-    def _read_host(self):
-        try:
-            data = os.read(self._master, 4096)
-        except (BlockingIOError, OSError):
-            return
-        if data and self._proc is not None:
-            self._board_in += data
-            self._feed_board()
 
     def _feed_board(self):
         # A piece at a time, each once QEMU has read the last and no sooner than
@@ -327,47 +284,10 @@ class Esp32Board(I2cFaultOps, Supervisor):
             self._selector.register(sock, selectors.EVENT_READ, conn)
             self._board = conn
 
-    def _drop_board(self):
-        if self._board is not None:
-            self._close(self._board)
-
-    def _close(self, conn):
-        super()._close(conn)
-        if conn is self._board:
-            self._board = None
-            self._unapplied()
-
-    def _conn_line(self, conn, line):
-        if conn.kind == "board":
-            self._board_line(line.decode(errors="replace").strip())
-        else:
-            self._rig_line(conn, line)
-
-    def _board_line(self, line):
-        name, _, value = line.partition(" ")
-        if name == "hello":
-            levels = "".join("%s %d\n" % item for item in self._levels.items())
-            self._board.send((levels + self._fault_lines() + "ready\n").encode())
-        elif name == "spi":
-            words = value.split()
-            if len(words) == 2 and all(word.isdigit() for word in words):
-                self._display.write(int(words[0]), int(words[1]))
-        elif name == "sync":
-            if value.isdigit():
-                self._applied(int(value))
-        else:
-            for kind, lights in self._lights.items():
-                if name.startswith(kind) and name[len(kind):].isdigit():
-                    seat = int(name[len(kind):])
-                    if 1 <= seat <= SEATS:
-                        lights[seat - 1] = 1 if value == "1" else 0
-
-    def _check_pin(self, pin):
-        if pin not in INPUTS:
-            raise ValueError("unknown input %r (one of %s)" % (pin, " ".join(INPUTS)))
-
-    def _wired(self):
-        return self._board is not None
-
-    def _send_level(self, pin, level, number):
-        self._board.send(b"%s %d\nsync %d\n" % (pin.encode(), level, number))
+    def _display_line(self, name, value):
+        if name != "spi":
+            return False
+        words = value.split()
+        if len(words) == 2 and all(word.isdigit() for word in words):
+            self._display.write(int(words[0]), int(words[1]))
+        return True

@@ -54,18 +54,17 @@ import os
 import selectors
 import socket
 import subprocess
-import tempfile
 import time
-import tty
 from pathlib import Path
 
 from . import pico_image
+from .emulated import EmulatedBoard
 from .flash import prepare_folder, state_folder
 from .max7219_model import Max7219
 from .pico_expanders import ExpanderOps, initial_levels, light_places, no_faults
 from .pico_gpio import GpioOps
 from .seats import pico_seats
-from .supervisor import Supervisor, kill_and_reap, spawn_with_parent_death, write_some
+from .supervisor import kill_and_reap, spawn_with_parent_death, write_some
 
 FS_SIZE = 1408 * 1024
 EXIT_CUT = 3
@@ -95,7 +94,7 @@ def _throttle(value):
     return value
 
 
-class PicoBoard(ExpanderOps, GpioOps, Supervisor):
+class PicoBoard(ExpanderOps, GpioOps, EmulatedBoard):
     title = "emulated Pico"  # how the interactive table names it
     _NAME, _LOG = "pico", "emulator.log"  # its reports' name, its process's log
     RIG_OPS = ("state, set, press, power, reset, cut, time, throttle, gpio, i2c_fault, expander, "
@@ -141,14 +140,7 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
                           % (self.flash, size, FS_SIZE))
 
     def _open(self):
-        self._workdir = tempfile.mkdtemp(prefix="uth-pico-")
-        self._master, self._slave = os.openpty()
-        tty.setraw(self._slave)
-        os.set_blocking(self._master, False)
-        self._start_io("picoboard", self._master, os.ttyname(self._slave))
-
-    def _ptys(self):
-        return (self._master, self._slave)
+        self._open_pty("pico")
 
     def arm_cut(self, at, mode="before"):
         # The next power-on stops at its at-th flash operation (1-based).
@@ -173,17 +165,11 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
         self._speed_at = None  # (wall, chip seconds since power-on) at the last speed line
 
     def _state(self):
-        return {"ok": True, "bet_lights": list(self._lights["bet_lights"]),
-                "jackpot_lights": list(self._lights["jackpot_lights"]),
-                "display": self._display.text(), "display_segments": self._display.lit(),
-                "inputs": dict(self._levels), "board": self._proc is not None,
-                "powered": self._powered, "boots": self._boots,
-                "repl": "raw" if self._raw else "friendly",
-                "pid": self._proc.pid if self._proc is not None else None,
-                "flash_ops": dict(self._ops), "flash_bytes": dict(self._bytes),
-                "inputs_ns": dict(self._inputs_ns), "cut": self._ended_by_cut,
-                "chip_speed": self._speed and self._speed[0],
-                "chip_behind_s": self._speed and self._speed[1]}
+        return dict(self._chip_state("bet_lights", "jackpot_lights", self._proc is not None),
+                    flash_ops=dict(self._ops), flash_bytes=dict(self._bytes),
+                    inputs_ns=dict(self._inputs_ns), cut=self._ended_by_cut,
+                    chip_speed=self._speed and self._speed[0],
+                    chip_behind_s=self._speed and self._speed[1])
 
     def _arm_cut(self, at, mode):
         if type(at) is not int or at < 1:
@@ -269,14 +255,8 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
         self._board_in = b""
         return proc.returncode
 
-    def _power_on(self):
-        if self._powered:
-            return False
-        self._powered = True
-        self._came_up = {"state": None, "fault": None}
-        self._line_buf = b""
+    def _start(self):
         self._spawn()
-        return True
 
     def _power_off(self):
         changed = self._powered
@@ -299,31 +279,6 @@ class PicoBoard(ExpanderOps, GpioOps, Supervisor):
             self._report("the emulator exited with %s; its log:\n%s" % (code, self._log_tail()))
 
     # ---- the serial relay ----
-
-    def _read_board(self, drain=False):
-        if self._proc is None:
-            return
-        while True:
-            try:
-                data = os.read(self._proc.stdout.fileno(), 65536)
-            except (BlockingIOError, OSError):
-                return
-            if not data:
-                return
-            self._track_mode(data)
-            self._watch_start(data)
-            self._to_host(data)
-            if not drain:
-                return
-
-    def _read_host(self):
-        try:
-            data = os.read(self._master, 4096)
-        except (BlockingIOError, OSError):
-            return
-        if data and self._proc is not None:
-            self._board_in += data
-            self._feed_board()
 
     def _feed_board(self):
         if self._proc is not None and self._board_in:

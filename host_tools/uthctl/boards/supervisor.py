@@ -84,8 +84,8 @@ def _boot_event(line):
 class Supervisor(RigPort):
     # A board's supervisor. A subclass names itself (title), makes its image
     # (_make_image), opens its ports (_open), runs its process (_power_on,
-    # _power_off, _kill, _check_exit), relays its serial link (_read_board,
-    # _read_host, _feed_board), reports its pins (_state) and applies a level
+    # _power_off, _kill, _check_exit), relays its serial link (_board_fd,
+    # _from_board, _read_host, _feed_board), reports its pins (_state) and applies a level
     # (_check_pin, _wired, _send_level).
     title = "board"
     # A call the I/O thread has not taken up in this long is a hung supervisor;
@@ -257,11 +257,53 @@ class Supervisor(RigPort):
         self._line_buf = b""  # the console's last partial line
         self._reset_rig()
 
+    def _power_on(self):
+        # False when it was on already; _start() runs the board's process.
+        if self._powered:
+            return False
+        self._powered = True
+        self._came_up = {"state": None, "fault": None}
+        self._line_buf = b""
+        self._start()
+        return True
+
     def _hard_reset(self):
         self._power_off()
         return self._power_on()
 
     # ---- the serial relay ----
+
+    _READ_SIZE = 65536  # the most taken from the board's output at once
+
+    def _read_board(self, drain=False):
+        # The board's serial output to the host: one read, or with drain all
+        # there is (before a power-off). _board_fd() is None while it is off.
+        fd = self._board_fd()
+        while fd is not None:
+            try:
+                data = os.read(fd, self._READ_SIZE)
+            except (BlockingIOError, OSError):
+                return
+            if not data or self._from_board(data) or not drain:
+                return
+
+    def _read_host(self):
+        # What the host wrote, held for the board (_feed_board paces it).
+        try:
+            data = os.read(self._host_fd, 4096)
+        except (BlockingIOError, OSError):
+            return
+        if data and self._taking_input():
+            self._board_in += data
+            self._feed_board()
+
+    def _from_board(self, data):
+        # What the board printed, to the host; True when the board restarted
+        # on it and what it printed before is done with.
+        self._track_mode(data)
+        self._watch_start(data)
+        self._to_host(data)
+        return False
 
     def _track_mode(self, data):
         # Which REPL the interpreter shows, from its banners; returns the old mode.

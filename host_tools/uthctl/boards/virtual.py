@@ -38,7 +38,9 @@ from pathlib import Path
 from . import REPO, heaps, sim_build
 from .board_source import constant
 from .flash import prepare_folder, state_folder
-from .seats import sim_expanders, sim_seats
+from .seats import sim_expanders
+from .sim_pins import INITIAL_LEVELS, INPUTS, SEATS  # noqa: F401 -- others import them here
+from .sim_wire import SimWire
 from .supervisor import (
     RAW_BANNER,
     Supervisor,
@@ -49,15 +51,6 @@ from .supervisor import (
 )
 from .vboard_i2c import I2cFaultOps
 
-SEATS = sim_seats()  # boards/sim/board.py wires them
-INPUTS = tuple("bet%d" % n for n in range(1, SEATS + 1)) + tuple(
-    "uth%d" % n for n in range(1, SEATS + 1)) + ("lock", "key", "door")
-# A virtual table starts with every seat's UTH chip in place, so a rig that
-# places only progressive chips plays qualifying seats; it clears uthN to test
-# that a progressive chip alone does not qualify. Its door ("door" 1: open)
-# starts shut.
-INITIAL_LEVELS = dict({name: 0 for name in INPUTS},
-                      **{"uth%d" % n: 1 for n in range(1, SEATS + 1)})
 # The Pico's heap on the 32-bit unix port, plus what the virtual board's own
 # boot, littlefs mount, wire and models take (boards/sim/board.py, docs/heap.md).
 HEAPSIZE = heaps.sim_heapsize()
@@ -96,7 +89,7 @@ def find_micropython():
     return found
 
 
-class VirtualBoard(I2cFaultOps, Supervisor):
+class VirtualBoard(SimWire, I2cFaultOps, Supervisor):
     title = "virtual board"  # how the interactive table names it
     RIG_OPS = "state, set, press, power, reset, i2c_fault, display_fault, ping"
     EXPANDERS = sim_expanders()
@@ -239,15 +232,9 @@ class VirtualBoard(I2cFaultOps, Supervisor):
             return
         kill_and_reap(proc)
 
-    def _power_on(self):
-        if self._powered:
-            return False
-        self._powered = True
-        self._came_up = {"state": None, "fault": None}
-        self._line_buf = b""
+    def _start(self):
         self._quick_exits = 0
         self._spawn(run_main=True)
-        return True
 
     def _power_off(self):
         self._kill()
@@ -290,17 +277,10 @@ class VirtualBoard(I2cFaultOps, Supervisor):
 
     # ---- the serial relay ----
 
-    def _read_board(self, drain=False):
-        while True:
-            try:
-                data = os.read(self._master_a, 4096)
-            except (BlockingIOError, OSError):
-                return
-            if not data:
-                return
-            self._from_board(data)
-            if not drain:
-                return
+    _READ_SIZE = 4096
+
+    def _board_fd(self):
+        return self._master_a
 
     def _from_board(self, data):
         if self._swallow is not None:
@@ -334,14 +314,8 @@ class VirtualBoard(I2cFaultOps, Supervisor):
         self._after_cr = data.endswith(b"\r") if data else self._after_cr
         return head + _BARE_LF.sub(b"\r\n", data)
 
-    def _read_host(self):
-        try:
-            data = os.read(self._master_b, 4096)
-        except (BlockingIOError, OSError):
-            return
-        if data and self._powered:
-            self._board_in += data
-            self._feed_board()
+    def _taking_input(self):
+        return self._powered
 
     def _feed_board(self):
         self._board_in = write_some(self._board_input, self._board_in)
@@ -373,50 +347,12 @@ class VirtualBoard(I2cFaultOps, Supervisor):
             self._drop_board()  # a board wires itself again after its restart
             self._board = conn
 
-    def _drop_board(self):
-        if self._board is not None:
-            self._close(self._board)
-
-    def _close(self, conn):
-        super()._close(conn)
-        if conn is self._board:
-            self._board = None
-            self._unapplied()
-
-    def _conn_line(self, conn, line):
-        if conn.kind == "board":
-            self._board_line(line.decode(errors="replace"))
-        else:
-            self._rig_line(conn, line)
-
-    def _board_line(self, line):
-        name, _, value = line.partition(" ")
-        if name == "hello":
-            levels = "".join("%s %d\n" % item for item in self._levels.items())
-            self._board.send((levels + self._fault_lines() + "ready\n").encode())
-        elif name == "display":
-            self._display = value
-        elif name == "sync":
-            if value.isdigit():
-                self._applied(int(value))
-        else:
-            for kind, lights in self._lights.items():
-                if name.startswith(kind) and name[len(kind):].isdigit():
-                    seat = int(name[len(kind):])
-                    if 1 <= seat <= SEATS:
-                        lights[seat - 1] = 1 if value == "1" else 0
-
-    def _check_pin(self, pin):
-        if pin not in INPUTS:
-            raise ValueError("unknown input %r (one of %s)" % (pin, " ".join(INPUTS)))
-
-    def _wired(self):
-        return self._board is not None
+    def _display_line(self, name, value):
+        if name != "display":
+            return False
+        self._display = value
+        return True
 
     def _press_wait(self, ms):
         # A soak's board counts its clock rate times faster than the host's.
         return ms / 1000 / (self.clock_rate or 1)
-
-    def _send_level(self, pin, level, number):
-        # The board echoes the sync once its next tick sees the level.
-        self._board.send(b"%s %d\nsync %d\n" % (pin.encode(), level, number))

@@ -30,6 +30,7 @@ NONCE = re.compile(r"^[0-9a-f]{16,64}$")  # what the bridge passes on to its boa
 
 
 class Bridge:
+    """One table's bridge: its board's log records and events onto the floor's broker."""
     def __init__(self, port, broker, account, casino, table, state_path, every=60.0,
                  timeout=5.0, cafile=None):
         self.port, self.casino, self.table = port, casino, table

@@ -3,7 +3,7 @@
 # and the status from the board and its event log (from the board, or from
 # earlier exports), then checks the hash chain, every revealed commitment, and
 # the accounting identity seeded + contributed = paid + meter + retained, on
-# the meters and recomputed from the log (analysis/audit.py); with the table's
+# the meters and recomputed from the log (analysis/table_audit.py); with the table's
 # key file, every record's authenticator (docs/host-link.md, "Record keys").
 # Read only: it sends `status`, `meters` and `log`.
 # Exit 0 when everything verifies, 1 when anything does not (each named).
@@ -12,7 +12,7 @@ import os
 import re
 
 from ..analysis import audit_report, logread, record_auth
-from ..analysis.audit import audit
+from ..analysis.table_audit import audit
 from ..errors import UthctlError, expecting
 from ..links import logexport, ports
 from ..links.board_link import Link
@@ -43,8 +43,9 @@ def add_parser(sub):
     return parser
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
+    """uthctl audit: verify the log, the commitments and the accounts; print a report."""
     if args.plot:
         audit_report.check_plot_path(args.plot)
     # Read before the board is asked anything: a key file others can read is refused.

@@ -27,8 +27,9 @@ def add_parser(sub):
     return parser
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
+    """uthctl authenticate: check that the board runs the approved program."""
     seed = new_seed()
     with open_link(args) as link:
         reply = link.command("authenticate", seed=seed, timeout=max(args.timeout, AUTH_TIMEOUT))

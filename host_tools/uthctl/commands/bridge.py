@@ -32,8 +32,9 @@ def add_parser(sub):
     return parser
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
+    """uthctl bridge: publish the table's log records and meters to the floor's broker."""
     table = topics.check_name(args.table)
     topics.check_name(args.casino, "casino")
     parse_broker(args.broker)  # before the account is read: a URL holding one is refused

@@ -33,6 +33,7 @@ def add_parser(sub):
 
 @expecting(OSError)
 def run(args):
+    """uthctl clock: read the board's date and time, or set it from the host's (--set)."""
     try:
         with open_link(args) as link:
             reply = _over_link(link, args.set)

@@ -38,6 +38,7 @@ def add_parser(sub):
 
 @expecting(OSError)
 def run(args):
+    """uthctl config: show the Mystery configuration, or change it (service mode)."""
     name = None if args.name is None else _known(args.name)
     with open_link(args) as link:
         status, meters, why_not = read_table(link)

@@ -8,8 +8,13 @@ from pathlib import Path
 from .. import event_log
 from ..analysis import audit_report
 from ..errors import UthctlError, expecting
-from ..floor import audit, audit_board, audit_live, audit_text, database, users
+from ..floor import database
 from ..floor.accounts import AUDIT_USER, FLOOR_USER, Accounts
+from ..floor.audit import board as audit_board
+from ..floor.audit import floor_audit as audit
+from ..floor.audit import live as audit_live
+from ..floor.audit import text as audit_text
+from ..floor.page import users
 from ..floor.reload import reload_broker
 from ..floor.service import Floor
 from ..wire.mqtt import read_credentials
@@ -31,6 +36,15 @@ def add_parser(sub):
                         "USER@HOST/NAME (default: the one `init --db` recorded in "
                         "DIR/floor.json, else DIR/floor.db)")
     actions = parser.add_subparsers(dest="action")
+    _add_account_actions(actions)
+    _add_audit_action(actions)
+    _add_user_actions(actions)
+    _add_page_action(actions)
+    _add_broker_config_action(actions)
+    return parser
+
+
+def _add_account_actions(actions):
     init = actions.add_parser("init", help="a new floor folder with the floor's own account "
                               "and the audit's (with --db: the database it records)")
     init.add_argument("--casino", required=True, metavar="NAME")
@@ -44,6 +58,9 @@ def add_parser(sub):
     rekey = actions.add_parser("rekey", help="a new record key for a table, appended to its "
                                "key file: the one `uthctl provision` gives its board next")
     rekey.add_argument("table", metavar="ID")
+
+
+def _add_audit_action(actions):
     check = actions.add_parser("audit", help="uthctl audit's checks over the database, "
                                "table by table, and a summary across tables")
     check.add_argument("--table", metavar="ID", help="this table only")
@@ -59,6 +76,9 @@ def add_parser(sub):
                        "seconds to wait for the boards' heads (default 10)")
     check.add_argument("--port", metavar="PORT", help="with --table: compare the database "
                        "with this board's own export, record by record")
+
+
+def _add_user_actions(actions):
     user = actions.add_parser("add-user", help="a floor page user (password from a prompt "
                               "or UTH_FLOOR_PASSWORD)")
     user.add_argument("name")
@@ -71,6 +91,9 @@ def add_parser(sub):
     people.add_argument("name", nargs="?")
     people.add_argument("--password-stdin", action="store_true", help="passwd: read the "
                         "password from standard input's first line (for scripts)")
+
+
+def _add_page_action(actions):
     page = actions.add_parser("page", help="serve the floor page")
     page.add_argument("--listen", type=int, default=8080, metavar="PORT")
     page.add_argument("--host", default="127.0.0.1",
@@ -79,6 +102,9 @@ def add_parser(sub):
     page.add_argument("--certfile", metavar="FILE", help="the page's own HTTPS: its "
                       "certificate (PEM)")
     page.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
+
+
+def _add_broker_config_action(actions):
     config = actions.add_parser("broker-config", help="write DIR/mosquitto.conf")
     config.add_argument("--listen", type=int, default=1883, metavar="PORT",
                         help="the loopback port Mosquitto listens on (plain MQTT)")
@@ -90,11 +116,11 @@ def add_parser(sub):
                         "mosquitto where it exists, else the folder's owner; never root)")
     for name in ("cafile", "certfile", "keyfile"):
         config.add_argument("--" + name, metavar="FILE", help="the TLS listener's " + name)
-    return parser
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
+    """uthctl floor: every table's records from the MQTT broker into one database."""
     accounts = Accounts(args.dir)
     if args.action == "init":
         return _said(args, {"floor": str(accounts.init(args.casino, args.db, args.timezone))},
@@ -170,7 +196,7 @@ def run_users(args):
 def page_tls(args):
     # (certfile, keyfile) for the page's own HTTPS, or None; off loopback
     # it is required, since the session cookie is then Secure.
-    from ..floor.page import loopback
+    from ..floor.page.app import loopback
 
     if bool(args.certfile) != bool(args.keyfile):
         raise UthctlError("uthctl floor page: give --certfile and --keyfile together")
@@ -181,11 +207,11 @@ def page_tls(args):
 
 
 def run_page(args):
-    from ..floor import page
+    from ..floor.page import app as page
 
     tls = page_tls(args)
     settings = _floor_settings(Accounts(args.dir))
-    opened = database.Store(database_url(args))
+    opened = database.FloorDatabase(database_url(args))
     app = page.create_app(opened, users.Users(Path(args.dir) / "users.json"),
                           secure_cookie=tls is not None, keys_dir=Path(args.dir) / "keys",
                           zone=settings.get("timezone"), casino=settings.get("casino"))
@@ -222,7 +248,7 @@ def run_audit(args):
     since = audit.since_timestamp(args.since) if args.since else None
     accounts = Accounts(args.dir)
     settings = accounts.settings()  # the audit never runs on a folder that is no floor's
-    opened = database.Store(database_url(args), create=False)
+    opened = database.FloorDatabase(database_url(args), create=False)
     try:
         heads = _heads(args, accounts, settings["casino"])
         report = audit.audit_tables(opened, args.table, since, Path(args.dir) / "keys", heads,
@@ -281,8 +307,8 @@ def serve(args, accounts):
         from ..floor.embedded import EmbeddedBroker
 
         embedded = EmbeddedBroker(accounts, args.embedded_broker).start()
-    floor = Floor(args.broker or embedded.url, account, settings["casino"], database.Store(url),
-                  cafile=args.cafile, keys=accounts.keys_folder)
+    floor = Floor(args.broker or embedded.url, account, settings["casino"],
+                  database.FloorDatabase(url), cafile=args.cafile, keys=accounts.keys_folder)
     try:
         with event_log.to_stderr():  # one timestamped line an event
             floor.run()

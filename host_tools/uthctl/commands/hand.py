@@ -5,7 +5,7 @@ from uth.cards import card_names, parse_cards
 from uth.categories import category_name
 from uth.evaluator import best_five, evaluate
 
-from ..errors import expecting
+from ..errors import expecting, taken_as
 
 
 def add_parser(sub):
@@ -14,9 +14,11 @@ def add_parser(sub):
     return parser
 
 
-@expecting(ValueError)
+@expecting()
 def run(args):
-    codes = parse_cards(args.cards)
+    """uthctl hand: evaluate 5 to 7 cards, e.g. As Kd Qh Jc Ts 2c 3d."""
+    with taken_as(None):
+        codes = parse_cards(args.cards)
     score = evaluate(codes)
     result = {"category": category_name(score), "best": card_names(best_five(codes)),
               "score": score}

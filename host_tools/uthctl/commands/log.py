@@ -58,8 +58,9 @@ def _check_out(args):
     return logexport.csv_path(out) if args.csv else None
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
+    """uthctl log: the board's event log: export it to a file."""
     csv_file = _check_out(args)
     after = _after(args.after)
     with Link(ports.resolve(args.port), timeout=args.timeout, exclusive=True) as link:

@@ -39,5 +39,6 @@ def read_meters(port, timeout=5.0):
 
 @expecting(OSError)
 def run(args):
+    """uthctl meters: read the Mystery meters over the host link."""
     meters = read_meters(args.port, args.timeout)
     print(json.dumps(meters) if args.json else format_meters(meters))

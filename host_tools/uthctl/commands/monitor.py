@@ -41,6 +41,7 @@ def add_parser(sub):
 
 @expecting(OSError)
 def run(args):
+    """uthctl monitor: the table live, the board's events as they come."""
     monitor = Monitor(args.port, args.json, args.poll, args.timeout, args.reopen_for)
     try:
         monitor.run()

@@ -202,6 +202,7 @@ def _authenticators_text(found):
 _ACTIONS = {"configs": _run_configs, "simulate": _run_simulate, "verify": _run_verify}
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
+    """uthctl mystery: Must-Hit-By Mystery bonus: configs, simulate, verify a log."""
     return _ACTIONS[args.action](args)

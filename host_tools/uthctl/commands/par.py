@@ -1,10 +1,11 @@
 # uthctl par WAGER PAYTABLE: the par sheet of one side wager's paytable.
 import json
 
+from uth import paytables
 from uth.round import BAD_BEAT_MODES
 
 from ..analysis.par import format_sheet, par_sheet
-from ..errors import UthctlError, expecting
+from ..errors import UthctlError, expecting, taken_as
 from .progress import Progress
 
 
@@ -23,13 +24,16 @@ def add_parser(sub):
     return parser
 
 
-@expecting(ValueError)
+@expecting()
 def run(args):
+    """uthctl par: exact par sheet (Bad Beat: or a seeded Monte Carlo)."""
     if args.deals is not None and args.deals <= 0:
         raise UthctlError("--deals must be a positive number of deals")
     if (args.deals is not None or args.seed is not None) and args.wager != "bad_beat":
         raise UthctlError("--deals and --seed are for Bad Beat's Monte Carlo; %s is counted "
                           "exactly" % args.wager)
+    with taken_as(None):  # a letter the firmware carries no paytable for
+        paytables.get(args.wager, args.paytable)
     progress = Progress("%s %s" % (args.wager, args.paytable))
     try:
         sheet = par_sheet(args.wager, args.paytable, deals=args.deals, seed=args.seed,

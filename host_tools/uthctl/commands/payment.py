@@ -19,6 +19,7 @@ def add_parser(sub):
 
 @expecting(OSError)
 def run(args):
+    """uthctl payment: choose how a validated hit is recorded as paid."""
     with open_link(args) as link:
         reply = ask(link, "payment", method=args.method)
     if args.json:

@@ -34,8 +34,9 @@ def _print(table, today):
         print("  %-20s %d to %d" % (name, to, per))
 
 
-@expecting(ValueError)
+@expecting()
 def run(args):
+    """uthctl paytables: list every paytable with its section and dates."""
     today = host_date()
     tables = list(paytables.all_tables())
     if args.json:

@@ -24,6 +24,7 @@ def add_parser(sub):
 
 @expecting(OSError)
 def run(args):
+    """uthctl provision: give the board its record key from the table's key file (service mode)."""
     kid, key = _newest_key(args.key_file)
     with open_link(args) as link:
         reply = provision(link, kid, key)

@@ -21,6 +21,7 @@ def add_parser(sub):
 
 @expecting(OSError)
 def run(args):
+    """uthctl repl: hand the board's port to MicroPython's REPL (service mode)."""
     with open_link(args) as link:
         reply = hand_off(link)
     port = link.port

@@ -54,6 +54,7 @@ def _seat(text):
 
 @expecting(OSError)
 def run(args):
+    """uthctl rig: drive a table's pins through a rig."""
     if getattr(args, "hold", 0) < 0:
         raise UthctlError("--hold must be 0 ms or more")
     rig = Rig(args.sim) if args.sim else Rig(port=args.port)

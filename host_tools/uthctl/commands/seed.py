@@ -24,6 +24,7 @@ def add_parser(sub):
 
 @expecting(OSError)
 def run(args):
+    """uthctl seed: give the board's generator 256 bits of this host's randomness."""
     with open_link(args) as link:
         reply = seed(link)
     if args.json:

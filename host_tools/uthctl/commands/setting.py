@@ -31,6 +31,7 @@ def add_parser(sub):
 
 @expecting(OSError)
 def run(args):
+    """uthctl set: show the table's settings, or change one (service mode)."""
     if args.name is not None and args.value is None:
         raise Refusal("give the setting's new value: uthctl set %s VALUE" % args.name)
     with open_link(args) as link:

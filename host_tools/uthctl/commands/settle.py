@@ -10,7 +10,7 @@ from uth.round import MAX_STAKE_CENTS, parse_round
 from uth.settle import settle_parsed
 
 from ..analysis import expiry
-from ..errors import UthctlError, expecting
+from ..errors import UthctlError, expecting, taken_as
 
 
 def add_parser(sub):
@@ -54,8 +54,9 @@ def _print_table(result):
             print(line)
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
+    """uthctl settle: settle a round's side wagers (JSON file or -)."""
     data = _read(args.file)
     for name, value in (("max_payout_cents", args.max_payout),
                         ("max_stake_cents", args.max_stake)):
@@ -63,7 +64,8 @@ def run(args):
             if not isinstance(data, dict):
                 raise UthctlError("the round must be an object")
             data[name] = value
-    round_ = parse_round(data)
+    with taken_as(None):  # the firmware's parser says what is wrong with the round
+        round_ = parse_round(data)
     result = settle_parsed(round_)
     found = expiry.report([table.section for table in round_.tables.values()])
     if args.json:

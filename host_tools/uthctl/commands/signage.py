@@ -41,8 +41,9 @@ def _names(args):
     return (args.name.upper(),)
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
+    """uthctl signage: the sign text for the Mystery bonus under a configuration."""
     signs = [(name, sign_lines(name, args.wager)) for name in _names(args)]
     if args.json:
         print(json.dumps([{"config": name, "lines": [{"text": text, "rule": cite}

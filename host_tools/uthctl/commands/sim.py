@@ -79,8 +79,9 @@ def add_parser(sub):
     return parser
 
 
-@expecting(OSError, ValueError)
+@expecting(OSError)
 def run(args):
+    """uthctl sim: run the virtual table (firmware on the unix port)."""
     if args.port is not None:
         return run_attached(args)
     if args.rig is not None:

@@ -59,8 +59,9 @@ def add_parser(sub):
     return parser
 
 
-@expecting(OSError, ValueError, SoakError)
+@expecting(OSError, SoakError)
 def run(args):
+    """uthctl soak: play many random rounds through the rig; reconcile and audit."""
     if args.rounds < 1 or args.export_every < 1 or args.clock_rate < 1:
         raise UthctlError("--rounds, --export-every and --clock-rate must be 1 or more")
     seed = args.seed if args.seed is not None else int(time.time())

@@ -40,6 +40,7 @@ def add_parser(sub):
 
 @expecting(OSError)
 def run(args):
+    """uthctl status: the table's state, configuration, meter, fault and firmware."""
     with open_link(args) as link:
         status, meters, why_not = read_table(link)
     if args.json:

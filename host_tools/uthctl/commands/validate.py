@@ -28,6 +28,7 @@ def add_parser(sub):
 
 @expecting(OSError)
 def run(args):
+    """uthctl validate: the validating employee's and the slip's numbers for a hit."""
     try:
         check_validation_text("employee", args.employee)
         check_validation_text("slip", args.slip)

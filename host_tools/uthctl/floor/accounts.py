@@ -21,6 +21,7 @@ from ..private_file import append_private, write_private
 from ..wire import topics
 from ..wire.mqtt import write_credentials
 from . import broker_user, table_keys, zone
+from .errors import AccountError, FloorConfigError
 
 FLOOR_USER = "floor"
 AUDIT_USER = "audit"
@@ -39,11 +40,11 @@ def recordable_url(url):
     try:
         parsed = make_url(url)
     except ArgumentError:
-        raise ValueError("--db %s: not a database URL (sqlite:///FILE or "
-                         "postgresql+psycopg://USER@HOST/NAME)" % url) from None
+        raise FloorConfigError("--db %s: not a database URL (sqlite:///FILE or "
+                               "postgresql+psycopg://USER@HOST/NAME)" % url) from None
     if parsed.password is not None:
-        raise ValueError("--db: no password in the URL floor.json keeps; give it in "
-                         "~/.pgpass or PGPASSWORD")
+        raise FloorConfigError("--db: no password in the URL floor.json keeps; give it in "
+                               "~/.pgpass or PGPASSWORD")
     return url
 
 
@@ -89,8 +90,8 @@ class Accounts:
         try:
             return json.loads(self.settings_path.read_text())
         except OSError:
-            raise ValueError("%s is no floor folder: `uthctl floor init --dir %s` makes one"
-                             % (self.folder, self.folder)) from None
+            raise FloorConfigError("%s is no floor folder: `uthctl floor init --dir %s` makes one"
+                                   % (self.folder, self.folder)) from None
 
     # ---- making them ----
 
@@ -103,8 +104,8 @@ class Accounts:
         timezone = timezone or zone.host_zone_name()
         zone.named(timezone)
         if self.settings_path.exists():
-            raise ValueError("%s already holds a floor (casino %r)"
-                             % (self.folder, self.settings()["casino"]))
+            raise FloorConfigError("%s already holds a floor (casino %r)"
+                                   % (self.folder, self.settings()["casino"]))
         (self.folder / "accounts").mkdir(parents=True, exist_ok=True)
         os.chmod(self.folder / "accounts", 0o700)
         settings = {"casino": casino, "tables": [], "timezone": timezone}
@@ -121,8 +122,8 @@ class Accounts:
         # The audit's account, for a floor folder made before it had one.
         self.settings()
         if self.credentials(AUDIT_USER).exists():
-            raise ValueError("the audit already has an account: %s"
-                             % self.credentials(AUDIT_USER))
+            raise AccountError("the audit already has an account: %s"
+                               % self.credentials(AUDIT_USER))
         self._add_user(AUDIT_USER)
         self.write_acl()
         return self.credentials(AUDIT_USER)
@@ -131,8 +132,8 @@ class Accounts:
         settings = self.settings()
         topics.check_name(table)
         if table in settings["tables"]:
-            raise ValueError("table %s already has an account: %s"
-                             % (table, self.credentials(topics.user_of(table))))
+            raise AccountError("table %s already has an account: %s"
+                               % (table, self.credentials(topics.user_of(table))))
         self._add_user(topics.user_of(table))
         settings["tables"].append(table)
         write_private(self.settings_path, json.dumps(settings))
@@ -144,8 +145,8 @@ class Accounts:
     def rekey(self, table):
         # A new record key appended to the table's key file; its key id.
         if table not in self.settings()["tables"]:
-            raise ValueError("table %s has no account: `uthctl floor add-table %s` first"
-                             % (table, table))
+            raise AccountError("table %s has no account: `uthctl floor add-table %s` first"
+                               % (table, table))
         self.keys_folder.mkdir(mode=0o700, exist_ok=True)
         os.chmod(self.keys_folder, 0o700)
         return record_auth.add_key(self.key_file(table), table)

@@ -1,5 +1,5 @@
 # Two guards on amqtt 0.12.1 (the newest release; pinned in pyproject.toml),
-# applied by embedded.py before its broker starts; docs/floor.md "The
+# applied by embedded.py before its broker starts; docs/floor-setup.md "The
 # embedded broker" says why each is needed.
 #
 # 1. Each account is only itself. amqtt looks a CONNECT's client id up, and

@@ -1,4 +1,4 @@
-# The Store's batches (group commit, intake_batch.py): every read and write
+# The FloorDatabase's batches (group commit, intake_batch.py): every read and write
 # the intake makes on its thread, while a batch is open, goes through one
 # connection in one transaction, committed at the batch's end or rolled
 # back whole. The records themselves and the tables' heads are written at
@@ -45,7 +45,7 @@ class Batch:
 
 
 class Batching:
-    # Part of Store: self.engine, self.reads.
+    # Part of FloorDatabase: self.engine, self.reads.
     def _batch(self):
         local = self.__dict__.setdefault("_batches", threading.local())
         return getattr(local, "open", None)

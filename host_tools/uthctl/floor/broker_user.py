@@ -10,6 +10,8 @@ import os
 import pwd
 from pathlib import Path
 
+from .errors import FloorConfigError
+
 DEBIAN_USER = "mosquitto"  # made by Debian's mosquitto package
 SHARED_MODE = 0o640  # the owner writes, the broker's group reads, no one else
 
@@ -31,12 +33,12 @@ def checked(user):
     try:
         entry = pwd.getpwnam(user)
     except KeyError:
-        raise ValueError("no user %r on this host to run the broker as" % user) from None
+        raise FloorConfigError("no user %r on this host to run the broker as" % user) from None
     if entry.pw_uid == 0:
-        raise ValueError("the broker would run as root (user %s): a broker that faces the "
-                         "network gets no more rights than it needs; install Debian's "
-                         "mosquitto (its user `mosquitto`), or give --user a user of its own"
-                         % user)
+        raise FloorConfigError("the broker would run as root (user %s): a broker that faces the "
+                               "network gets no more rights than it needs; install Debian's "
+                               "mosquitto (its user `mosquitto`), or give --user a user of its own"
+                               % user)
     return entry
 
 
@@ -67,12 +69,12 @@ def refuse_unreadable(user, paths):
         path = Path(path).resolve()
         for folder in reversed(path.parents):
             if not _allows(folder.stat(), entry.pw_uid, groups, 0o1):
-                raise ValueError("the broker's user %s cannot reach %s: %s is closed to it "
-                                 "(keep the floor folder where %s may pass, e.g. chmod o+x "
-                                 "%s)" % (user, path, folder, user, folder))
+                raise FloorConfigError("the broker's user %s cannot reach %s: %s is closed to it "
+                                       "(keep the floor folder where %s may pass, e.g. chmod o+x "
+                                       "%s)" % (user, path, folder, user, folder))
         if not _allows(path.stat(), entry.pw_uid, groups, 0o4):
-            raise ValueError("the broker's user %s cannot read %s (chgrp %s and chmod 640 it)"
-                             % (user, path, grp.getgrgid(entry.pw_gid).gr_name))
+            raise FloorConfigError("the broker's user %s cannot read %s (chgrp %s and chmod "
+                                   "640 it)" % (user, path, grp.getgrgid(entry.pw_gid).gr_name))
 
 
 def _allows(stat, uid, groups, bit):

@@ -22,6 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from . import schema
 from .batch_writes import Batching
+from .errors import FloorConfigError
 from .limits import storable
 
 PAYLOAD_KEPT = 2000  # characters of a refused payload kept for the record
@@ -42,6 +43,7 @@ _CYCLE_FACT = select(schema.cycles.c.value).where(
 
 
 def engine_for(url):
+    """The SQLAlchemy engine for a database URL, set up as the floor uses it."""
     engine = create_engine(url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -57,30 +59,32 @@ def _sqlite_pragmas(connection, _record):
 
 
 def sqlite_url(path):
+    """The sqlite:/// URL of a database file at path."""
     return "sqlite:///%s" % path
 
 
 def check_existing(url):
+    """The floor's database as it stands, or FloorConfigError naming what is missing."""
     # The floor's database as it stands, for a reader that must not make one
     # (the audit): ValueError naming what is missing. SQLite would make a
     # missing file on connecting, so its file is looked for first.
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if not parsed.database or parsed.database == ":memory:":
-            raise ValueError("%s names no database file" % url)
+            raise FloorConfigError("%s names no database file" % url)
         if not Path(parsed.database).is_file():
-            raise ValueError("no floor database at %s (no such file)" % parsed.database)
+            raise FloorConfigError("no floor database at %s (no such file)" % parsed.database)
     engine = engine_for(url)
     try:
         missing = set(schema.FIRST) - set(inspect(engine).get_table_names())
     except SQLAlchemyError as error:
         reason = (str(getattr(error, "orig", None) or error).strip().splitlines() or ["?"])[0]
-        raise ValueError("cannot read the database %s: %s" % (url, reason)) from None
+        raise FloorConfigError("cannot read the database %s: %s" % (url, reason)) from None
     finally:
         engine.dispose()
     if missing:
-        raise ValueError("%s is not the floor's database (it has no %s table)"
-                         % (url, ", ".join(sorted(missing))))
+        raise FloorConfigError("%s is not the floor's database (it has no %s table)"
+                               % (url, ", ".join(sorted(missing))))
 
 
 def _older_table_row(engine):
@@ -93,7 +97,9 @@ def _older_table_row(engine):
         schema.tables.c.table_id == bindparam("b_table"))
 
 
-class Store(Batching):
+class FloorDatabase(Batching):
+    """Every table's records, meters and status as the floor keeps them (SQL)."""
+
     def __init__(self, url, create=True):
         # create=False: a database that must already be the floor's (check_existing).
         if not create:
@@ -191,7 +197,7 @@ class Store(Batching):
         with self.engine.connect() as db:
             return [dict(row) for row in db.execute(query).mappings()]
 
-    # ---- reading for the page (page_data.py, table_page.py) ----
+    # ---- reading for the page (page/data.py, page/table.py) ----
 
     def all_tables(self):
         with self.engine.connect() as db:
@@ -429,3 +435,6 @@ def _state_of(board_status):
     except ValueError:
         return None
     return board.get("state") if isinstance(board, dict) else None
+
+
+Store = FloorDatabase  # its name before 2026-12; outside scripts may still use it

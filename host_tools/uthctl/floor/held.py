@@ -5,7 +5,7 @@
 # the board's oldest kept record by its signed head). Each held record's
 # hash is its own (chain.verify), so the path such a signature reaches is
 # the board's chain and no other; anything held beside it is not the
-# board's (docs/floor.md, "Unsigned records of a keyed table").
+# board's (docs/floor-design.md, "Unsigned records of a keyed table").
 # Only the links are held (seq and prev by hash), not the records: once
 # vouched for, the records are asked of the table again and stored as they
 # come, each against the hash its board's chain holds at its seq. A table's

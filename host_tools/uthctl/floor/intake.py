@@ -22,7 +22,7 @@ import time
 from mystery import chain
 
 from ..analysis import logread
-from ..analysis.audit import identity_failures, ledger_failures
+from ..analysis.table_audit import identity_failures, ledger_failures
 from ..wire import topics
 from . import held, limits, log_start, record_alerts, running
 from .intake_held import HeldRecords, forged_alert
@@ -36,6 +36,7 @@ REVEALING = ("hit", "redraw")  # records that open a cycle's commitment
 
 
 class Intake(HeldRecords):
+    """Checks each table's messages from the broker and stores what holds."""
     def __init__(self, store, casino, log=None, keys=None):
         # keys: the floor's TableKeys (the service always has them); None: no
         # key is checked and no table called unsigned, as before record keys.

@@ -1,5 +1,5 @@
 # Group commit: the messages waiting at the broker taken in one transaction
-# (docs/floor.md, "Group commit"), so that a commit, and on PostgreSQL its
+# (docs/floor-design.md, "Group commit"), so that a commit, and on PostgreSQL its
 # round trips, is shared by a batch rather than paid by each message.
 # One bad message still refuses only itself: its refusal is a write in the
 # batch like any other; and a failure (a bug, the database) raises out of

@@ -1,5 +1,5 @@
 # What the intake does with a record no key signed, of a table that has
-# a key file or none (docs/floor.md, "Unsigned records of a keyed table"):
+# a key file or none (docs/floor-design.md, "Unsigned records of a keyed table"):
 # one of a table whose key file holds a usable key is held (held.py) until
 # its board's signature covers it by the chain, then stored as it comes
 # again; any held beside the board's signed chain is refused as forged. A

@@ -4,7 +4,7 @@
 # removed) authenticated by a key the table's key file holds and has not
 # marked replaced, over the floor's own fresh nonce (record_auth.head_matches).
 # Never the table account's word: the bridge's "first_kept", the meters'
-# `log_dropped`, which no key covers (docs/floor.md, "Where a table's log starts").
+# `log_dropped`, which no key covers (docs/floor-design.md, "Where a table's log starts").
 import secrets
 import time
 

@@ -9,18 +9,20 @@ import os
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from .errors import FloorConfigError
+
 SHOWN = "%Y-%m-%d %H:%M:%S %Z"
 ZONEINFO = "/usr/share/zoneinfo/"
 
 
 def named(name):
-    # The ZoneInfo of an IANA name, or a ValueError that says what to give.
+    # The ZoneInfo of an IANA name, or a FloorConfigError that says what to give.
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as error:
-        raise ValueError("unknown time zone %r: an IANA name such as America/New_York "
-                         "(Debian's tzdata lists them in %s): %s" % (name, ZONEINFO, error)
-                         ) from None
+        raise FloorConfigError("unknown time zone %r: an IANA name such as America/New_York "
+                               "(Debian's tzdata lists them in %s): %s" % (name, ZONEINFO, error)
+                               ) from None
 
 
 def host_zone_name():

@@ -28,24 +28,29 @@ NOT_A_BOARD_S = 1.0
 
 
 class LinkError(OSError):
+    """The board cannot be reached or does not answer as the controller."""
     pass
 
 
 class AtReplError(LinkError):
+    """The board is at its REPL, not running the controller."""
     pass
 
 
 def reset_command(port):
+    """What a technician types to start the controller again on port."""
     # What a technician types to start the controller again: a hard reset,
     # as a power cycle, so main.py runs.
     return "mpremote connect %s reset" % port
 
 
 def way_back(port):
+    """How to get a board at its REPL back to the controller, in words."""
     return "`%s` starts it again" % reset_command(port)
 
 
 def repl_sign(line):
+    """What in a board's non-JSON line shows its REPL, or None."""
     # What in a board's (non-JSON) line shows its REPL; None for other lines.
     if line.startswith(PROMPT):
         return "its >>> prompt"
@@ -55,6 +60,7 @@ def repl_sign(line):
 
 
 class Link:
+    """The host link to a board: one JSON command and its reply at a time."""
     def __init__(self, port, timeout=DEFAULT_TIMEOUT, baudrate=115200, end_line=True,
                  exclusive=False):
         self.port = port

@@ -16,6 +16,7 @@ ASK_TIMEOUT = 5.0  # the rig port answers `time` without waiting on the controll
 
 
 class WallClock:
+    """The host's own clock, for a real or virtual board."""
     # A real board's clock, or a virtual board's: the host's own.
     def now(self):
         return time.monotonic()
@@ -25,6 +26,7 @@ WALL = WallClock()
 
 
 class RigChipClock:
+    """An emulated chip's clock, as its rig port tells it."""
     # The chip's clock as its board's rig port tells it ({"op": "time"}: the
     # emulated Pico), on a connection of its own. A rig port without that op
     # (the virtual board, whose controller runs on the host's clock) is the
@@ -72,6 +74,7 @@ class RigChipClock:
 
 
 class Patience:
+    """A wait of some seconds on the wall's clock and on a chip's."""
     # `seconds` from now on the wall's clock and on `clock`'s.
     def __init__(self, seconds, clock=WALL):
         self.seconds = seconds

@@ -22,7 +22,7 @@ from mystery.money import decimal
 from ..analysis import logread
 from ..analysis.ledger import triples
 from ..analysis.log_verify import head_of
-from ..errors import BoardRefusal
+from ..errors import BoardRefusal, InputError
 from .board_link import LinkError
 
 CSV_COLUMNS = ("seq", "ev", "time_utc", "cycle", "round", "seat", "config", "payment",
@@ -31,11 +31,12 @@ CSV_COLUMNS = ("seq", "ev", "time_utc", "cycle", "round", "seat", "config", "pay
 
 
 class JoinError(BoardRefusal):
-    # The board's log does not join on to the earlier export's last record.
+    """The board's log does not join on to the earlier export's last record."""
     pass
 
 
 def read_meters(link):
+    """The board's meters snapshot over the link."""
     reply = link.command("meters")
     if not reply.get("ok"):
         raise BoardRefusal("the board refused `meters`: %s"
@@ -44,6 +45,7 @@ def read_meters(link):
 
 
 def fetch_records(link, since):
+    """Every record the board sends from seq `since` on, in order."""
     # Every record the board sends for {"cmd": "log", "since": since}, in
     # order; events that come between them are kept in link.events.
     number, link.next_id = link.next_id, link.next_id + 1
@@ -73,6 +75,7 @@ def _closed(reply, records):
 
 
 def export(link, after=None):
+    """The board's records up to its meter's head, and its meters."""
     # (records up to the meter's head, meters): after=(seq, hash) of the
     # earlier export's last record, or None for the whole log the board keeps.
     meters = read_meters(link)
@@ -130,41 +133,46 @@ def _check_head(records, head, after):
 
 
 def anchor_of_file(path):
+    """(seq, hash) of the last record of an earlier export file."""
     # (seq, hash) of the last record of an earlier export, whose chain must hold.
     records = read_file(path)
     if not records:
-        raise ValueError("--after %s holds no records" % path)
+        raise InputError("--after %s holds no records" % path)
     ok, message = chain.verify(records)
     if not ok:
-        raise ValueError("--after %s does not verify: %s" % (path, message))
+        raise InputError("--after %s does not verify: %s" % (path, message))
     return records[-1]["seq"], records[-1]["hash"]
 
 
 def read_file(path):
+    """The records of an export file, or InputError saying why not."""
     try:
         with open(path) as stream:
             return logread.read_log(stream)
     except OSError as error:
-        raise ValueError("cannot read %s: %s" % (path, error.strerror or error)) from None
+        raise InputError("cannot read %s: %s" % (path, error.strerror or error)) from None
     except ValueError as error:
-        raise ValueError("%s: %s" % (path, error)) from None
+        raise InputError("%s: %s" % (path, error)) from None
 
 
 # ---- files ----
 
 def csv_path(out):
+    """The CSV's path beside the JSON lines export `out`."""
     path = Path(out).with_suffix(".csv")
     if path == Path(out):
-        raise ValueError("--out %s: the CSV goes beside it as FILE.csv; give the JSON lines "
+        raise InputError("--out %s: the CSV goes beside it as FILE.csv; give the JSON lines "
                          "file another suffix (.jsonl)" % out)
     return path
 
 
 def write_jsonl(path, records):
+    """Write the records as JSON lines, one a record."""
     _replace(path, "".join(json.dumps(record) + "\n" for record in records))
 
 
 def write_csv(path, records):
+    """Write the records as CSV, one row a record."""
     rows = [CSV_COLUMNS] + [csv_row(record) for record in records]
     temporary = Path(str(path) + ".part")
     with open(temporary, "w", newline="") as stream:
@@ -180,6 +188,7 @@ def _replace(path, text):
 
 
 def csv_row(record):
+    """One record as a CSV row."""
     contributions = triples(record.get("contributions")) or []
     contributed = sum(amount for _, _, amount in contributions) if contributions else None
     when = record.get("time")
@@ -197,5 +206,6 @@ def _blank(value):
 
 
 def usd(micros):
+    """Exact dollars of micros for a spreadsheet, or blank for none."""
     # Exact dollars for a spreadsheet (100.12, 0.015), or blank for none.
     return decimal(micros) if type(micros) is int else ""

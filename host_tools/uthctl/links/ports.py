@@ -26,10 +26,12 @@ BOARDS = {
 
 
 class PortNotFound(OSError):
+    """No board's port could be found or the one given is not there."""
     pass
 
 
 def add_port(parser):
+    """Add the --port argument every board command takes."""
     # The --port argument every board command takes.
     parser.add_argument("--port", required=True, metavar="PORT",
                         help="the board's serial port (e.g. /dev/ttyACM0), the virtual board's "
@@ -38,19 +40,20 @@ def add_port(parser):
 
 
 def comports():
+    """The serial ports the system lists."""
     # The ports the system lists (tests replace this).
     return sorted(serial.tools.list_ports.comports(), key=lambda p: p.device)
 
 
 def identity(port):
-    # What a listed port's USB identity says it is, or None.
+    """What a listed port's USB identity says it is, or None."""
     if port.vid is None or port.pid is None:
         return None
     return BOARDS.get((port.vid, port.pid))
 
 
 def describe(port):
-    # One port as mpremote's `connect list` shows it.
+    """One port as mpremote's `connect list` shows it."""
     usb = "%04x:%04x" % (port.vid or 0, port.pid or 0) if port.vid is not None else "no USB id"
     words = [port.device, usb, port.manufacturer or "", port.product or ""]
     known = identity(port)
@@ -60,6 +63,7 @@ def describe(port):
 
 
 def find_board(ports=None):
+    """The device of the one board attached, or PortNotFound."""
     # The device of the one board attached; PortNotFound listing what was seen.
     ports = comports() if ports is None else ports
     boards = [port for port in ports if identity(port)]
@@ -73,6 +77,7 @@ def find_board(ports=None):
 
 
 def not_a_board(device):
+    """Why a device is no board's USB port, or None."""
     # Why the system's own serial port (a built-in UART, listed with no USB
     # id) is no board's USB port, or None: a USB port, a pty (the virtual
     # board's, the emulated Pico's) and anything unlisted may be a board.
@@ -84,11 +89,13 @@ def not_a_board(device):
 
 
 def resolve(port):
+    """The port to use: the one given, or the one board attached."""
     return find_board() if port == AUTO else port
 
 
 
 def usb_serial(device):
+    """(vid, pid, serial number) of the port a device path names, or None."""
     # The USB identity of the port a device path names, (vid, pid, serial
     # number), or None where none is listed (a pty, a machine's own UART): a
     # board come back behind the same path is known by it, another refused.

@@ -27,11 +27,13 @@ __all__ = ["PRESS_MS", "Rig", "RigError", "lit", "open_rig", "parse_address"]
 
 
 def open_rig(where, timeout=5.0):
+    """A rig at a rig address (HOST:PORT) or on a rig Pico's serial port."""
     # A rig at a board's rig address (HOST:PORT) or on a rig Pico's serial port.
     return Rig(where, timeout) if is_address(where) else Rig(port=where, timeout=timeout)
 
 
 class Rig:
+    """A test rig: sets a board's inputs and reads its lights and display."""
     def __init__(self, address=None, timeout=5.0, port=None):
         if (address is None) == (port is None):
             raise ValueError("a rig is at an address (a board's rig port) or on a serial port")
@@ -201,5 +203,5 @@ def _seat(seat):
 
 
 def lit(lights):
-    # The seat numbers whose light is on.
+    """The seat numbers whose light is on."""
     return [n + 1 for n, level in enumerate(lights) if level]

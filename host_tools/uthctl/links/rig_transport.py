@@ -16,6 +16,7 @@ from .chip_clock import WALL, Patience, RigChipClock
 
 
 class RigError(OSError):
+    """The rig did not answer, or answered with an error."""
     pass
 
 
@@ -24,6 +25,7 @@ SLOW_NOTE = ("rig: the board's chip runs behind the wall clock: waiting for %.1f
 
 
 def parse_address(text):
+    """(host, port) of a rig address HOST:PORT or PORT."""
     host, _, port = str(text).rpartition(":")
     if not port.isdigit():
         raise ValueError("rig address must be HOST:PORT or PORT, not %r" % (text,))
@@ -31,6 +33,7 @@ def parse_address(text):
 
 
 class SocketTransport:
+    """A rig port on a socket, a host-run board's."""
     # Its waits are counted on the board's clock as well as the wall's
     # (chip_clock.py): an emulated Pico on a busy host is slow, not silent.
     def __init__(self, address, timeout):
@@ -84,6 +87,7 @@ class SocketTransport:
 
 
 class SerialTransport:
+    """A rig Pico on its USB serial port."""
     # A rig Pico answers each request with one JSON object line ending
     # "\r\n". Anything else on its port (MicroPython's banner at a reset) is
     # skipped; its REPL (the rig firmware stopped) is a plain error at once.
@@ -136,6 +140,7 @@ def _is_object(line):
 
 
 def is_address(text):
+    """True when text is a rig address rather than a device path."""
     # HOST:PORT or PORT (a board the host runs) rather than a device path.
     try:
         parse_address(text)

@@ -9,7 +9,7 @@ import random
 import time
 from pathlib import Path
 
-from ..analysis.audit import audit
+from ..analysis.table_audit import audit
 from ..errors import BoardRefusal
 from ..links import logexport
 from .dealer import Dealer, SoakError

@@ -10,13 +10,15 @@ from mystery.configs import MICROS_PER_CENT
 from mystery.money import dollars
 from uth.paytables import SETTLED_WAGERS
 
+from ..errors import InputError
+
 STAKE_CENTS = 500
 PROMPT = "round: dealer board seat:cards ... (e.g. QsKs 9sTsJs9c9d 1:9h2c 3:AhAd/f)"
 
 
 def _pairs(text, count, what):
     if len(text) != 2 * count:
-        raise ValueError("%s: %d cards, written together (e.g. %s)"
+        raise InputError("%s: %d cards, written together (e.g. %s)"
                          % (what, count, "QsKs" if count == 2 else "9sTsJs9c9d"))
     return [text[i:i + 2] for i in range(0, len(text), 2)]
 
@@ -24,18 +26,18 @@ def _pairs(text, count, what):
 def parse_entry(text, offered):
     # The round as the board's `round` command takes it; ValueError says why not.
     if not offered:
-        raise ValueError("the table offers no side wager: set its paytables in service mode "
+        raise InputError("the table offers no side wager: set its paytables in service mode "
                          "(s holds the key, t opens the settings)")
     words = text.split()
     if len(words) < 3:
-        raise ValueError("type the dealer's cards, the board's and at least one seat")
+        raise InputError("type the dealer's cards, the board's and at least one seat")
     seats = []
     for word in words[2:]:
         number, _, cards = word.partition(":")
         folded = cards.endswith("/f")
         cards = cards[:-2] if folded else cards
         if not number.isdigit():
-            raise ValueError("a seat is written seat:cards, e.g. 1:9h2c, not %r" % word)
+            raise InputError("a seat is written seat:cards, e.g. 1:9h2c, not %r" % word)
         seats.append({"seat": int(number), "cards": _pairs(cards, 2, "seat " + number),
                       "folded": folded,
                       "wagers": {wager: STAKE_CENTS for wager in SETTLED_WAGERS

@@ -111,100 +111,90 @@ class TableView(Panels):
     # ---- keys ----
 
     def key(self, ch):
-        # False to quit.
+        # False to quit. An open menu, settings screen, round or validation
+        # takes every key; else the key's handler in _KEYS (as the
+        # controller's _HANDLERS), or a seat's chip or UTH wager.
         char = chr(ch) if 0 <= ch < 0x110000 else ""
-        if self.menu is not None:
-            self._menu_key(ch, char)
-            return True
-        if self.settings is not None:
-            self._settings_key(ch, char)
-            return True
-        if self.entry is not None:
-            self._entry_key(ch, char)
-            return True
-        if self.validation is not None:
-            self._validation_key(ch, char)
-            return True
+        for opened, handler in ((self.menu, self._menu_key), (self.settings, self._settings_key),
+                                (self.entry, self._entry_key),
+                                (self.validation, self._validation_key)):
+            if opened is not None:
+                handler(ch, char)
+                return True
         if self.uth_prefix:
-            self.uth_prefix = False
-            if char in SEAT_KEYS and char:
-                self._pins(self.hands.toggle_uth, int(char))
-            else:
-                self.say("UTH wager: no seat chosen", "normal")
+            self._uth_seat_key(char)
             return True
         if char == "q":
             return False
         if char in RIG_KEYS and char and self.rig is None:
             self.say(NO_RIG_KEY, "error")
-            return True
-        if char == "a":
-            if self.hands.autoplaying.is_set():
-                self.hands.auto_stop.set()
-                self.say("auto-play stops after this round", "normal")
-            else:
-                self.hands.auto_stop.clear()
-                self.hands.autoplaying.set()
-                self.hands.do(self.hands.autoplay)
         elif char in SEAT_KEYS and char:
             self._pins(self.hands.toggle_chip, int(char))
         elif char in UTH_KEYS and char:
             self._pins(self.hands.toggle_uth, UTH_KEYS.index(char) + 1)
-        elif char == "u":
-            self.uth_prefix = True
-            self.say("UTH wager at which seat (1-%d)?" % SEATS, "head")
-        elif char == "0":
-            self._pins(self.hands.clear_chips)
-        elif char == "l":
-            self._pins(self.hands.press_lock)
-        elif char == "L":
-            self._pins(self.hands.hold_lock)
-        elif char == "k":
-            if self.state() == HIT_PENDING:
-                self.validation = ValidationEntry()  # who validates first, then the key
-            else:
-                self._pins(self.hands.turn_key)
-        elif char == "s":
-            self._pins(self.hands.toggle_key)
-        elif char == "c":
-            if self.state() == SERVICE:
-                names = configs.NAMES
-                current = (self.host.meters or {}).get("config")
-                self.menu = [names.index(current) if current in names else 0, ""]
-            else:
-                self.say("configuration changes only in service mode: %s first"
-                         % self.service_how(), "error")
-        elif char == "t":
-            if self.state() == SERVICE:
-                meters = self.host.meters or {}
-                self.settings = SettingsMenu(meters.get("settings"), meters.get("config"))
-            else:
-                self.say("settings change only in service mode: %s first" % self.service_how(),
-                         "error")
-        elif char == "T":
-            if self.state() == SERVICE:
-                self.say("setting the board's clock from this computer's...", "normal")
-                self.hands.do(self.hands.set_clock)  # its answer follows the line above
-            else:
-                self.say("the clock is set only in service mode: %s first" % self.service_how(),
-                         "error")
-        elif char == "e":
-            self.entry = ""
-        elif char == "p":
-            self.hands.do(self.hands.toggle_payment)
-        elif char == "d":
-            if self.state() == SERVICE:
-                self.hands.do(self.hands.redraw)
-                self.say("asking the board to redraw the hit value...", "normal")
-            else:
-                self.say("a redraw only in service mode: %s first" % self.service_how(),
-                         "error")
-        elif char == "r":
-            self._pins(self.hands.reset_board, self.board)
-        elif char == "o":
-            self._pins(self.hands.toggle_power, self.board)
+        elif char in _KEYS:
+            _KEYS[char](self)
         elif ch != -1 and ch != curses.KEY_RESIZE:
             self.say("keys are on the bottom lines; q quits", "normal")
         return True
+
+    def _uth_seat_key(self, char):
+        # The seat after "u": its UTH wager.
+        self.uth_prefix = False
+        if char in SEAT_KEYS and char:
+            self._pins(self.hands.toggle_uth, int(char))
+        else:
+            self.say("UTH wager: no seat chosen", "normal")
+
+    def _autoplay_key(self):
+        if self.hands.autoplaying.is_set():
+            self.hands.auto_stop.set()
+            self.say("auto-play stops after this round", "normal")
+        else:
+            self.hands.auto_stop.clear()
+            self.hands.autoplaying.set()
+            self.hands.do(self.hands.autoplay)
+
+    def _uth_prefix_key(self):
+        self.uth_prefix = True
+        self.say("UTH wager at which seat (1-%d)?" % SEATS, "head")
+
+    def _key_key(self):
+        if self.state() == HIT_PENDING:
+            self.validation = ValidationEntry()  # who validates first, then the key
+        else:
+            self._pins(self.hands.turn_key)
+
+    def _in_service(self, what):
+        # True in service mode; else says that `what` waits for it.
+        if self.state() == SERVICE:
+            return True
+        self.say("%s only in service mode: %s first" % (what, self.service_how()), "error")
+        return False
+
+    def _config_key(self):
+        if self._in_service("configuration changes"):
+            names = configs.NAMES
+            current = (self.host.meters or {}).get("config")
+            self.menu = [names.index(current) if current in names else 0, ""]
+
+    def _settings_open_key(self):
+        if self._in_service("settings change"):
+            meters = self.host.meters or {}
+            self.settings = SettingsMenu(meters.get("settings"), meters.get("config"))
+
+    def _clock_key(self):
+        if self._in_service("the clock is set"):
+            self.say("setting the board's clock from this computer's...", "normal")
+            self.hands.do(self.hands.set_clock)  # its answer follows the line above
+
+    def _redraw_key(self):
+        if self._in_service("a redraw"):
+            self.hands.do(self.hands.redraw)
+            self.say("asking the board to redraw the hit value...", "normal")
+
+    def _entry_open_key(self):
+        self.entry = ""
 
     def service_how(self):
         return "hold the key (s)" if self.rig is not None else "turn the table's key"
@@ -276,3 +266,24 @@ class TableView(Panels):
             name = typed + char
             if name in names:
                 self.menu = [names.index(name), ""]
+
+
+# What each key does when nothing is open (TableView.key); the seats' chips
+# and UTH wagers are SEAT_KEYS and UTH_KEYS.
+_KEYS = {
+    "a": TableView._autoplay_key,
+    "u": TableView._uth_prefix_key,
+    "0": lambda view: view._pins(view.hands.clear_chips),
+    "l": lambda view: view._pins(view.hands.press_lock),
+    "L": lambda view: view._pins(view.hands.hold_lock),
+    "k": TableView._key_key,
+    "s": lambda view: view._pins(view.hands.toggle_key),
+    "c": TableView._config_key,
+    "t": TableView._settings_open_key,
+    "T": TableView._clock_key,
+    "e": TableView._entry_open_key,
+    "p": lambda view: view.hands.do(view.hands.toggle_payment),
+    "d": TableView._redraw_key,
+    "r": lambda view: view._pins(view.hands.reset_board, view.board),
+    "o": lambda view: view._pins(view.hands.toggle_power, view.board),
+}

@@ -1,4 +1,4 @@
-# The floor's MQTT clients (paho-mqtt 2.x, docs/floor.md "Libraries, and
+# The floor's MQTT clients (paho-mqtt 2.x, docs/floor-design.md "Libraries, and
 # why"): a broker URL, an account read from a credentials file (never the
 # command line), and paho's own network thread, which reconnects by itself.
 import ipaddress
@@ -11,6 +11,7 @@ from urllib.parse import urlparse
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
+from ..errors import InputError
 from ..private_file import write_private
 
 ACK_WAIT_S = 5.0  # the longest a publish waits for the broker's PUBACK
@@ -18,6 +19,11 @@ KEEPALIVE_S = 5  # a dead link (a killed broker) found within about 1.5 x this
 
 
 class BrokerDown(OSError):
+    pass
+
+
+class WireConfigError(InputError):
+    # A broker URL or a credentials file that cannot be used.
     pass
 
 
@@ -31,14 +37,14 @@ def parse_broker(url):
     # (host, port, tls) of mqtt://HOST:PORT or, with TLS, mqtts://HOST:PORT.
     parsed = urlparse(url)
     if parsed.scheme not in SCHEMES or not parsed.hostname:
-        raise ValueError("--broker %s: give mqtt://HOST:PORT (loopback) or mqtts://HOST:PORT"
-                         % url)
+        raise WireConfigError("--broker %s: give mqtt://HOST:PORT (loopback) or mqtts://HOST:PORT"
+                              % url)
     if parsed.username or parsed.password:
-        raise ValueError("--broker %s: no account in the URL; give --credentials FILE" % url)
+        raise WireConfigError("--broker %s: no account in the URL; give --credentials FILE" % url)
     port, tls = SCHEMES[parsed.scheme]
     if not tls and not _loopback(parsed.hostname):
-        raise ValueError("--broker %s: plain MQTT would send the account's password in the "
-                         "clear; off loopback give mqtts://" % url)
+        raise WireConfigError("--broker %s: plain MQTT would send the account's password in the "
+                              "clear; off loopback give mqtts://" % url)
     return parsed.hostname, parsed.port or port, tls
 
 
@@ -56,14 +62,14 @@ def read_credentials(path):
         with open(path) as stream:
             account = json.load(stream)
     except OSError as error:
-        raise ValueError("--credentials %s: %s" % (path, error.strerror or error)) from None
+        raise WireConfigError("--credentials %s: %s" % (path, error.strerror or error)) from None
     except ValueError:
-        raise ValueError("--credentials %s is not JSON" % path) from None
+        raise WireConfigError("--credentials %s is not JSON" % path) from None
     if mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise ValueError("--credentials %s can be read by others: chmod 600 it" % path)
+        raise WireConfigError("--credentials %s can be read by others: chmod 600 it" % path)
     if not (isinstance(account, dict) and isinstance(account.get("username"), str)
             and isinstance(account.get("password"), str)):
-        raise ValueError("--credentials %s: needs \"username\" and \"password\"" % path)
+        raise WireConfigError("--credentials %s: needs \"username\" and \"password\"" % path)
     return account["username"], account["password"]
 
 

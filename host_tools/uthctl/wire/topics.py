@@ -4,6 +4,8 @@
 # reads the floor's read-only requests on `command`.
 import re
 
+from ..errors import InputError
+
 ROOT = "uth"
 EVENT, METERS, STATUS, COMMAND = "event", "meters", "status", "command"
 PUBLISHED = (EVENT, METERS, STATUS)
@@ -12,10 +14,15 @@ KINDS = PUBLISHED + (COMMAND,)
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 
+class BadName(InputError):
+    # A casino's or table's name that is no topic level.
+    pass
+
+
 def check_name(name, what="table"):
-    # The name itself, or ValueError saying what a name may hold.
+    # The name itself, or BadName saying what a name may hold.
     if not isinstance(name, str) or not _NAME.match(name):
-        raise ValueError("%s %r: 1 to 32 letters, digits, '_' or '-'" % (what, name))
+        raise BadName("%s %r: 1 to 32 letters, digits, '_' or '-'" % (what, name))
     return name
 
 

@@ -4,9 +4,9 @@
 # board's (audit_head). The technician's link to the board is the anchor.
 import time
 
-from ..links import logexport, ports
-from ..links.board_link import Link
-from . import audit_head
+from ...links import logexport, ports
+from ...links.board_link import Link
+from . import head as audit_head
 
 SHOWN = 5  # differing records named in the report; the rest counted
 EXPORT_TIMEOUT_S = 10.0

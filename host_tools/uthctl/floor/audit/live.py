@@ -8,10 +8,10 @@ import queue
 import secrets
 import time
 
-from ..analysis import record_auth
-from ..wire import topics
-from ..wire.mqtt import BrokerDown, Client
-from . import audit_keys
+from ...analysis import record_auth
+from ...wire import topics
+from ...wire.mqtt import BrokerDown, Client
+from . import keys as audit_keys
 
 NONCE_BYTES = 16
 CONNECT_SHARE = 0.5  # of the wait, at most, spent reaching the broker

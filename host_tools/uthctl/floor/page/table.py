@@ -6,7 +6,8 @@
 # what `floor audit --table` costs; the floor's live view never runs it.
 from mystery.money import decimal
 
-from . import audit, record_words
+from .. import record_words
+from ..audit import floor_audit as audit
 
 PAGE = 50  # records a page
 HITS = 100  # hits shown, newest first

@@ -7,8 +7,8 @@
 # is kept the same way, across midnight.
 import collections
 
-from ..analysis import settled
-from .zone import day_start
+from ...analysis import settled
+from ..zone import day_start
 
 
 class TableDay:

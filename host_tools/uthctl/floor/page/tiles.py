@@ -13,10 +13,12 @@ import json
 from mystery import configs
 from mystery.meter import PENDING_AWARD, PENDING_SEAT
 from mystery.money import decimal
+from table.controller import FAULT
+from table.controller import HIT_PENDING as PENDING
 
-from ..analysis import hold
+from ...analysis import hold
 
-OFFLINE, FAULT, PENDING = "offline", "fault", "hit_pending"
+OFFLINE = "offline"  # the floor's word: the board's own states come from `table`
 
 
 def tile_or_why(row, alerts, day, last_hit, activity, now):

@@ -3,10 +3,10 @@
 # every later hash recomputed, no longer carries its key's authenticator
 # unless the key was taken too. A table without a key file, or whose records
 # are all unsigned, cannot be told from a rewritten one: it is `unsigned`,
-# which the audit never calls verified (docs/floor.md, "The audit across tables").
+# which the audit never calls verified (docs/floor-design.md, "The audit across tables").
 from pathlib import Path
 
-from ..analysis import record_auth
+from ...analysis import record_auth
 
 CHECKED, UNSIGNED, FAILED = "checked", "unsigned", "failed"
 

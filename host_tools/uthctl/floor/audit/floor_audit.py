@@ -1,4 +1,4 @@
-# uthctl floor audit: `uthctl audit`'s checks (analysis/audit.py) run on each
+# uthctl floor audit: `uthctl audit`'s checks (analysis/table_audit.py) run on each
 # table's records as the floor's database holds them, with the table's last
 # meters snapshot and status; every record's authenticator against the
 # table's key file (audit_keys); the database's head against the board's
@@ -11,9 +11,11 @@ import json
 import time
 from collections import Counter
 
-from ..analysis import audit_report, hold
-from ..analysis.audit import audit
-from . import audit_head, audit_keys
+from ...analysis import audit_report, hold
+from ...analysis.table_audit import audit
+from ...errors import InputError
+from . import head as audit_head
+from . import keys as audit_keys
 
 VERIFIED, FAILED, UNCONFIRMED = "verified", "FAILED", "unconfirmed"
 EXIT = {VERIFIED: 0, FAILED: 1, UNCONFIRMED: 3}
@@ -25,7 +27,7 @@ def since_timestamp(text):
     try:
         day = datetime.date.fromisoformat(text)
     except ValueError:
-        raise ValueError("--since %s: give a date as YYYY-MM-DD" % text) from None
+        raise InputError("--since %s: give a date as YYYY-MM-DD" % text) from None
     return datetime.datetime(day.year, day.month, day.day,
                              tzinfo=datetime.timezone.utc).timestamp()
 
@@ -41,7 +43,7 @@ def audit_tables(store, table=None, since=None, keys_dir=None, heads=None, accou
     every = {}
     for name in names:
         if name not in held and name not in accounts:
-            raise ValueError("the floor holds no table %s" % name)
+            raise InputError("the floor holds no table %s" % name)
         every[name] = _read_records(store, name) if name in held else ([], None)
     compared = heads(every) if heads is not None and every else {}
     results = {}

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ..private_file import write_private
+from ...private_file import write_private
+from ..errors import UserError
 
 ROLES = ("viewer", "supervisor")
 PASSWORD_ENV = "UTH_FLOOR_PASSWORD"
@@ -40,9 +41,9 @@ class Users:
     def add(self, name, role, password):
         # A new user, or an existing one's new role and password.
         if role not in ROLES:
-            raise ValueError("role %r: viewer or supervisor" % role)
+            raise UserError("role %r: viewer or supervisor" % role)
         if not name or len(name) > 64 or not name.isprintable():
-            raise ValueError("a user's name: 1 to 64 printable characters")
+            raise UserError("a user's name: 1 to 64 printable characters")
         _check_password(password)
         with self._changing() as users:
             generation = users.get(name, {}).get("generation", 0) + 1
@@ -99,13 +100,13 @@ class Users:
 
 def _known(users, name):
     if name not in users:
-        raise ValueError("no floor page user %r" % name)
+        raise UserError("no floor page user %r" % name)
     return users[name]
 
 
 def _check_password(password):
     if len(password) < MIN_PASSWORD:
-        raise ValueError("a password of at least %d characters" % MIN_PASSWORD)
+        raise UserError("a password of at least %d characters" % MIN_PASSWORD)
 
 
 def password_from_user(stdin=False):
@@ -114,7 +115,7 @@ def password_from_user(stdin=False):
     if stdin:
         line = sys.stdin.readline().rstrip("\r\n")
         if not line:
-            raise ValueError("--password-stdin: standard input held no password")
+            raise UserError("--password-stdin: standard input held no password")
         return line
     given = os.environ.get(PASSWORD_ENV)
     if given:
@@ -124,8 +125,8 @@ def password_from_user(stdin=False):
         again = getpass.getpass("again: ")
     except EOFError:
         # No terminal, and standard input ended: nothing was typed.
-        raise ValueError("no terminal to ask the password on: set %s or run it in a "
-                         "terminal" % PASSWORD_ENV) from None
+        raise UserError("no terminal to ask the password on: set %s or run it in a "
+                        "terminal" % PASSWORD_ENV) from None
     if again != first:
-        raise ValueError("the two passwords differ")
+        raise UserError("the two passwords differ")
     return first

@@ -17,10 +17,11 @@ import time
 
 from flask import Flask, Response, abort, g, redirect, render_template, request, session, url_for
 
-from . import page_text, table_page
-from . import zone as zones
+from .. import zone as zones
+from . import table as table_page
+from . import text as page_text
 from .broadcast import Broadcast
-from .page_data import PageData
+from .data import PageData
 from .throttle import Throttle
 
 PUSH_EVERY_S = 0.5  # how often the floor's view is built for every event stream
@@ -30,6 +31,7 @@ NAME_KEPT = 64  # a user's name is no longer; the throttle keeps no more of a gu
 def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
                secure_cookie=False, throttle=None, keys_dir=None, clock=None, zone=None,
                casino=None):
+    """The floor page's Flask app over the floor's database and page users."""
     # stream_for_s: each event stream ends after that long (None: never);
     # stopping: a threading.Event that ends every stream when set;
     # secure_cookie: the cookie goes over HTTPS only (the page off loopback);
@@ -45,42 +47,51 @@ def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
     zone = zones.named(zone or zones.host_zone_name())
     page_text.install(app.jinja_env, zone)
     app.jinja_env.globals.update(casino_title=casino.title() if casino else "Casino")
-    throttle = throttle or Throttle()
     stopping = stopping or threading.Event()
     data = PageData(store, clock or time.time, zone)
-
-    def rendered():
-        # The floor's body as each role sees it (only a supervisor's has the
-        # Acknowledge buttons), from one build.
-        view = data.build()
-        return {role: app.jinja_env.get_template("floor_body.html").render(
-            view=view, supervisor=role == "supervisor") for role in ("viewer", "supervisor")}
-
-    broadcast = Broadcast(rendered, PUSH_EVERY_S, stopping, app.logger.error)
+    broadcast = Broadcast(lambda: _rendered(app, data), PUSH_EVERY_S, stopping,
+                          app.logger.error)
     app.extensions["floor_broadcast"] = broadcast
+    app.after_request(_no_foreign_content)
+    _login_routes(app, users, throttle or Throttle())
+    _floor_routes(app, store, users, data, broadcast, stream_for_s, stopping)
+    _table_routes(app, store, data, keys_dir)
+    return app
 
-    @app.after_request
-    def no_foreign_content(reply):
-        # Scripts, styles and the chart come from the page's own static files.
-        reply.headers["Content-Security-Policy"] = (
-            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
-        reply.headers["X-Content-Type-Options"] = "nosniff"
-        return reply
 
-    def user():
-        # The session's user name while its grounds stand, else None (and
-        # the session cleared); the user's role now is in g.role.
-        if "user" not in g:
-            standing = _standing(users, session.get("user"), session.get("generation"))
-            g.user, g.role = standing or (None, None)
-            if standing is None and session:
-                session.clear()
-        return g.user
+def _rendered(app, data):
+    # The floor's body as each role sees it (only a supervisor's has the
+    # Acknowledge buttons), from one build.
+    view = data.build()
+    return {role: app.jinja_env.get_template("floor_body.html").render(
+        view=view, supervisor=role == "supervisor") for role in ("viewer", "supervisor")}
 
-    def needs_login():
-        if user() is None:
-            abort(401)
 
+def _no_foreign_content(reply):
+    # Scripts, styles and the chart come from the page's own static files.
+    reply.headers["Content-Security-Policy"] = (
+        "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+    reply.headers["X-Content-Type-Options"] = "nosniff"
+    return reply
+
+
+def _user(users):
+    # The session's user name while its grounds stand, else None (and the
+    # session cleared); the user's role now is in g.role.
+    if "user" not in g:
+        standing = _standing(users, session.get("user"), session.get("generation"))
+        g.user, g.role = standing or (None, None)
+        if standing is None and session:
+            session.clear()
+    return g.user
+
+
+def _needs_login(users):
+    if _user(users) is None:
+        abort(401)
+
+
+def _login_routes(app, users, throttle):
     @app.get("/favicon.ico")
     def favicon():
         # Asked by every browser whatever the page's <link rel="icon"> says.
@@ -114,27 +125,29 @@ def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
 
     @app.post("/logout")
     def logout():
-        if user() is not None:
+        if _user(users) is not None:
             users.end_sessions(g.user)  # a copy of the cookie taken before is out too
         session.clear()
         return redirect(url_for("login_form"))
 
+
+def _floor_routes(app, store, users, data, broadcast, stream_for_s, stopping):
     @app.get("/")
     def floor():
-        if user() is None:
+        if _user(users) is None:
             return redirect(url_for("login_form"))
         return render_template("floor.html", user=g.user, role=g.role, csrf=session["csrf"],
                                view=data.build(), supervisor=g.role == "supervisor")
 
     @app.get("/tiles.json")
     def tiles_now():
-        needs_login()
+        _needs_login(users)
         view = data.build()
         return {"tiles": view["tiles"], "totals": view["totals"]}
 
     @app.get("/events")
     def events():
-        needs_login()
+        _needs_login(users)
         name, generation, role = g.user, session.get("generation"), g.role
 
         def standing():
@@ -143,9 +156,24 @@ def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
         return Response(_stream(broadcast, role, stream_for_s, stopping, standing),
                         mimetype="text/event-stream", headers={"Cache-Control": "no-store"})
 
+    @app.post("/alerts/<int:alert_id>/ack")
+    def acknowledge(alert_id):
+        _needs_login(users)
+        if g.role != "supervisor":
+            abort(403, "only a supervisor acknowledges alerts")
+        if request.headers.get("X-CSRF-Token") != session.get("csrf"):
+            abort(403, "the page's token is missing")
+        if not store.acknowledge(alert_id, g.user):
+            abort(409, "no such alert standing")
+        return {"acknowledged": alert_id, "by": g.user}
+
+
+def _table_routes(app, store, data, keys_dir):
+    users = app.config["FLOOR_USERS"]
+
     @app.get("/tables/<table_id>")
     def table(table_id):
-        if user() is None:
+        if _user(users) is None:
             return redirect(url_for("login_form"))
         shown = table_page.table_view(store, table_id, request.args.get("before"), keys_dir,
                                       data.build())
@@ -156,24 +184,11 @@ def create_app(store, users, secret=None, stream_for_s=None, stopping=None,
 
     @app.get("/tables/<table_id>/meter.json")
     def meter_chart(table_id):
-        needs_login()
+        _needs_login(users)
         span = request.args.get("span", "day")
         if span not in table_page.SPANS:
             abort(400, "span is one of %s" % ", ".join(table_page.SPANS))
         return table_page.meter_points(store, table_id, span, data.clock())
-
-    @app.post("/alerts/<int:alert_id>/ack")
-    def acknowledge(alert_id):
-        needs_login()
-        if g.role != "supervisor":
-            abort(403, "only a supervisor acknowledges alerts")
-        if request.headers.get("X-CSRF-Token") != session.get("csrf"):
-            abort(403, "the page's token is missing")
-        if not store.acknowledge(alert_id, g.user):
-            abort(409, "no such alert standing")
-        return {"acknowledged": alert_id, "by": g.user}
-
-    return app
 
 
 def _standing(users, name, generation):
@@ -202,6 +217,7 @@ def _stream(broadcast, role, for_s, stopping, standing):
 
 
 def loopback(host):
+    """True when host is a loopback address (the page may then run without TLS)."""
     try:
         return host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
@@ -209,6 +225,7 @@ def loopback(host):
 
 
 def server(app, host, port, tls=None):
+    """A werkzeug server for the app on host:port, with HTTPS when tls is given."""
     # tls: (certfile, keyfile), werkzeug's ssl_context; the page's own HTTPS.
     from werkzeug.serving import make_server
 
@@ -216,4 +233,5 @@ def server(app, host, port, tls=None):
 
 
 def serve(app, host, port, tls=None):
+    """Serve the app on host:port until interrupted."""
     server(app, host, port, tls).serve_forever()

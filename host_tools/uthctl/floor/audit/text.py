@@ -1,8 +1,8 @@
 # uthctl floor audit's report as text: the floor's verdict, a line a table
 # with what its signatures and its head came to, the summary across tables,
 # then each table's `uthctl audit` report.
-from ..analysis import audit_report, hold
-from .audit import FAILED, UNCONFIRMED, VERIFIED
+from ...analysis import audit_report, hold
+from .floor_audit import FAILED, UNCONFIRMED, VERIFIED
 
 HEADLINES = {VERIFIED: "every table verified, its records signed and its head the board's",
              FAILED: "FAILED",

@@ -2,11 +2,15 @@
 # and zone (2026-12-03 03:42:39 EST, in the floor's zone: zone.py), how long
 # ago in whole minutes (so the page changes once a minute, not at each
 # tick), and a state's name as the pit says it.
-from . import zone as zones
+from table.controller import BETTING, FAULT, HIT_PENDING, LOCKED, NOT_CONFIGURED, SERVICE
 
-STATE_NAMES = {"offline": "OFFLINE", "fault": "FAULT", "hit_pending": "HIT PENDING",
-               "service": "SERVICE", "betting": "betting", "locked": "locked",
-               "unconfigured": "unconfigured", "online": "online", "unknown": "unknown"}
+from .. import zone as zones
+
+# The board's states by the firmware's own names; offline, online and
+# unknown are the floor's words for a table it does not hear from.
+STATE_NAMES = {FAULT: "FAULT", HIT_PENDING: "HIT PENDING", SERVICE: "SERVICE",
+               BETTING: "betting", LOCKED: "locked", NOT_CONFIGURED: "unconfigured",
+               "offline": "OFFLINE", "online": "online", "unknown": "unknown"}
 
 
 def when(at, zone=None):
