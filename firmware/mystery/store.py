@@ -12,7 +12,7 @@ import os
 
 from micropython import const
 
-from . import chain, oldstores
+from . import chain, oldstores, retention
 from .copies import COPY_INDEX, COPY_PAYLOAD, COPY_SEQ, TMP_NAME, Pair, exists
 from .eventlog import RESERVE_BLOCKS, Log
 from .meter import Meter
@@ -68,6 +68,13 @@ class Store:
         self._drbg_copies = Pair(root, ("drbg.a", "drbg.b"), ("UTHDRBG1",),
                                  "generator state")
         self.log = Log(root)
+        # Up to where the log was collected (retention.py): a record past it
+        # is not to be dropped.
+        self.mark = retention.Mark(root, self._tmp)
+        # The room for uncollected records a LOCK, and any other operation
+        # but a hit's validation and reset, must leave (retention.py).
+        self.lock_needs = retention.LOCK_NEEDS
+        self.op_needs = retention.OP_NEEDS
         # The record key in force (bytes) and its id; None: none given yet,
         # and records go unsigned. keys.py and recordkey.py load only once a
         # key is named: a table never given one keeps that heap.
@@ -214,8 +221,48 @@ class Store:
             yield record
 
     def dropped(self):
-        # Records removed to keep the log bounded.
+        # Records removed to keep the log bounded (the oldest kept is the next).
         return self.log.dropped(self.head_seq)
+
+    # ---- collection (retention.py) ----
+
+    def capacity(self):
+        # The uncollected records the log surely keeps.
+        return retention.capacity(self.segment_records, self.segments_kept)
+
+    def uncollected(self):
+        return self.head_seq - self.mark.seq
+
+    def lost(self):
+        # Records dropped before they were collected: what a power cut or a
+        # fault cost, never play (`log_dropped` in the meters).
+        return self.mark.lost_now(self.dropped())
+
+    def log_problem(self, needs):
+        # Why an operation that leaves less than `needs` records of room for
+        # uncollected ones is refused, or None.
+        cap = self.capacity()
+        if self.uncollected() + needs <= cap:
+            return None
+        return ("the log is full: %d of its %d records not collected yet; collect the log "
+                "(the floor, or uthctl log export with the key switch held)"
+                % (self.uncollected(), cap))
+
+    def warns(self, adding):
+        # Whether `adding` more records take the uncollected ones to the
+        # warning's share (retention.WARN_PERCENT) from below it.
+        line = retention.warn_at(self.capacity())
+        return self.uncollected() < line <= self.uncollected() + adding
+
+    def record_hash(self, seq):
+        # The hash of committed record `seq` as the log keeps it; None: not kept.
+        for record in self.read_log(seq):
+            return record["hash"] if record.get("seq") == seq else None
+        return None
+
+    def collect(self, seq):
+        # Every record up to `seq` collected: the mark moves, on flash first.
+        self.mark.advance(seq, self.dropped())
 
     def _check_log(self):
         # Record by record: the whole kept log would not fit a board's heap.
@@ -305,6 +352,7 @@ class Store:
             self.warnings.append(EXPOSED_WARNING % meter.cycle)
         self.log.drop_past(self.head_seq)
         self._check_log()
+        self.mark.boot(self.head_seq, self.warnings)
         self._advance_drbg(meter)
         return meter
 

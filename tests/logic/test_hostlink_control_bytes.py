@@ -7,6 +7,7 @@
 import json
 
 import tmpdir
+from collecting import lock_collected
 from table_rig import Rig
 
 CONTROL = (b"\x01", b"\x02", b"\x03", b"\x04", b"\x05")
@@ -55,7 +56,7 @@ def test_a_control_byte_without_a_line_end_is_a_partial_line_dropped(root):
 def _fill_log(rig):
     # 2 records (config, reset) + 318 rounds = 320 = 10 segments: 8 kept, full.
     for _ in range(318):
-        rig.table.bonus.lock_round([(6, True, 100)])
+        lock_collected(rig.table.bonus, [(6, True, 100)])
     del rig.lines[:]
 
 

@@ -7,6 +7,7 @@
 import json
 
 import tmpdir
+from collecting import lock_collected
 from mystery import chain
 from table.clock import ticks_add
 from table_rig import Rig
@@ -20,7 +21,7 @@ MOST_PER_TURN = 8  # a turn that sends more holds a board's loop over 16 ms
 def _fill_log(rig):
     # 2 records (config, reset) + 318 rounds = 320 = 10 segments: 8 kept, full.
     for _ in range(318):
-        rig.table.bonus.lock_round([(6, True, 100)])
+        lock_collected(rig.table.bonus, [(6, True, 100)])
     del rig.lines[:]
 
 
