@@ -10,6 +10,10 @@ from table.pins import ActiveLow
 from table.seat_expanders import SeatExpanders
 
 STORAGE_ROOT = "/meter"
+# The log's segments of 32 records: about 15 KB each with the record key, 64
+# of them 960 KB of a 4 MB chip's 2 MB vfs, their names 2 KB of the WROOM's
+# heap (docs/mystery.md, "Collected").
+LOG_SEGMENTS = const(64)
 # The supported module is the ESP32-WROVER with PSRAM. HEAP_BYTES bounds its GC
 # heap (from the SPIRAM image's sources; under QEMU that image panics in its first
 # collection, docs/heap.md). WROOM_HEAP_BYTES is an ESP32-WROOM-32's GC heap as
@@ -68,4 +72,4 @@ def build():
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
-                 heap_bytes=_heap_bytes(), reset=reset, rtc=RTC)
+                 heap_bytes=_heap_bytes(), reset=reset, rtc=RTC, log_segments=LOG_SEGMENTS)

@@ -15,6 +15,9 @@ from table.pins import ActiveLow
 from table.seat_expanders import SeatExpanders
 
 STORAGE_ROOT = "/meter"
+# The log's segments of 32 records: about 15 KB each with the record key, 40
+# of them 600 KB of the 1,408 KB littlefs (docs/mystery.md, "Collected").
+LOG_SEGMENTS = const(40)
 # The GC heap of the official RPI_PICO image, at which the host's tests, soaks and
 # virtual board run the 32-bit unix port (docs/heap.md, "Each board's heap, named once").
 HEAP_BYTES = const(245_888)
@@ -79,4 +82,4 @@ def build():
     i2c = I2C(_I2C_BUS, scl=Pin(_GP_SCL), sda=Pin(_GP_SDA), freq=_I2C_HZ)
     io = SeatExpanders(i2c, _EXPANDERS, _SEATS)
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
-                 reset=reset, rtc=RTC, program=_program)
+                 reset=reset, rtc=RTC, program=_program, log_segments=LOG_SEGMENTS)

@@ -34,8 +34,11 @@ class Board:
     # rtc: the board's machine.RTC class, for the host link's `clock` command.
     # program: what `authenticate` reads (authenticate.py); by default the
     # build's files as `make deploy` copies them.
+    # log_segments: the log's segments (32 records each) sized to the
+    # board's flash (docs/mystery.md, "Collected").
     def __init__(self, seats, lock, key, display, storage_root="/meter", io=None,
-                 qualify=None, heap_bytes=None, reset=None, rtc=None, program=None):
+                 qualify=None, heap_bytes=None, reset=None, rtc=None, program=None,
+                 log_segments=8):
         self.seats = seats
         self.rtc = rtc  # machine.RTC, the calendar clock's setter (board_clock.py); None: none
         self.io = io
@@ -51,6 +54,7 @@ class Board:
         self.heap_bytes = heap_bytes
         self.reset = reset
         self.program = program or files_program("/lib", "/main.py")
+        self.log_segments = log_segments
 
     def service(self):
         pass  # real pins need nothing between ticks

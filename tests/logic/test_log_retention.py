@@ -106,7 +106,9 @@ def test_the_warning_is_a_record_once_at_three_quarters(root):
         warnings += [r for r in bonus.lock_round(ROUND) if r["ev"] == "log_warning"]
     assert len(warnings) == 1, warnings
     [warning] = warnings
-    assert warning["capacity"] == CAPACITY and warning["uncollected"] == CAPACITY * 3 // 4
+    # Said in the commit that reached 75%: a round's record, the warning.
+    assert warning["capacity"] == CAPACITY
+    assert CAPACITY * 3 // 4 <= warning["uncollected"] <= CAPACITY * 3 // 4 + 1, warning
     assert warning["uncollected"] == warning["seq"]  # nothing collected yet: seq = count
     assert bonus.log_warning()
 
