@@ -112,8 +112,10 @@ class MysteryBonus:
         try:
             store.collect(seq)
         except (OSError, MemoryError) as error:
-            # A copy half written: the old one counts, as after a power cut.
-            raise Refused("the collected mark was not written: %s" % error) from None
+            # As a commit's: the flash may now differ from memory, so nothing
+            # more until a reboot reads it (the old mark or the new).
+            self.fault = "store write failed: %s" % error
+            raise Refused(self.fault) from None
         return seq
 
     def prepare(self):

@@ -388,7 +388,7 @@ class Table:
     def confirm_collected(self, seq, auth):
         # The log collected up to record `seq` (MysteryBonus.confirm_collected):
         # unsigned only in service mode, the key switch held.
-        return self.bonus.confirm_collected(seq, auth, self.state == SERVICE)
+        return self._commit(self.bonus.confirm_collected, seq, auth, self.state == SERVICE)
 
     def _not_in_fault(self, what):
         # A fault of the store or of the seats stops play until a restart.
