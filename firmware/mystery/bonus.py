@@ -276,8 +276,10 @@ class MysteryBonus:
         meters["log_seq"] = self.store.head_seq
         meters["log_hash"] = self.store.head_hash  # anchors an exported log's end
         # Records dropped before they were collected (a power cut's or a
-        # fault's cost), and the collection: up to where, how many wait, of what room.
+        # fault's cost), all the log removed, and the collection: up to
+        # where, how many wait, of what room.
         meters["log_dropped"] = self.store.lost()
+        meters["log_removed"] = self.store.dropped()  # collected or not: the oldest kept is next
         meters["log_collected"] = self.store.mark.seq
         meters["log_uncollected"] = self.store.uncollected()
         meters["log_capacity"] = self.store.capacity()

@@ -99,3 +99,35 @@ def test_400_rounds_uncollected_are_all_kept_and_lock_is_refused_before_one_goes
         assert (meters["log_collected"], meters["log_uncollected"], meters["log_dropped"]) \
             == (out["last_seq"], meters["log_seq"] - out["last_seq"], 0)
         assert _round(link, rng, number)["ok"]
+
+
+# Each board's log, as its board file sizes it (docs/mystery.md, "Collected"):
+# segments - 1 of at least 29 records.
+CAPACITIES = {"sim": 19 * 29, "pico": 39 * 29, "esp32": 63 * 29}
+
+
+@pytest.mark.board
+@pytest.mark.pico_quick
+def test_a_confirmation_from_the_host_needs_the_key_switch(tmp_path, target):
+    with contextlib.ExitStack() as stack:
+        vb = target.board(tmp_path / "flash.img")
+        stack.callback(vb.stop)
+        link = stack.enter_context(target.link(vb.serial_path, timeout=10.0))
+        link.wait_ready(target.wait(20.0))
+        rig = stack.enter_context(target.rig(vb.rig_address))
+        [reply] = _service(link, rig, [("config", {"mystery": "A1"})])
+        assert reply["ok"], reply
+        meters = logexport.read_meters(link)
+        head = meters["log_seq"]
+        assert (meters["log_capacity"], meters["log_collected"], meters["log_uncollected"]) == (
+            CAPACITIES[target.name], 0, head)
+        # The table's host, the key not held: unsigned, or with a made-up
+        # authenticator on a board with no key; refused, the mark unmoved.
+        refused = link.command("collected", seq=head)
+        assert "only with the key switch held" in refused["error"], refused
+        refused = link.command("collected", seq=head, auth="ab" * 32)
+        assert "no record key" in refused["error"], refused
+        assert logexport.read_meters(link)["log_collected"] == 0
+        [taken] = _service(link, rig, [("collected", {"seq": head})])
+        assert taken["ok"] and taken["collected"] == head, taken
+        assert logexport.read_meters(link)["log_uncollected"] == 0
