@@ -1,5 +1,5 @@
 # The floor's confirmation that it stored a table's log (floor/collected.py,
-# docs/floor.md, "Collected"): once a batch has committed, every 16 records
+# docs/floor.md, "Collected"): once a batch has committed, every 32 records
 # and at once for the board's log_warning, a `collected` request for the
 # record just stored, authenticated with the table's record key over
 # (key id, seq, that record's hash), here worked with CPython's hmac rather
@@ -42,10 +42,10 @@ def _confirmations(intake):
 
 def test_stored_records_are_confirmed_with_the_tables_key(intake, keys):
     key_file = keyed(keys)
-    made = signed(records(40), key_file, "3")
-    assert take_batch(intake, [(topic("3"), message("3", r)) for r in made]) == [ACCEPTED] * 40
+    made = signed(records(70), key_file, "3")
+    assert take_batch(intake, [(topic("3"), message("3", r)) for r in made]) == [ACCEPTED] * 70
     sent = _confirmations(intake)
-    assert [request["seq"] for _, request in sent] == [16, 32]
+    assert [request["seq"] for _, request in sent] == [32, 64]
     for table, request in sent:
         record = made[request["seq"] - 1]
         assert table == "3"
@@ -54,18 +54,18 @@ def test_stored_records_are_confirmed_with_the_tables_key(intake, keys):
 
 def test_a_forged_record_is_never_confirmed(intake, store, keys):
     key_file = keyed(keys)
-    made = signed(records(15), key_file, "3")
+    made = signed(records(31), key_file, "3")
     for record in made:
         assert intake.take(topic("3"), message("3", record)) == ACCEPTED
     forged = forged_next(made[-1], cycle=1)
     forged["auth"] = made[-1]["auth"][:17] + "0" * 64
     assert intake.take(topic("3"), message("3", forged)) == REFUSED
     assert _confirmations(intake) == []
-    assert store.table("3")["last_seq"] == 15
+    assert store.table("3")["last_seq"] == 31
 
 
 def test_an_unsigned_table_is_never_confirmed_by_the_floor(intake):
-    made = records(40)
+    made = records(70)
     for record in made:
         assert intake.take(topic("3"), message("3", record)) == ACCEPTED
     assert _confirmations(intake) == []
@@ -90,26 +90,26 @@ def test_the_boards_log_warning_is_an_alert_and_confirmed_at_once(intake, store,
 
 
 def test_a_rolled_back_batch_takes_its_confirmation_back(intake, store, keys, monkeypatch):
-    # Record 16's confirmation is made in the batch; record 17 then fails
+    # Record 32's confirmation is made in the batch; record 33 then fails
     # once, the batch rolls back and is taken again one at a time: record
-    # 16 is confirmed once, by the message that committed it.
+    # 32 is confirmed once, by the message that committed it.
     key_file = keyed(keys)
-    made = signed(records(17), key_file, "3")
+    made = signed(records(33), key_file, "3")
     messages = [(topic("3"), message("3", r)) for r in made]
     real = store.append
     calls = []
 
     def fails_once_at_the_last(*args, **kwargs):
         calls.append(1)
-        if len(calls) == 17:
+        if len(calls) == 33:
             raise OSError("the database went away")
         return real(*args, **kwargs)
 
     monkeypatch.setattr(store, "append", fails_once_at_the_last)
-    assert take_batch(intake, messages) == [ACCEPTED] * 17
-    assert len(calls) == 34  # the batch's 17, then each again
-    assert store.table("3")["last_seq"] == 17
-    assert [request["seq"] for _, request in _confirmations(intake)] == [16]
+    assert take_batch(intake, messages) == [ACCEPTED] * 33
+    assert len(calls) == 66  # the batch's 33, then each again
+    assert store.table("3")["last_seq"] == 33
+    assert [request["seq"] for _, request in _confirmations(intake)] == [32]
 
 
 def _bridge(tmp_path):

@@ -14,9 +14,9 @@
 from mystery.recordkey import collected_auth
 
 # Records between two confirmations: one flash write of the board's mark per
-# this many records at most, and never more than this many uncollected on a
-# board whose floor keeps up.
-CONFIRM_EVERY = 16
+# segment of records at most (its flash wear: docs/testing.md), and never
+# more than this many uncollected on a board whose floor keeps up.
+CONFIRM_EVERY = 32
 WARNING = "log_warning"
 
 
