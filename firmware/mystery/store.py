@@ -261,7 +261,9 @@ class Store:
         return None
 
     def collect(self, seq):
-        # Every record up to `seq` collected: the mark moves, on flash first.
+        # Every record up to `seq` collected: the mark moves, on flash first,
+        # its write counted off the room as a commit's is.
+        self.log.count_commit()
         self.mark.advance(seq, self.dropped())
 
     def _check_log(self):
