@@ -13,6 +13,10 @@ from table.reset_cause import named
 from table.seat_expanders import SeatExpanders
 
 STORAGE_ROOT = "/meter"
+# The log's segments of 32 records: about 15 KB each with the record key, 64
+# of them 960 KB of a 4 MB chip's 2 MB vfs, their names 2 KB of the WROOM's
+# heap (docs/mystery.md, "Collected").
+LOG_SEGMENTS = const(64)
 # The supported module is the ESP32-WROVER with PSRAM. HEAP_BYTES bounds its GC
 # heap (from the SPIRAM image's sources; under QEMU that image panics in its first
 # collection, docs/heap.md). WROOM_HEAP_BYTES is an ESP32-WROOM-32's GC heap as
@@ -77,4 +81,4 @@ def build():
     door = ShutWhenLow(expander_input(io, *_DOOR))
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
                  heap_bytes=_heap_bytes(), reset=reset, rtc=RTC, reset_cause=named(machine),
-                 door=door)
+                 door=door, log_segments=LOG_SEGMENTS)

@@ -18,6 +18,9 @@ from table.reset_cause import named
 from table.seat_expanders import SeatExpanders
 
 STORAGE_ROOT = "/meter"
+# The log's segments of 32 records: about 15 KB each with the record key, 40
+# of them 600 KB of the 1,408 KB littlefs (docs/mystery.md, "Collected").
+LOG_SEGMENTS = const(40)
 # The GC heap of the official RPI_PICO image, at which the host's tests, soaks and
 # virtual board run the 32-bit unix port (docs/heap.md, "Each board's heap, named once").
 HEAP_BYTES = const(245_888)
@@ -86,4 +89,4 @@ def build():
     door = ShutWhenLow(expander_input(io, *_DOOR))
     return Board(io.seats, _sensor(_GP_LOCK), _sensor(_GP_KEY), _display(), STORAGE_ROOT, io=io,
                  reset=reset, rtc=RTC, program=_program, reset_cause=named(machine),
-                 door=door)
+                 door=door, log_segments=LOG_SEGMENTS)

@@ -63,6 +63,9 @@ RATE_ENV = "UTH_SIM_RATE"  # a soak's: the controller's clock this many times th
 # clock, in bytes (bench/sim_overhead.py measures it; docs/heap.md, "The virtual
 # board's overhead"). The supervisor runs it at the Pico's heap plus this.
 HEAP_OVERHEAD = const(28_672)
+# The log's segments of 32 records: about 15 KB each with the record key, 20
+# of them 300 KB of the 512 KB flash (docs/mystery.md, "Collected").
+LOG_SEGMENTS = const(20)
 
 _RETRY_MS = const(1000)
 _READY_MS = const(500)
@@ -347,6 +350,7 @@ class Board:
         wires.display = self.display
         self.serial = UsbSerial(sys.stdin, sys.stdout)
         self.storage_root = "/meter"
+        self.log_segments = LOG_SEGMENTS
         self.random_bytes = _random_source()
         self.clock = _clock()
         self.rtc = simboot.RTC  # the host's clock plus the offset a set leaves (simboot.py)

@@ -6,7 +6,7 @@ import binascii
 
 from micropython import const
 
-from . import drbg, entropy
+from . import drbg, entropy, retention
 from .meter import Refused
 from .record import public_meters
 
@@ -50,6 +50,14 @@ class MysteryBonus:
         return [{"ev": "store_warning", "reason": w} for w in self.store.warnings]
 
     def _commit(self, events, wager_meters=None, new_key=None, state=None, program=None):
+        if self.store.warns(len(events) + 1):
+            # The log nearly full of records not collected: said in the
+            # operation's own commit, so it is a record as signed as the rest.
+            # A settlement's record stays its commit's last, which the side
+            # wagers' copy names (store.py).
+            warning = {"ev": "log_warning", "uncollected": self.store.uncollected()
+                       + len(events) + 1, "capacity": self.store.capacity()}
+            events.insert(len(events) if wager_meters is None else 0, warning)
         self._stamp(events)
         try:
             return self.store.commit(self.meter, events, wager_meters, new_key, state, program)
@@ -75,12 +83,60 @@ class MysteryBonus:
         if self.fault is not None:
             raise Refused("fault: " + self.fault)
 
-    def _writable(self):
+    def _writable(self, needs=None):
         # Before the meter moves: a refusal here leaves memory and flash alike.
+        # needs: the room for uncollected records the operation must leave
+        # (retention.py); 0 for a hit's validation and reset, which a full
+        # log never refuses.
         self._ready()
         problem = self.store.room_problem()
+        if problem is None and needs != 0:
+            problem = self.store.log_problem(self.store.op_needs if needs is None else needs)
         if problem is not None:
             raise Refused(problem)
+
+    def log_warning(self):
+        # Whether the records not collected have reached the warning's share.
+        if self.fault is not None or self.meter is None:
+            return False
+        return self.store.uncollected() >= retention.warn_at(self.store.capacity())
+
+    def confirm_collected(self, seq, auth, key_held):
+        # The log collected up to record `seq` (docs/host-link.md,
+        # "Collected"): auth, the floor's collected_auth with the record key,
+        # or None, taken only with the key switch held. Gives the mark.
+        self._ready()
+        store = self.store
+        if type(seq) is not int or seq < 1:
+            raise Refused("collected needs \"seq\": a record number, 1 or more")
+        if seq > store.head_seq:
+            raise Refused("record %d is not committed yet (the log's head is %d)"
+                          % (seq, store.head_seq))
+        if seq <= store.mark.seq:
+            return store.mark.seq  # already collected: nothing written
+        record_hash = store.record_hash(seq)
+        if record_hash is None:
+            raise Refused("record %d is no longer kept" % seq)
+        if auth is None:
+            if not key_held:
+                raise Refused("an unsigned collected is taken only with the key switch held")
+        else:
+            if store.key is None:
+                raise Refused("this board has no record key: confirm with the key switch "
+                              "held and no \"auth\"")
+            from .recordkey import collected_auth
+
+            if auth != collected_auth(store.key, store.key_id, seq, record_hash):
+                raise Refused("the confirmation does not verify with record key %s"
+                              % store.key_id)
+        try:
+            store.collect(seq)
+        except (OSError, MemoryError) as error:
+            # As a commit's: the flash may now differ from memory, so nothing
+            # more until a reboot reads it (the old mark or the new).
+            self.fault = "store write failed: %s" % error
+            raise Refused(self.fault) from None
+        return seq
 
     def prepare(self):
         # At a quiet moment before the next LOCK (the controller's, once a
@@ -99,16 +155,16 @@ class MysteryBonus:
         return self._commit(self.meter.configure(name))
 
     def reset(self):
-        self._writable()
+        self._writable(0)
         return self._draw(self.meter.reset)
 
     def lock_round(self, seats):
-        self._writable()
+        self._writable(self.store.lock_needs)
         when = None if self.clock is None else int(self.clock())
         return self._commit(self.meter.lock_round(seats, when))
 
     def validate(self, payment, employee=None, slip=None):
-        self._writable()
+        self._writable(0)
         return self._commit(self.meter.validate(payment, employee, slip))
 
     def redraw(self):
@@ -273,7 +329,14 @@ class MysteryBonus:
         meters = public_meters(self.meter)
         meters["log_seq"] = self.store.head_seq
         meters["log_hash"] = self.store.head_hash  # anchors an exported log's end
-        meters["log_dropped"] = self.store.dropped()
+        # Records dropped before they were collected (a power cut's or a
+        # fault's cost), all the log removed, and the collection: up to
+        # where, how many wait, of what room.
+        meters["log_dropped"] = self.store.lost()
+        meters["log_removed"] = self.store.dropped()  # collected or not: the oldest kept is next
+        meters["log_collected"] = self.store.mark.seq
+        meters["log_uncollected"] = self.store.uncollected()
+        meters["log_capacity"] = self.store.capacity()
         meters["key_id"] = self.store.key_id  # the record key in force; None: unsigned
         meters["side_wagers"] = self.wager_meters()
         return meters

@@ -83,6 +83,15 @@ def head_auth(key, seq, head_hash, nonce, dropped):
     return _mac(key, "head:%d:%s:%s:%d" % (seq, head_hash, nonce, dropped))
 
 
+def collected_auth(key, kid, seq, record_hash):
+    # The floor's word that it stored the board's log up to record `seq`,
+    # whose hash is record_hash: only a holder of the record key can make
+    # it, so the table's host cannot confirm what the floor did not store
+    # (docs/host-link.md, "Collected"). Its own prefix: never a record's or
+    # a head's authenticator.
+    return _mac(key, "collected:%s:%d:%s" % (kid, seq, record_hash))
+
+
 def split_auth(auth):
     # (key id, mac) of a record's "auth"; ValueError when it is not that shape.
     if not isinstance(auth, str) or len(auth) != ID_CHARS + 65 or auth[ID_CHARS] != ":":

@@ -12,7 +12,7 @@ import os
 
 from micropython import const
 
-from . import chain, oldstores
+from . import chain, oldstores, retention
 from .copies import COPY_INDEX, COPY_PAYLOAD, COPY_SEQ, TMP_NAME, Pair, exists
 from .eventlog import RESERVE_BLOCKS, Log
 from .meter import Meter
@@ -29,10 +29,11 @@ _WAGERS_LOG_HASH = const(3)
 # validation (its payment follows), a reset, a configuration, a setting, a
 # settlement, a record key, the generator seeded, the REPL opened, a
 # setting's change refused mid-cycle, a fault of the board raised or cleared,
-# a program accepted, a start, the controller's door opened or closed.
+# a program accepted, a start, the controller's door opened or closed,
+# service mode entered or left, the clock set.
 _OPERATION_STARTS = ("round", "validated", "reset", "config", "setting", "settled", "key",
                      "seed", "repl", "setting_refused", "fault", "fault_cleared", "program",
-                     "start", "door")
+                     "start", "door", "service", "clock")
 
 # Said at every boot while a cycle's value is exposed (see Meter.redraw).
 EXPOSED_WARNING = ("cycle %d's hit value was written to flash by an operation that did not "
@@ -70,6 +71,13 @@ class Store:
         self._drbg_copies = Pair(root, ("drbg.a", "drbg.b"), ("UTHDRBG1",),
                                  "generator state")
         self.log = Log(root)
+        # Up to where the log was collected (retention.py): a record past it
+        # is not to be dropped.
+        self.mark = retention.Mark(root, self._tmp)
+        # The room for uncollected records a LOCK, and any other operation
+        # but a hit's validation and reset, must leave (retention.py).
+        self.lock_needs = retention.LOCK_NEEDS
+        self.op_needs = retention.OP_NEEDS
         # The record key in force (bytes) and its id; None: none given yet,
         # and records go unsigned. keys.py and recordkey.py load only once a
         # key is named: a table never given one keeps that heap.
@@ -224,8 +232,50 @@ class Store:
             yield record
 
     def dropped(self):
-        # Records removed to keep the log bounded.
+        # Records removed to keep the log bounded (the oldest kept is the next).
         return self.log.dropped(self.head_seq)
+
+    # ---- collection (retention.py) ----
+
+    def capacity(self):
+        # The uncollected records the log surely keeps.
+        return retention.capacity(self.segment_records, self.segments_kept)
+
+    def uncollected(self):
+        return self.head_seq - self.mark.seq
+
+    def lost(self):
+        # Records dropped before they were collected: what a power cut or a
+        # fault cost, never play (`log_dropped` in the meters).
+        return self.mark.lost_now(self.dropped())
+
+    def log_problem(self, needs):
+        # Why an operation that leaves less than `needs` records of room for
+        # uncollected ones is refused, or None.
+        cap = self.capacity()
+        if self.uncollected() + needs <= cap:
+            return None
+        return ("the log is full: %d of its %d records not collected yet; collect the log "
+                "(the floor, or uthctl log export with the key switch held)"
+                % (self.uncollected(), cap))
+
+    def warns(self, adding):
+        # Whether `adding` more records take the uncollected ones to the
+        # warning's share (retention.WARN_PERCENT) from below it.
+        line = retention.warn_at(self.capacity())
+        return self.uncollected() < line <= self.uncollected() + adding
+
+    def record_hash(self, seq):
+        # The hash of committed record `seq` as the log keeps it; None: not kept.
+        for record in self.read_log(seq):
+            return record["hash"] if record.get("seq") == seq else None
+        return None
+
+    def collect(self, seq):
+        # Every record up to `seq` collected: the mark moves, on flash first,
+        # its write counted off the room as a commit's is.
+        self.log.count_commit()
+        self.mark.advance(seq, self.dropped())
 
     def _check_log(self):
         # Record by record: the whole kept log would not fit a board's heap.
@@ -315,6 +365,7 @@ class Store:
             self.warnings.append(EXPOSED_WARNING % meter.cycle)
         self.log.drop_past(self.head_seq)
         self._check_log()
+        self.mark.boot(self.head_seq, self.warnings)
         self._advance_drbg(meter)
         return meter
 

@@ -31,7 +31,8 @@ _CTRL_C = const(3)
 
 
 def build(board):
-    bonus = MysteryBonus(Store(board.storage_root), board.random_bytes, unix_clock())
+    store = Store(board.storage_root, segments_kept=getattr(board, "log_segments", 8))
+    bonus = MysteryBonus(store, board.random_bytes, unix_clock())
     table = Table(bonus, board.seats, board.lock, board.key, board.display, None,
                   io=getattr(board, "io", None), qualify=getattr(board, "qualify", None),
                   today=lambda: expiry.board_date(time.localtime),

@@ -463,7 +463,14 @@ class Table:
             raise Refused("no round is settled in service mode")
         self._not_in_fault("no round is settled")
         result, records = self._commit(self.bonus.settle_round, data)
-        return result, records[0]["seq"]
+        for record in records[:-1]:  # a log warning before it: an event (the round is the reply)
+            self.emit(record)
+        return result, records[-1]["seq"]
+
+    def confirm_collected(self, seq, auth):
+        # The log collected up to record `seq` (MysteryBonus.confirm_collected):
+        # unsigned only in service mode, the key switch held.
+        return self._commit(self.bonus.confirm_collected, seq, auth, self.state == SERVICE)
 
     def _not_in_fault(self, what):
         # A fault of the store or of the seats stops play until a restart.
@@ -603,6 +610,10 @@ class Table:
             self.emit(record)
 
     def _display_text(self, now):
+        # The log's warning takes a turn of its own while it lasts.
+        turns = meter_text.TURNS_WARNED_MS if self.bonus.log_warning() else meter_text.TURNS_MS
+        if self.rotation.periods_ms is not turns:
+            self.rotation = Rotation(turns, now)
         turn = self.rotation.poll(now)  # polled every tick, shown or not
         state = self.state
         if state == FAULT:

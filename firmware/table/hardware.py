@@ -36,10 +36,11 @@ class Board:
     # build's files as `make deploy` copies them. reset_cause: why the board
     # started, by name (reset_cause.named), for the start's record; None: unknown.
     # door: the compartment door's switch, a pin whose value() is 1 while it
-    # is open (door.py); None: none.
+    # is open (door.py); None: none. log_segments: the log's segments (32
+    # records each) sized to the board's flash (docs/mystery.md, "Collected").
     def __init__(self, seats, lock, key, display, storage_root="/meter", io=None,
                  qualify=None, heap_bytes=None, reset=None, rtc=None, program=None,
-                 reset_cause=None, door=None):
+                 reset_cause=None, door=None, log_segments=8):
         self.seats = seats
         self.rtc = rtc  # machine.RTC, the calendar clock's setter (board_clock.py); None: none
         self.io = io
@@ -57,6 +58,7 @@ class Board:
         self.reset = reset
         self.program = program or files_program("/lib", "/main.py")
         self.reset_cause = reset_cause
+        self.log_segments = log_segments
 
     def service(self):
         pass  # real pins need nothing between ticks

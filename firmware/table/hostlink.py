@@ -120,7 +120,8 @@ class HostLink:
                          "clock": self._clock, "authenticate": self._authenticate,
                          "provision": self._provision, "head": self._head,
                          "seed": self._seed, "repl": self._repl,
-                         "accept_program": self._accept_program}
+                         "accept_program": self._accept_program,
+                         "collected": self._collected}
 
     def send(self, message):
         # A line the heap cannot hold now is tried once more after a
@@ -450,6 +451,15 @@ class HostLink:
         reply = self.table.bonus.head(nonce)
         reply.update(ok=True, reply="head")
         return reply
+
+    def _collected(self, command):
+        # The log collected up to "seq": "auth" the floor's confirmation
+        # with the record key; none, only with the key switch held
+        # (docs/host-link.md, "Collected").
+        mark = self.table.confirm_collected(command.get("seq"), command.get("auth"))
+        store = self.table.bonus.store
+        return {"ok": True, "reply": "collected", "collected": mark,
+                "uncollected": store.uncollected(), "capacity": store.capacity()}
 
     def _validation(self, command):
         employee = command.get("employee")

@@ -32,3 +32,9 @@ def record_auth(key, record):
 
 def head_auth(key, seq, head_hash, nonce, dropped):
     return hmac_sha256(key, ("head:%d:%s:%s:%d" % (seq, head_hash, nonce, dropped)).encode())
+
+
+def collected_auth(key, seq, record_hash):
+    # The floor's confirmation that it stored the log up to record `seq`
+    # (docs/host-link.md, "Collected").
+    return hmac_sha256(key, ("collected:%s:%d:%s" % (key_id(key), seq, record_hash)).encode())

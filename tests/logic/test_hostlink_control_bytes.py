@@ -7,6 +7,7 @@
 import json
 
 import tmpdir
+from collecting import lock_collected
 from table_rig import Rig
 
 CONTROL = (b"\x01", b"\x02", b"\x03", b"\x04", b"\x05")
@@ -56,7 +57,7 @@ def _fill_log(rig):
     # 3 records (config, reset, service left) + 317 rounds = 320 = 10
     # segments: 8 kept, full.
     for _ in range(317):
-        rig.table.bonus.lock_round([(6, True, 100)])
+        lock_collected(rig.table.bonus, [(6, True, 100)])
     del rig.lines[:]
 
 

@@ -8,6 +8,7 @@
 import sys
 
 import tmpdir
+from collecting import collect, small_log
 from table_rig import Rig
 
 SEATS = [(seat, True, 500) for seat in range(1, 7)]
@@ -79,11 +80,13 @@ if sys.implementation.name == "micropython":
         os.mount(os.VfsLfs2(RamFlash(chip), **BOARD_MOUNTS[board]), MOUNT)
         try:
             store = Store(MOUNT, segment_records=5, segments_kept=3)
+            small_log(store, 5, 3)
             bonus = MysteryBonus(store, Draws())
             bonus.boot()
             bonus.configure("A1")
             measured = locks = 0
             for _ in range(120):
+                collect(bonus)  # as the floor collects it, so the small log rotates
                 if bonus.meter.phase == PENDING:
                     bonus.validate("jackpot_slip")
                 elif bonus.meter.phase == AWAITING_RESET:

@@ -18,6 +18,7 @@ import sys
 _BLOCK = bytearray(4096) if sys.implementation.name == "micropython" else None
 
 import tmpdir  # noqa: E402
+from collecting import lock_collected, small_log  # noqa: E402
 from mystery import chain  # noqa: E402
 from table_rig import Rig  # noqa: E402
 
@@ -66,10 +67,11 @@ def _rotating_rig(root):
     # holds the store with a few to spare, not a board's 6.)
     rig = Rig(root)
     store = rig.table.bonus.store
-    store.segment_records, store.segments_kept, store.reserve_blocks = 6, 3, 2
+    small_log(store, 6, 3)
+    store.reserve_blocks = 2
     rig.configure("A1")
     for _ in range(15):
-        rig.table.bonus.lock_round([(6, True, 100)])
+        lock_collected(rig.table.bonus, [(6, True, 100)])
     return rig
 
 
@@ -80,7 +82,7 @@ def _outrun(rig, since, turns, rounds):
     for _ in range(turns):
         rig.link.poll(_nothing, rig.now)
     for _ in range(rounds):
-        rig.table.bonus.lock_round([(6, True, 100)])
+        lock_collected(rig.table.bonus, [(6, True, 100)])
     while rig.link.busy():
         rig.link.poll(_nothing, rig.now)
         assert len(out.seqs) < 100, "the export never ended"
@@ -98,7 +100,7 @@ def _ended(rig, out, since):
     assert reply == {"ok": False, "error": "log export interrupted: records from %d on were "
                      "trimmed meanwhile; export again from %d" % (following, following)}, reply
     # The record it names is indeed gone from the log.
-    assert following <= rig.table.bonus.meters()["log_dropped"], "nothing was trimmed"
+    assert following <= rig.table.bonus.store.dropped(), "nothing was trimmed"
     return "interrupted at %d" % following
 
 

@@ -9,6 +9,7 @@ import os
 import sys
 
 import tmpdir
+from collecting import lock_collected
 from lcg import Lcg
 from leaks import leaks as _leaks_of
 from mystery.bonus import MysteryBonus
@@ -43,7 +44,7 @@ def _play(bonus, rng, rounds):
     outputs = hits = 0
     for _ in range(rounds):
         secrets, salt = _secrets(bonus)
-        records = bonus.lock_round(_seats(rng))
+        records = lock_collected(bonus, _seats(rng))
         for record in records:
             if record["ev"] == "hit":
                 assert record["hit_value"] == secrets[0] and record["salt"] == salt

@@ -4,6 +4,7 @@ import json
 import os
 
 import tmpdir
+from collecting import lock_collected, small_log
 from mystery import chain
 from mystery.bonus import MysteryBonus
 from mystery.meter import Refused
@@ -194,22 +195,32 @@ def test_two_operations_past_the_meter_are_a_fault_not_a_power_cut(root):
 
 
 @tmpdir.within
-def test_the_log_is_bounded_and_counts_what_it_dropped(root):
-    bonus = _played(root, rounds=20, segment_records=4, segments_kept=2)
+def test_the_log_rotates_out_only_collected_records_and_loses_none(root):
+    # Segments of 4 records, 2 kept; the mark at the head before each round
+    # (as a floor's confirmations move it): the oldest segment goes, and the
+    # meters' log_dropped, the records lost before collection, stays 0.
+    bonus = _bonus(root)
+    small_log(bonus.store, 4, 2)
+    bonus.configure("A1")
+    bonus.reset()
+    for _ in range(20):
+        lock_collected(bonus, ROUND)
     assert len(os.listdir(root + "/log")) == 2
     kept = list(bonus.log_since(0))
-    assert bonus.meters()["log_dropped"] == kept[0]["seq"] - 1 > 0
+    assert bonus.store.dropped() == kept[0]["seq"] - 1 > 0
+    assert bonus.meters()["log_dropped"] == 0
     assert kept[-1]["seq"] == 22 and chain.verify(kept)[0]
-    again, _ = _reboot(root, segment_records=4, segments_kept=2)
+    again, _ = _reboot(root)
+    small_log(again.store, 4, 2)
     assert again.fault is None and again.meters() == bonus.meters()
     # The segments the reboot found are the ones it goes on from (it keeps
     # their list in memory): the newest is filled, the oldest removed.
     for _ in range(9):
-        again.lock_round(ROUND)
+        lock_collected(again, ROUND)
     assert sorted(os.listdir(root + "/log")) == ["0000000025.log", "0000000029.log"]
     kept = list(again.log_since(0))
     assert [r["seq"] for r in kept] == list(range(25, 32)) and chain.verify(kept)[0]
-
+    assert again.meters()["log_dropped"] == 0
 
 
 # ---- the recent hits, stored beside the meter record ----

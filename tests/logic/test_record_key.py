@@ -10,6 +10,7 @@ import os
 
 import hmac_by_hand
 import tmpdir
+from collecting import lock_collected, small_log
 from table_rig import Rig
 
 KEY_A = "00112233445566778899aabbccddeeff" * 2
@@ -224,9 +225,10 @@ def test_head_says_where_the_kept_log_starts_under_the_key(root):
     # log's start (issue 37).
     rig, _ = _provisioned(root)
     store = rig.table.bonus.store
-    store.segment_records, store.segments_kept, store.reserve_blocks = 6, 3, 2
+    small_log(store, 6, 3)
+    store.reserve_blocks = 2
     for _ in range(24):
-        rig.table.bonus.lock_round([(6, True, 100)])
+        lock_collected(rig.table.bonus, [(6, True, 100)])
     answer = rig.command(cmd="head", nonce=NONCE)[-1]
     oldest = _log(rig)[0]["seq"]
     assert oldest > 1 and answer["dropped"] == oldest - 1, (oldest, answer)

@@ -11,6 +11,7 @@ if sys.implementation.name == "micropython":
     import os
 
     import tmpdir
+    from collecting import collect, small_log
     from mystery.bonus import MysteryBonus
     from mystery.meter import AWAITING_RESET, PENDING, UNCONFIGURED, Refused
     from mystery.store import Store
@@ -58,10 +59,12 @@ if sys.implementation.name == "micropython":
         flash = _mounted(board)
         try:
             store = Store(MOUNT, segment_records=5, segments_kept=3)
+            small_log(store, 5, 3)
             bonus = MysteryBonus(store, Draws())
             assert bonus.boot() == []
             measured, kinds = 0, set()
             for step in range(150):
+                collect(bonus)  # as the floor collects it, so the small log rotates
                 counted = store.log.room
                 assert store.room_problem() is None, store.room_problem()
                 measured += store.log.room is not counted  # a fresh measurement

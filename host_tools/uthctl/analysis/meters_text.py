@@ -60,7 +60,13 @@ def format_meters(m):
         lines.append("commitment     %s" % m["commitment"])
     if "log_seq" in m:
         lines.append("log head       record %d, hash %s (%d older records dropped)"
-                     % (m["log_seq"], m.get("log_hash", "?"), m.get("log_dropped", 0)))
+                     % (m["log_seq"], m.get("log_hash", "?"),
+                        m.get("log_removed", m.get("log_dropped", 0))))
+        if "log_collected" in m:
+            lines.append("collected      up to record %d: %d records wait, of room for %d; "
+                         "%d lost before collection" % (m["log_collected"],
+                                                        m["log_uncollected"],
+                                                        m["log_capacity"], m["log_dropped"]))
     return "\n".join(lines)
 
 

@@ -19,7 +19,9 @@ def audit(status, meters, records, failures, source, from_seq=None, keys=None):
     signatures = authenticators(records, meters, keys)
     failures += signatures.get("problems", [])
     head = log_verify.head_of(meters)
-    dropped = meters.get("log_dropped")
+    # Where the board's kept log starts: all it removed, collected or not
+    # (log_removed); a board from before collection counted them in log_dropped.
+    dropped = meters.get("log_removed", meters.get("log_dropped"))
     log = log_verify.verify_log(records, head=head, dropped=dropped, from_seq=from_seq) \
         if not failures else None
     if log is not None and not log["ok"]:

@@ -7,7 +7,9 @@
 # floor it takes only `status`, `meters`, `log` and `head` (the audit's: the
 # board's own log head, authenticated by its record key over the asker's
 # nonce, published on the event topic as {"table", "head": the board's reply,
-# "asked": the nonce}).
+# "asked": the nonce}); and `collected`, the floor's confirmation that it
+# stored the board's log up to a record, authenticated with the record key,
+# which the bridge passes on and the board checks (floor/collected.py).
 import json
 import logging
 import queue
@@ -23,6 +25,9 @@ from ..wire.mqtt import BrokerDown, Client
 from . import anchor_state
 
 READ_ONLY = ("status", "meters", "log", "head")
+# What the floor may ask: the read-only requests, and its confirmation,
+# which changes nothing the board does not check with its own key.
+FLOOR_ASKS = READ_ONLY + ("collected",)
 RETRY_S = 0.5
 NOT_AUTHORISED = ("not authorised: table %s's account is not in the broker's password file "
                   "(reload the broker after add-table)")
@@ -205,9 +210,9 @@ class Bridge:
         except (ValueError, AttributeError):
             self.note("refused a floor request that is not a JSON object", logging.WARNING)
             return
-        if cmd not in READ_ONLY:
+        if cmd not in FLOOR_ASKS:
             self.note("refused the floor's %r: the floor may ask only %s"
-                      % (cmd, ", ".join(READ_ONLY)), logging.WARNING)
+                      % (cmd, ", ".join(FLOOR_ASKS)), logging.WARNING)
             return
         if cmd == "status":
             self.publish_status()
@@ -215,6 +220,8 @@ class Bridge:
             self.publish_meters()
         elif cmd == "head":
             self.answer_head(request.get("nonce"))
+        elif cmd == "collected":
+            self.pass_collected(request)
         else:
             self.resend(request.get("since"))
 
@@ -229,6 +236,22 @@ class Bridge:
         reply.pop("id", None)
         # "asked": which request a refusal (which carries no nonce) answers.
         self.send(topics.EVENT, {"head": reply, "asked": nonce})
+
+    def pass_collected(self, request):
+        # The floor's confirmation, as it sent it: the board checks it. One
+        # without an authenticator is never the floor's (an unsigned one is
+        # a technician's, with the key switch held, never passed on).
+        if not isinstance(request.get("auth"), str):
+            self.note("refused a collected request without an authenticator", logging.WARNING)
+            return
+        reply = self.link.command("collected", seq=request.get("seq"),
+                                  auth=request.get("auth"))
+        if reply.get("ok"):
+            self.note("the board counts its log collected up to record %s (%s not collected)"
+                      % (reply.get("collected"), reply.get("uncollected")))
+        else:
+            self.note("the board refused the floor's confirmation of record %r: %s"
+                      % (request.get("seq"), reply.get("error")), logging.WARNING)
 
     def resend(self, since):
         # The records from `since` to the meter's head, as the floor asked.

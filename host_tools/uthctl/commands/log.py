@@ -1,13 +1,15 @@
 # uthctl log export --port PORT|auto --out FILE [--csv] [--after FILE_OR_SEQ:HASH]:
 # the board's event log, anchored to the meter's log head, as JSON lines
 # (and a CSV beside them); a later export continues from an earlier one and
-# checks that it joins on.
+# checks that it joins on. With --collected, once the file is written the
+# board is told its log is collected up to the last record written, which
+# it takes only with the key switch held (docs/host-link.md, "Collected").
 import argparse
 import json
 import os
 from pathlib import Path
 
-from ..errors import UthctlError, expecting
+from ..errors import BoardRefusal, UthctlError, expecting
 from ..links import logexport, ports
 from ..links.board_link import Link
 from .meters import seconds
@@ -28,6 +30,9 @@ def add_parser(sub):
     export.add_argument("--csv", action="store_true", help="also write FILE.csv beside it")
     export.add_argument("--after", metavar="FILE_OR_SEQ:HASH",
                         help="an earlier export (its last record), or that record as SEQ:HASH")
+    export.add_argument("--collected", action="store_true",
+                        help="once FILE is written, tell the board its log is collected up "
+                        "to FILE's last record (hold the key switch: only then is it taken)")
     export.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
                         help="seconds to wait for each reply line (more than 0)")
     return parser
@@ -65,18 +70,37 @@ def run(args):
     after = _after(args.after)
     with Link(ports.resolve(args.port), timeout=args.timeout, exclusive=True) as link:
         records, meters = logexport.export(link, after)
+        if records:
+            _write(args, records, csv_file)
+        collected = _collected(link, records) if args.collected else None
     result = {"out": args.out, "csv": None, "records": len(records),
               "first_seq": records[0]["seq"] if records else None,
               "last_seq": records[-1]["seq"] if records else None,
               "head": _anchor_dict(logexport.head_of(meters)),
               "after": _anchor_dict(after) if after else None,
-              "dropped": meters.get("log_dropped", 0)}
-    if records:
-        logexport.write_jsonl(args.out, records)
-        if csv_file is not None:
-            logexport.write_csv(csv_file, records)
-            result["csv"] = str(csv_file)
+              "dropped": meters.get("log_dropped", 0), "collected": collected}
+    if records and csv_file is not None:
+        result["csv"] = str(csv_file)
     print(json.dumps(result) if args.json else _text(result))
+    if collected is not None and not collected["ok"]:
+        raise BoardRefusal("%s is written, but the board did not take it as collected: %s"
+                           % (args.out, collected["error"]))
+
+
+def _write(args, records, csv_file):
+    # On the disk before the board hears it is collected.
+    logexport.write_jsonl(args.out, records)
+    if csv_file is not None:
+        logexport.write_csv(csv_file, records)
+
+
+def _collected(link, records):
+    # The board told its log is collected up to the file's last record: the
+    # reply, {"ok": true, "collected": N, ...} or {"ok": false, "error": ...}.
+    if not records:
+        return {"ok": True, "collected": None, "note": "nothing new to mark"}
+    reply = link.command("collected", seq=records[-1]["seq"])
+    return {key: value for key, value in reply.items() if key not in ("id", "reply")}
 
 
 def _anchor_dict(anchor):
@@ -98,6 +122,10 @@ def _text(r):
     elif r["first_seq"] > 1:
         lines.append("starts at record %d: the board's bounded log has dropped the %d records "
                      "before it" % (r["first_seq"], r["first_seq"] - 1))
+    collected = r.get("collected")
+    if collected and collected["ok"] and collected.get("collected") is not None:
+        lines.append("the board counts its log collected up to record %d (%d not collected)"
+                     % (collected["collected"], collected["uncollected"]))
     lines.append("next time: uthctl log export --port PORT --out NEXT.jsonl --after %s"
                  % r["out"])
     return "\n".join(lines)

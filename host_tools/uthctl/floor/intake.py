@@ -24,7 +24,7 @@ from mystery import chain
 from ..analysis import logread
 from ..analysis.table_audit import identity_failures, ledger_failures
 from ..wire import topics
-from . import held, limits, log_start, record_alerts, running
+from . import collected, held, limits, log_start, record_alerts, running
 from .intake_held import HeldRecords, forged_alert
 from .table_keys import KeyFileError
 
@@ -56,6 +56,7 @@ class Intake(HeldRecords):
         self.checks = {}
         self.batching = False  # in a batch: a failure raises (take)
         self.replaced_later = []  # (table, key record) to mark in its key file once committed
+        self.confirmations = collected.Confirmations(keys)  # its board may let records go
 
     @property
     def ledgers(self):
@@ -240,6 +241,7 @@ class Intake(HeldRecords):
             self._unsigned(table)
         else:
             self._signed(table, seq, in_force)
+        self._collected(table, record, in_force)
         if record["ev"] in REVEALING and checks.problem:
             # A revealed hit value that does not open its cycle's commitment
             # (or an earlier problem of the log's, as `uthctl mystery verify`
@@ -255,6 +257,15 @@ class Intake(HeldRecords):
                 and isinstance(record.get("was"), str):
             self._mark_replaced(table, record)
         return ACCEPTED, None
+
+    def _collected(self, table, record, in_force):
+        # Stored: its board told so when due (collected.py), and a board's
+        # log filling with uncollected records alerted.
+        if record["ev"] == collected.WARNING:
+            self.store.raise_alert(table, "log", collected.warning_text(record))
+        request = self.confirmations.after(table, record, in_force)
+        if request is not None:
+            self.requests.append((table, request))
 
     def _mark_replaced(self, table, record):
         # The board's own replacement, stored: its old key is never in force

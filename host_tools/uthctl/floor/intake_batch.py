@@ -61,12 +61,13 @@ def _memory(intake):
     return (copy.deepcopy(intake.held), copy.deepcopy(intake.starts.asked),
             copy.deepcopy(intake.starts.starts), set(intake.told_unsigned),
             set(intake.told_signed), dict(intake.asked), list(intake.requests),
-            dict(intake.counts))
+            dict(intake.counts), dict(intake.confirmations.sent))
 
 
 def _put_back(intake, saved):
     (intake.held, intake.starts.asked, intake.starts.starts, intake.told_unsigned,
-     intake.told_signed, intake.asked, intake.requests, intake.counts) = saved
+     intake.told_signed, intake.asked, intake.requests, intake.counts,
+     intake.confirmations.sent) = saved
     # The running states may have moved past what the database now holds:
     # read again from it (each table's row keeps its own, at its head).
     intake.checks = {}

@@ -13,6 +13,7 @@
 # spreadsheet: a fixed set of columns, then the whole record as JSON.
 import csv
 import json
+import os
 import time
 from pathlib import Path
 
@@ -181,9 +182,13 @@ def write_csv(path, records):
 
 
 def _replace(path, text):
-    # Whole or not at all: a failed write leaves no half file under the name.
+    # Whole or not at all: a failed write leaves no half file under the name;
+    # on the disk (fsync) before `log export --collected` tells the board.
     temporary = Path(str(path) + ".part")
-    temporary.write_text(text)
+    with open(temporary, "w") as stream:
+        stream.write(text)
+        stream.flush()
+        os.fsync(stream.fileno())
     temporary.replace(path)
 
 

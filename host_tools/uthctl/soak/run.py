@@ -72,9 +72,9 @@ def soak(link, rig, rounds, seed, out_dir, config="A1", export_every=EXPORT_EVER
     except (SoakError, BoardRefusal, OSError, ValueError) as error:
         record.differ("the soak stopped: %s" % error)
     seconds = time.monotonic() - began
-    # A board whose log had dropped records before the soak cannot be audited
-    # from record 1; any other must be.
-    whole = not start.get("log_dropped")
+    # A board whose log had removed records before the soak (collected, or
+    # lost) cannot be audited from record 1; any other must be.
+    whole = not start.get("log_removed", start.get("log_dropped"))
     figures = _finish(dealer, exports, record, (dealer.rounds, hits, seconds, seed), whole,
                       start)
     figures.update(about or {})
