@@ -151,15 +151,19 @@ def _erases_per_event(folder, mount_keywords, event, warm_up=20, count=100):
     os.mount(os.VfsLfs2(device, **mount_keywords), MOUNT)
     try:
         draws = Draws()
-        bonus = MysteryBonus(Store(MOUNT, segments_kept=2, reserve_blocks=0), draws,
+        # Collected as the floor collects (_collected), in a log of three
+        # segments, as the rounds' count keeps it.
+        bonus = MysteryBonus(Store(MOUNT, segments_kept=3, reserve_blocks=0), draws,
                              lambda: 1_795_000_000)
         assert bonus.boot() == []
         _mature_table(bonus, draws)
         bonus.provision(RECORD_KEY)
         for _ in range(warm_up):
+            _collected(bonus)
             bonus.record_event(dict(event))
         start = device.erases
         for _ in range(count):
+            _collected(bonus)
             bonus.record_event(dict(event))
         assert bonus.store.head_seq > count
         return (device.erases - start) / count
