@@ -97,7 +97,10 @@ def _mature_table(bonus, draws):
 RECORD_KEY = "5e" * 32
 
 
-def _erases_per_round(folder, mount_keywords, settle, signed=False, warm_up=50, rounds=100):
+def _erases_per_step(folder, mount_keywords, prepare, step, warm_up, count):
+    # Block erases a step (a round, an event) costs on a mature table, once
+    # `warm_up` steps have run: littlefs over a chip in a file, with the board's
+    # mount. Gives (erases a step, the bonus) for the caller's checks.
     blocks = FileChip(folder + "/chip.bin", CHIP_BLOCKS, BLOCK_SIZE)
     os.VfsLfs2.mkfs(RamFlash(blocks), **mount_keywords)
     device = RamFlash(blocks)
@@ -113,22 +116,31 @@ def _erases_per_round(folder, mount_keywords, settle, signed=False, warm_up=50, 
         store = Store(MOUNT, segments_kept=3, reserve_blocks=0)
         bonus = MysteryBonus(store, draws, lambda: 1_795_000_000)
         assert bonus.boot() == []
+        prepare(bonus, draws)
+        for _ in range(warm_up):
+            step(bonus)
+        start = device.erases
+        for _ in range(count):
+            step(bonus)
+        return (device.erases - start) / count, bonus
+    finally:
+        os.umount(MOUNT)
+        blocks.close()
+
+
+def _erases_per_round(folder, mount_keywords, settle, signed=False, warm_up=50, rounds=100):
+    def prepare(bonus, draws):
         bonus.change_setting("paytables", TABLES)
         _mature_table(bonus, draws)
         if signed:  # every commit after it signs its records
             bonus.provision(RECORD_KEY)
-        for _ in range(warm_up):
-            _play(bonus, settle)
-        start = device.erases
-        for _ in range(rounds):
-            _play(bonus, settle)
-        assert bonus.meter.phase == RUNNING and bonus.meter.hits == LAST_HITS
-        assert bonus.store.dropped() > 0  # the log rotates its segments meanwhile
-        assert bonus.wager_meters()["settled"] == (warm_up + rounds if settle else 0)
-        return (device.erases - start) / rounds
-    finally:
-        os.umount(MOUNT)
-        blocks.close()
+
+    per_round, bonus = _erases_per_step(folder, mount_keywords, prepare,
+                                        lambda bonus: _play(bonus, settle), warm_up, rounds)
+    assert bonus.meter.phase == RUNNING and bonus.meter.hits == LAST_HITS
+    assert bonus.store.dropped() > 0  # the log rotates its segments meanwhile
+    assert bonus.wager_meters()["settled"] == (warm_up + rounds if settle else 0)
+    return per_round
 
 
 # The board's significant events (issue 38 item 2), each a record of its own
@@ -145,31 +157,18 @@ EVENTS = (
 
 
 def _erases_per_event(folder, mount_keywords, event, warm_up=20, count=100):
-    blocks = FileChip(folder + "/chip.bin", CHIP_BLOCKS, BLOCK_SIZE)
-    os.VfsLfs2.mkfs(RamFlash(blocks), **mount_keywords)
-    device = RamFlash(blocks)
-    os.mount(os.VfsLfs2(device, **mount_keywords), MOUNT)
-    try:
-        draws = Draws()
-        # Collected as the floor collects (_collected), in a log of three
-        # segments, as the rounds' count keeps it.
-        bonus = MysteryBonus(Store(MOUNT, segments_kept=3, reserve_blocks=0), draws,
-                             lambda: 1_795_000_000)
-        assert bonus.boot() == []
+    # Collected as the floor collects (_collected), as the rounds' count is.
+    def prepare(bonus, draws):
         _mature_table(bonus, draws)
         bonus.provision(RECORD_KEY)
-        for _ in range(warm_up):
-            _collected(bonus)
-            bonus.record_event(dict(event))
-        start = device.erases
-        for _ in range(count):
-            _collected(bonus)
-            bonus.record_event(dict(event))
-        assert bonus.store.head_seq > count
-        return (device.erases - start) / count
-    finally:
-        os.umount(MOUNT)
-        blocks.close()
+
+    def step(bonus):
+        _collected(bonus)
+        bonus.record_event(dict(event))
+
+    each, bonus = _erases_per_step(folder, mount_keywords, prepare, step, warm_up, count)
+    assert bonus.store.head_seq > count
+    return each
 
 
 def print_event_wear(name):
