@@ -62,7 +62,7 @@ RATE_ENV = "UTH_SIM_RATE"  # a soak's: the controller's clock this many times th
 # boot and littlefs mount (simboot.py), the wire, the expander models and fast
 # clock, in bytes (bench/sim_overhead.py measures it; docs/heap.md, "The virtual
 # board's overhead"). The supervisor runs it at the Pico's heap plus this.
-HEAP_OVERHEAD = const(28_672)
+HEAP_OVERHEAD = const(32_768)
 # The log's segments of 32 records: about 15 KB each with the record key, 20
 # of them 300 KB of the 512 KB flash (docs/mystery.md, "Collected").
 LOG_SEGMENTS = const(20)

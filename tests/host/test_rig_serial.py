@@ -22,7 +22,7 @@ from uthctl.links.rig_transport import SerialTransport, SocketTransport
 RIG_DIR = Path(__file__).resolve().parents[2] / "boards" / "rig_pico"
 SEATS = 7
 NAMES = tuple("bet%d" % n for n in range(1, SEATS + 1)) + tuple(
-    "uth%d" % n for n in range(1, SEATS + 1)) + ("lock", "key")
+    "uth%d" % n for n in range(1, SEATS + 1)) + ("lock", "key", "door")
 
 
 class Pin:
