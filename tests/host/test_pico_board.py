@@ -202,7 +202,7 @@ def test_pico_rig_names_both_spots_of_seven_seats_and_refuses_others(table):
         rig.set("uth8", 1)
     assert sorted(rig.state()["inputs"]) == sorted(
         ["bet%d" % n for n in range(1, 8)] + ["uth%d" % n for n in range(1, 8)]
-        + ["lock", "key"])
+        + ["lock", "key", "door"])
 
 
 AHEAD_ALLOWANCE_NS = 10_000_000  # 2 ms, and a slice of 200,000 instructions at most

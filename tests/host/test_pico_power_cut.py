@@ -353,13 +353,15 @@ def comparable(record, startless=False):
     return kept
 
 
-def the_restarts_start_alone(records, step_head, landed_head, head):
-    # Past the step's head (before it), the restart's own `start` record and
-    # nothing else beyond what the step landed: a start moves no meter, and
-    # comes before what a boot finishes (a validation's reset cut short).
-    # The cut is armed past the cut power-on's boot, so its `start` is in the step's head.
-    past = [record for record in records if step_head < record["seq"] <= head]
-    return head == landed_head + 1 and sum(record["ev"] == "start" for record in past) == 1
+def the_restarts_start_alone(records, landed_head, head):
+    # Past what the step landed, the restart's own `start` record and
+    # service mode's records (the step's entry into it, landed before the
+    # cut): none moves a meter. The cut is armed past the cut power-on's
+    # boot, so its `start` is in the step's head.
+    past = [record for record in records if landed_head < record["seq"] <= head]
+    return (len(past) == head - landed_head
+            and all(record["ev"] in ("start", "service") for record in past)
+            and sum(record["ev"] == "start" for record in past) == 1)
 
 
 def quiet_ops(bench):
@@ -462,8 +464,7 @@ def check_restart(bench, entry, cut_lines, secret_before):
     records = host.log()
     # A new board (no record yet) writes no `start` (bonus.record_start).
     if landed and restart_head and not any(
-            the_restarts_start_alone(records, entry["before"]["log_seq"], ref["log_seq"],
-                                     restart_head) for ref in landed):
+            the_restarts_start_alone(records, ref["log_seq"], restart_head) for ref in landed):
         problems.append("past the step's head, more than the restart's `start`: %s"
                         % json.dumps(records[-3:]))
     if now["log_seq"] == 0:  # a new board, as before its first configuration

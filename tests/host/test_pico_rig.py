@@ -35,6 +35,7 @@ INPUT_GPIOS = dict(PINS["_GP_DRIVE"])
 INPUT_BITS = dict(PINS["_X_DRIVE"])  # on the rig's expander's port A
 ADDRESS = PINS["_X_ADDRESS"]
 STARTS = {name: int(name.startswith("uth")) for name in list(INPUT_GPIOS) + list(INPUT_BITS)}
+STARTS["door"] = 0  # the controller's door (its own drive, _GP_DOOR), shut at start
 WIRING = {"bet_lights": list(PINS["_GP_BET_LIGHT"]),
           "jackpot_lights": list(PINS["_GP_JACKPOT_LIGHT"])}
 X_LIGHTS = {"bet_lights": 8 + PINS["_X_BET_LIGHT"][0],  # seat 7's: port B pins

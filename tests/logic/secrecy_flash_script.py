@@ -254,7 +254,10 @@ def _after_reboot(source, watch, value, salt):
     rig = _table(source, watch)
     meter = rig.table.bonus.meter
     assert rig.table.bonus.fault is None, rig.table.bonus.fault
-    if meter.cycle > 1 or meter.phase == "pending":
+    # The hit committed: pending, validated and reset, or validated with its
+    # reset still owed (a flash too full for it at the restart too: the
+    # next LOCK tries it first). Its value is revealed by its own record.
+    if meter.cycle > 1 or meter.phase in ("pending", "awaiting_reset"):
         ended = "hit"
     elif meter.exposed:
         ended = "exposed"
