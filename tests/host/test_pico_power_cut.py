@@ -353,15 +353,16 @@ def comparable(record, startless=False):
     return kept
 
 
-def the_restarts_start_alone(records, landed_head, head):
-    # Past what the step landed, the restart's own `start` record and
-    # service mode's records (the step's entry into it, landed before the
-    # cut): none moves a meter. The cut is armed past the cut power-on's
-    # boot, so its `start` is in the step's head.
-    past = [record for record in records if landed_head < record["seq"] <= head]
-    return (len(past) == head - landed_head
-            and all(record["ev"] in ("start", "service") for record in past)
-            and sum(record["ev"] == "start" for record in past) == 1)
+def the_restarts_start_alone(records, step_head, head):
+    # Past the step's head (before it): what the cut power-on committed,
+    # then the restart's own `start` record, then only what a boot itself
+    # finishes (a validation's reset owed) or service mode's records. The cut
+    # is armed past the cut power-on's boot, so its `start` is in the step's
+    # head; that the meters are the step's before or after is checked apart.
+    past = [record for record in records if step_head < record["seq"] <= head]
+    starts = [n for n, record in enumerate(past) if record["ev"] == "start"]
+    return (len(past) == head - step_head and len(starts) == 1
+            and all(record["ev"] in ("reset", "service") for record in past[starts[0] + 1:]))
 
 
 def quiet_ops(bench):
@@ -463,10 +464,10 @@ def check_restart(bench, entry, cut_lines, secret_before):
         now = meters(host)
     records = host.log()
     # A new board (no record yet) writes no `start` (bonus.record_start).
-    if landed and restart_head and not any(
-            the_restarts_start_alone(records, ref["log_seq"], restart_head) for ref in landed):
-        problems.append("past the step's head, more than the restart's `start`: %s"
-                        % json.dumps(records[-3:]))
+    if landed and restart_head and not the_restarts_start_alone(
+            records, entry["before"]["log_seq"], restart_head):
+        problems.append("past the step's head, not one restart's `start` after the step's "
+                        "records: %s" % json.dumps(records[-3:]))
     if now["log_seq"] == 0:  # a new board, as before its first configuration
         if records:
             problems.append("log records before any: %s" % json.dumps(records))
