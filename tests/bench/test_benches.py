@@ -38,6 +38,8 @@ CHIP_SIDE = {
     "round_command": "pico_round on the emulated Pico; run here on the unix port",
     "start_check": "start_check_run (on the emulated Pico and the unix port)",
 }
+# Modules the benches import, run with the bench that imports them.
+IMPORTED = {"heap_report": "run.py (make bench), pico_bench and image_compare import it"}
 RUN_HERE = {"run", "link_answers", "floor_intake", "floor_page_clients", "floor_pending",
             "vboard_lock", "soak_heap", "round_command", "store_flash"}
 
@@ -70,7 +72,7 @@ def test_every_bench_a_document_names_is_run_or_loaded_here():
     for doc in [ROOT / "README.md", ROOT / "Makefile", *sorted((ROOT / "docs").glob("*.md"))]:
         named |= set(re.findall(r"(?<![\w/])bench/(\w+)\.py", doc.read_text()))
     assert named, "no document names a bench"
-    covered = RUN_HERE | set(EMULATOR_DRIVERS) | set(CHIP_SIDE)
+    covered = RUN_HERE | set(EMULATOR_DRIVERS) | set(CHIP_SIDE) | set(IMPORTED)
     assert named <= covered, sorted(named - covered)
     assert all((ROOT / "bench" / (name + ".py")).is_file() for name in covered)
 
