@@ -22,7 +22,7 @@ def on_unix_port():
 
     firmware, _ = sim_build.compiled(REPO)
     code = ("import sys;sys.path.insert(0,%r);import start_check,json;"
-            "from table.authenticate import files_program;"
+            "from table.program import files_program;"
             "print(json.dumps(start_check.measure(files_program(%r,%r))))"
             % (str(REPO / "bench"), str(firmware), str(firmware / "main.py")))
     env = dict(os.environ, MICROPYPATH=":".join([".frozen", str(firmware)]))

@@ -8,12 +8,12 @@ from machine import I2C, RTC, SPI, Pin, reset
 from micropython import const
 
 from table import app
-from table.authenticate import files_program, image_pieces
 from table.door import expander_input
 from table.flash_image import FLASH_START, image_length
 from table.hardware import Board
 from table.max7219 import Max7219
 from table.pins import ActiveLow, ShutWhenLow
+from table.program import files_program, image_pieces
 from table.reset_cause import named
 from table.seat_expanders import SeatExpanders
 

@@ -46,9 +46,9 @@ import simboot  # the supervisor boots it before this module loads the firmware
 from mcp23017_model import Mcp23017Model, ModelBus
 from micropython import const
 
-from table.authenticate import files_program
 from table.door import expander_input
 from table.pins import ShutWhenLow
+from table.program import files_program
 from table.seat_expanders import SeatExpanders, place
 from table.serial import UsbSerial
 

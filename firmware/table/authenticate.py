@@ -10,18 +10,17 @@
 #             as its name, a newline, its length in decimal, a newline, then
 #             its bytes; the reply also names the code files beside the
 #             build (code_outside), which the digest does not cover.
+# The program's pieces are program.py's; this module is loaded only when a
+# host asks, so its code is not in the heap through play.
 import binascii
 import hashlib
-import os
 
 from micropython import const
 
 from mystery.refusal import Refused
 
-PIECE = const(2048)  # bytes hashed a turn, short enough for the ticks (docs/host-link.md)
 _SEED_MIN = const(8)  # hex characters
 _SEED_MAX = const(64)
-_DIR = const(0x4000)
 
 
 def seed_bytes(command):
@@ -65,72 +64,3 @@ class Authentication:
         if self.others is not None:
             reply["others"] = self.others
         return reply
-
-
-def image_pieces(start, length):
-    # The bytes at start..start+length (an XIP address range), read in place.
-    import uctypes
-
-    flash = memoryview(uctypes.bytearray_at(start, length))
-    for at in range(0, length, PIECE):
-        yield flash[at:at + PIECE]
-
-
-def _files(folder, name):
-    # (name, path) of every file under folder, name its path below as "name/...".
-    found = []
-    for entry in os.listdir(folder):
-        path, below = folder + "/" + entry, name + "/" + entry
-        if os.stat(path)[0] & _DIR:
-            found += _files(path, below)
-        else:
-            found.append((below, path))
-    return found
-
-
-def build_files(lib, main):
-    # The build's files: those under the lib folder and main.py, in name order.
-    files = [found for found in _files(lib, "lib") if found[1] != main] + [("main.py", main)]
-    files.sort()
-    return files
-
-
-def file_pieces(files):
-    buffer = bytearray(PIECE)
-    view = memoryview(buffer)
-    for name, path in files:
-        yield ("%s\n%d\n" % (name, os.stat(path)[6])).encode()
-        with open(path, "rb") as file:
-            while True:
-                count = file.readinto(buffer)
-                if not count:
-                    break
-                yield view[:count]
-
-
-def code_outside(lib, main, folder=None, name=""):
-    # The files beside the program that the interpreter can run or import,
-    # by their path from main.py's folder: every .py and .mpy there and in
-    # its folders, lib and main.py left out (/boot.py runs at every start, and
-    # the folder is on sys.path). The digest does not cover them; the reply
-    # names them so the host can say so.
-    if folder is None:
-        folder = main.rsplit("/", 1)[0]
-    found = []
-    if folder == lib:  # main.py inside lib: the program is the whole folder
-        return found
-    for entry in os.listdir(folder or "/"):
-        path, below = folder + "/" + entry, name + entry
-        if path in (lib, main):
-            continue
-        if os.stat(path)[0] & _DIR:
-            found += code_outside(lib, main, path, below + "/")
-        elif entry.endswith(".py") or entry.endswith(".mpy"):
-            found.append(below)
-    found.sort()
-    return found
-
-
-def files_program(lib, main):
-    # A program of files: ("files", pieces, the code beside it), taken when asked.
-    return lambda: ("files", file_pieces(build_files(lib, main)), code_outside(lib, main))

@@ -4,8 +4,8 @@
 import os
 import sys
 
-from .authenticate import files_program
 from .inputs import Seat
+from .program import files_program
 from .serial import UsbSerial
 
 
@@ -32,7 +32,7 @@ class Board:
     # most the GC heap can hold, where it grows on demand (ESP32); None: its size.
     # reset: the board's machine.reset, for the heap watch's restart (heap.py).
     # rtc: the board's machine.RTC class, for the host link's `clock` command.
-    # program: what `authenticate` reads (authenticate.py); by default the
+    # program: what `authenticate` reads (program.py); by default the
     # build's files as `make deploy` copies them. reset_cause: why the board
     # started, by name (reset_cause.named), for the start's record; None: unknown.
     # door: the compartment door's switch, a pin whose value() is 1 while it

@@ -1,6 +1,6 @@
 # The program check at every start (docs/threat-model.md, "The program at
 # start"): the board hashes the program it runs, the bytes `authenticate`
-# covers (authenticate.py: the image in a Pico's flash, else the build's
+# covers (program.py: the image in a Pico's flash, else the build's
 # files) with no seed before them, and compares the SHA-256 with the digest a
 # technician accepted in service mode, which the store keeps (Store.program).
 # A different program, or one that cannot be read, is a fault: no play until
@@ -31,7 +31,7 @@ def program_digest(program):
 
 
 class ProgramCheck:
-    # program: the board's (authenticate.py), () -> (kind, pieces[, others]).
+    # program: the board's (program.py), () -> (kind, pieces[, others]).
     def __init__(self, program):
         self.program = program
         self.kind = None

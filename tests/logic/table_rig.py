@@ -27,7 +27,7 @@ class Rig:
     # restart mid-round); now: the board's ticks at start (they wrap at 2**30);
     # today: the board's date, "YYYY-MM-DD" (None: a board with no clock);
     # qualify: the board's declaration (table/qualify.py); program: what the
-    # board runs, as a board names it (table/authenticate.py), checked at start;
+    # board runs, as a board names it (table/program.py), checked at start;
     # reset_cause: the port's, as app.reset_cause() names it; door: the
     # compartment door's switch (a Pin, 1 = open), None for a board without one.
     def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True, chips=(),

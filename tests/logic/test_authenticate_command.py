@@ -6,7 +6,7 @@ import hashlib
 import json
 
 import tmpdir
-from table.authenticate import PIECE, files_program
+from table.program import PIECE, files_program
 from table_rig import Rig
 
 FILES = {"lib/board.mpy": b"B" * 10, "lib/uth/cards.mpy": b"C" * (PIECE + 7),
