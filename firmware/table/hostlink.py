@@ -23,7 +23,6 @@ from mystery.refusal import Refused
 from mystery.store import LogTrimmed
 
 from . import expiry
-from .authenticate import Authentication
 from .board_clock import checked as checked_time
 from .clock import ticks_diff
 from .jsoncheck import strict_json
@@ -108,7 +107,7 @@ class HostLink:
         self.held = b""  # bytes read during an export, handled after it
         self.identity = firmware_version()  # read once: a build does not change while it runs
         self.heap = None  # the board's HeapWatch (heap.py), which app.build gives it
-        self.program = None  # what `authenticate` reads: the board's (authenticate.py)
+        self.program = None  # what `authenticate` reads: the board's (program.py)
         self.internal_errors = 0  # commands that met a firmware bug since start-up
         # Set once `repl` is answered: the port is the REPL's from then on,
         # and the board's loop ends (app.py).
@@ -284,8 +283,14 @@ class HostLink:
             self.send({"ok": False, "error": "a command is an object with a \"cmd\" string"})
             return
         reply = self._dispatch(command)
-        if reply is not None:  # None: a log export, which replies at its end
-            self._reply(command, reply)
+        if reply is None:  # a log export, which replies at its end
+            return
+        if "id" in command:
+            reply["id"] = command["id"]
+        # A round's parsed line is let go before its reply is made: the two
+        # together were the round's peak, past a WROOM's heap (docs/heap.md).
+        del command
+        self.send(reply)
 
     def _reply(self, command, reply):
         if "id" in command:
@@ -354,6 +359,8 @@ class HostLink:
     def _authenticate(self, command):
         if self.program is None:
             raise Refused("this board names no program to authenticate")
+        from .authenticate import Authentication  # loaded when asked: rare, and heap is dear
+
         self.export = Authentication(command, self.program)
         return None
 
