@@ -100,6 +100,9 @@ class PicoBoard(ExpanderOps, GpioOps, EmulatedBoard):
     RIG_OPS = ("state, set, press, power, reset, cut, time, throttle, gpio, i2c_fault, expander, "
                "ping")
     _START_TIMEOUT = 60.0
+    # The official image imports the .mpy build from flash and hashes it for
+    # the program check before `started`: past sim's 20 s on a busy machine.
+    HEADLESS_WAIT = _START_TIMEOUT  # uthctl sim --headless waits this long for its line
     _START_POLL = 0.05
     # A level is applied within a few seconds at any lag the emulator is held to
     # (emulator.mjs keeps a burst's spacing only); late beats "applied": false.
