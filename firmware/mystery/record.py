@@ -10,7 +10,7 @@
 # and salt rather than stored. Its whole numbers are one list in a fixed
 # order (_NUMBERS), not each under its name: the names took a fifth of the
 # record, and the wager meters would not have fitted beside them.
-from . import configs, hitvalue, oldstores, settings
+from . import configs, hitvalue, settings
 from .configs import MICROS_PER_CENT
 from .meter import (
     HIT_PAYMENT,
@@ -114,13 +114,14 @@ def from_record(record, last_hits, kept_settings=None, retained=0):
         for name in _STORED:
             setattr(m, name, record[name])
         numbers = record.get("n")
-        if numbers is None:  # a record from before the list (oldstores.py)
-            oldstores.meter_numbers(record, m)
-        elif len(numbers) != len(_NUMBERS):
+        if numbers is None:  # a record from before the list
+            from .oldrecord import numbers_of
+
+            numbers = numbers_of(record)
+        if len(numbers) != len(_NUMBERS):
             raise ValueError("inconsistent meter record: %d numbers" % len(numbers))
-        else:
-            for index in range(len(_NUMBERS)):
-                setattr(m, _NUMBERS[index], numbers[index])
+        for index in range(len(_NUMBERS)):
+            setattr(m, _NUMBERS[index], numbers[index])
         m.exposed = record.get("exposed", False)
         m.retained = retained
         m.settings = dict(kept_settings or {})
