@@ -93,6 +93,10 @@ class Meter:
         self.phase = UNCONFIGURED
         self.meter = 0
         self.contributed = 0
+        # The qualifying wagers counted and the amount they wagered, in
+        # micro-dollars as the other money meters (13:69E-1.39A(b)(1)).
+        self.qualifying_wagers = 0
+        self.wagered = 0
         self.seeded = 0
         self.paid = 0
         self.retained = 0
@@ -278,11 +282,16 @@ class Meter:
             amount = config.contribution(cents)
             self.contributed += amount
             self.meter += amount
+            self.qualifying_wagers += 1
+            self.wagered += cents * MICROS_PER_CENT
             contributions.append([seat, cents, amount])
             if self.phase == RUNNING and self.meter > self._hit_value:
                 events.append(self._hit(config, seat, when))
+        # The wager meters' totals, as the meter's, so an audit of a log
+        # whose oldest records are gone checks them from the first it keeps.
         events.insert(0, {"ev": "round", "round": self.round, "contributions": contributions,
-                          "meter": self.meter})
+                          "meter": self.meter, "qualifying_wagers": self.qualifying_wagers,
+                          "wagered": self.wagered})
         return events
 
     def _hit(self, config, seat, when):

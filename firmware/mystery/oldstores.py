@@ -10,6 +10,10 @@
 # The meter record with the recent hits inside it, before they had copies
 # of their own.
 METER_MAGIC = "UTHMETER1"
+# The meter record with each whole number under its name, before the wager
+# meters: the names left them no room under 512 bytes (record.py). Its
+# numbers are read by oldrecord.py, imported only when such a record is met.
+METER2_MAGIC = "UTHMETER2"
 # The recent hits as a bare list, before the settings and the retained
 # total were kept with them.
 HITS_MAGIC = "UTHHITS1"

@@ -7,7 +7,9 @@
 # flash wear"): the recent hits, the settings and the retained total, which
 # change only at a validation or a setting's change, are stored beside it by
 # the store, and a live cycle's commitment is recomputed from its hit value
-# and salt rather than stored.
+# and salt rather than stored. Its whole numbers are one list in a fixed
+# order (_NUMBERS), not each under its name: the names took a fifth of the
+# record, and the wager meters would not have fitted beside them.
 from . import configs, hitvalue, settings
 from .configs import MICROS_PER_CENT
 from .meter import (
@@ -23,11 +25,12 @@ from .meter import (
 )
 from .refusal import Refused
 
-_INTS = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round", "reset_round")
+_INTS = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round", "reset_round",
+         "qualifying_wagers", "wagered")
 _PUBLIC = _INTS + ("config", "phase", "commitment", "pending", "last_hits", "exposed")
-
-
-_STORED = _INTS + ("config", "phase", "pending")
+# The record's list "n": never reordered, only added to at its end.
+_NUMBERS = _INTS + ("reset_meter", "_hit_value")
+_STORED = ("config", "phase", "pending")
 
 
 def _live(m):
@@ -38,8 +41,7 @@ def to_record(m):
     # Everything but the recent hits; the commitment only when no live
     # cycle's hit value and salt give it back.
     record = {name: getattr(m, name) for name in _STORED}
-    record["reset_meter"] = m.reset_meter
-    record["hit_value"] = m._hit_value
+    record["n"] = [getattr(m, name) for name in _NUMBERS]
     record["salt"] = m._salt
     if m.exposed:  # rare: stored only when set, to keep the record small
         record["exposed"] = True
@@ -76,6 +78,7 @@ def _check_meter(m):
     _check(type(m.retained) is int and m.retained >= 0, "retained")
     _check(m.balanced(), "seeded + contributed != paid + meter + retained")
     _check(m.reset_round <= m.round, "reset round after the last round")
+    _check(m.wagered % MICROS_PER_CENT == 0, "wagered not a whole cent")
     _check(type(m.reset_meter) is int and 0 <= m.reset_meter, "reset meter")
     _check(m.exposed is False or (m.exposed is True and m.phase == RUNNING), "exposed")
     _check(m.phase == UNCONFIGURED or m.config in configs.NAMES, "config %r" % (m.config,))
@@ -110,13 +113,18 @@ def from_record(record, last_hits, kept_settings=None, retained=0):
     try:
         for name in _STORED:
             setattr(m, name, record[name])
-        # Absent from records written before a redraw existed: unknown, taken
-        # as 0, so a redraw of that cycle draws above the meter.
-        m.reset_meter = record.get("reset_meter", 0)
+        numbers = record.get("n")
+        if numbers is None:  # a record from before the list
+            from .oldrecord import numbers_of
+
+            numbers = numbers_of(record)
+        if len(numbers) != len(_NUMBERS):
+            raise ValueError("inconsistent meter record: %d numbers" % len(numbers))
+        for index in range(len(_NUMBERS)):
+            setattr(m, _NUMBERS[index], numbers[index])
         m.exposed = record.get("exposed", False)
         m.retained = retained
         m.settings = dict(kept_settings or {})
-        m._hit_value = record["hit_value"]
         m._salt = record["salt"]
         m.last_hits = list(last_hits)
         if not _live(m):

@@ -63,7 +63,8 @@ class Store:
         # than among a commit's passing ones.
         self._tmp = root + "/" + TMP_NAME
         self._meters = Pair(root, ("meter.a", "meter.b"),
-                            ("UTHMETER2", oldstores.METER_MAGIC), "meter")
+                            ("UTHMETER3", oldstores.METER2_MAGIC, oldstores.METER_MAGIC),
+                            "meter")
         self._hits = Pair(root, ("hits.a", "hits.b"),
                           ("UTHHITS2", oldstores.HITS_MAGIC), "recent hits")
         self._wager_copies = Pair(root, ("wagers.a", "wagers.b"), ("UTHWAGERS1",),

@@ -187,7 +187,7 @@ def test_the_stored_state_agrees_with_the_audits_walk_of_the_log(store):
     assert (held.check.hits, held.check.redraws, held.check.anchored, held.check.settled) == (
         verdict["hits"], verdict["redraws"], verdict["anchored"], verdict["settled"])
     assert verdict["redraws"] == 1 and verdict["hits"] >= 1
-    for name in running.LEDGER_STATE:  # as JSON: a tuple read back is a list
+    for name in running.LEDGER_STATE + tuple(running.LEDGER_LATER):  # a tuple read back is a list
         assert json.loads(json.dumps(getattr(held.ledger, name))) == json.loads(
             json.dumps(getattr(walked, name))), name
     assert held.ledger.config.name == walked.config.name
@@ -196,3 +196,39 @@ def test_the_stored_state_agrees_with_the_audits_walk_of_the_log(store):
         assert held.check.resets[cycle] == check.resets[cycle]
         assert tuple(held.check.published[cycle]) == check.published[cycle]
         assert held.ledger.commitments[cycle] == walked.commitments[cycle]
+
+
+def test_a_count_of_qualifying_wagers_its_rounds_do_not_add_up_to_is_an_alert(store):
+    # 13:69E-1.39A(b)(1)'s meters against the rounds the floor holds.
+    log, meters = simulated()
+    intake = Intake(store, CASINO)
+    assert set(took(intake, "3", log)) == {ACCEPTED}
+    assert intake.take(topic("3", "meters"), meters_message("3", meters)) == KEPT
+    wrong = dict(meters, qualifying_wagers=meters["qualifying_wagers"] - 1)
+    assert intake.take(topic("3", "meters"), meters_message("3", wrong)) != KEPT
+    alerts = store.alerts("3")
+    assert [a["kind"] for a in alerts] == ["accounts"]
+    assert "qualifying_wagers" in alerts[0]["text"]
+
+
+def test_a_state_stored_before_the_wager_meters_takes_them_from_the_next_round(db_url):
+    # A floor updated with its database: the state it kept has no wager
+    # meters; they are known again from the next round, which states them.
+    log, meters = simulated()
+    middle = len(log) // 2
+    with contextlib.closing(FloorDatabase(db_url)) as first:
+        took(Intake(first, CASINO), "3", log[:middle])
+        state = json.loads(first.table("3")["checks"])
+        for name in running.LEDGER_LATER:
+            del state["ledger"][name]
+        with first.engine.begin() as db:
+            db.execute(text("UPDATE tables SET checks = :checks WHERE table_id = '3'"),
+                       {"checks": json.dumps(state, sort_keys=True)})
+    with contextlib.closing(FloorDatabase(db_url)) as store:
+        intake = Intake(store, CASINO)
+        with no_walk_of_the_log(store):
+            assert set(took(intake, "3", log[middle:])) == {ACCEPTED}
+            assert intake.take(topic("3", "meters"), meters_message("3", meters)) == KEPT
+            wrong = dict(meters, wagered=meters["wagered"] + 10_000)
+            assert intake.take(topic("3", "meters"), meters_message("3", wrong)) != KEPT
+        assert [a["kind"] for a in store.alerts("3")] == ["accounts"]

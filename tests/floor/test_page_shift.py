@@ -103,6 +103,27 @@ def test_the_days_rounds_contributions_hits_and_hold_against_par(shift):
     assert "Today: 0 rounds, $0.00 contributed, 0 hits" in shown["table-3"]
 
 
+def test_the_qualifying_wagers_today_and_on_the_boards_meters(shift):
+    # 13:69E-1.39A(b)(1). Table 1 today: round 1, seats 1 and 2 at $5.00;
+    # round 2, seat 3 at $10.00: 3 qualifying wagers, $20.00 wagered.
+    app, store = shift
+    store.set_table("riverside", "1", meters=json.dumps(
+        {"config": "A1", "meter": 150_000_000, "display_cents": 15000, "pending": None,
+         "qualifying_wagers": 412, "wagered": 617_250_000, "contributed": 12_345_000}))
+    shown, _, _ = floor_page(app)
+    assert ("Qualifying wagers today: 3, $20.00 wagered · on the meters: 412, $617.25 "
+            "wagered, $12.345 contributed") in shown["table-1"]
+    # Table 3's rounds were yesterday, and its board gives no such meters.
+    assert "Qualifying wagers today: 0, $0.00 wagered" in shown["table-3"]
+    assert "on the meters" not in shown["table-3"]
+    tiles = {t["table"]: t for t in logged_in(app, "vera").get("/tiles.json").json["tiles"]}
+    assert tiles["1"]["wagers"] == {"qualifying_wagers": 412, "wagered": "$617.25",
+                                    "contributed": "$12.345"}
+    assert (tiles["1"]["today"]["qualifying_wagers"], tiles["1"]["today"]["wagered"]) == (
+        3, "$20.00")
+    assert tiles["3"]["wagers"] is None
+
+
 def test_what_each_table_is_doing_now(shift):
     shown, _, _ = floor_page(shift[0])
     # NOW is NOON + 3605. Table 1's rounds were taken at NOON + 3 and NOON + 8:

@@ -13,7 +13,8 @@ _NAMES = ("meter.a", "meter.b")
 
 def _next_copy(root):
     # The copy the next commit writes: the one after the newest.
-    newest = Pair(root, _NAMES, ("UTHMETER2", oldstores.METER_MAGIC), "meter").newest([])
+    magics = ("UTHMETER3", oldstores.METER2_MAGIC, oldstores.METER_MAGIC)
+    newest = Pair(root, _NAMES, magics, "meter").newest([])
     return root + "/" + _NAMES[0 if newest is None else (newest[1] + 1) % 2]
 
 

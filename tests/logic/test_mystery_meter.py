@@ -50,9 +50,11 @@ def test_contributions_in_seat_order_only_from_qualifying_seats():
     meter, _ = _started("A1", 5000)
     events = meter.lock_round([(4, True, 100), (2, False, 500), (3, True, 50), (1, True, 500)])
     # Seat 1: $5 x 2% = 10 cents; seat 4: $1 x 2% = 2 cents; seat 2 has no UTH
-    # wager; seat 3's 50 cents is below A1's $1 minimum.
+    # wager; seat 3's 50 cents is below A1's $1 minimum. Two wagers qualify:
+    # $6 wagered.
     assert events == [{"ev": "round", "round": 1, "meter": 100 * DOLLAR + 120_000,
-                       "contributions": [[1, 500, 100_000], [4, 100, 20_000]]}]
+                       "contributions": [[1, 500, 100_000], [4, 100, 20_000]],
+                       "qualifying_wagers": 2, "wagered": 600 * CENT}]
     assert meter.contributed == 120_000 and _balanced(meter)
 
 

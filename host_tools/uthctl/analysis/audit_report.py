@@ -217,6 +217,9 @@ def _account_lines(r):
                      % tuple([dollars(i[name]) for name in
                               ("seeded", "contributed", "paid", "meter", "retained")]
                              + ["holds" if holds else "BROKEN"]))
+    if "qualifying_wagers" in r["meters"]:  # none from a firmware from before them
+        lines.append("on the meters: %d qualifying wagers, %s wagered"
+                     % (r["meters"]["qualifying_wagers"], dollars(r["meters"]["wagered"])))
     mine = r["accounts"]["recomputed"]
     if mine is not None:
         lines.append("recomputed from the log and compared with the meters: %s"

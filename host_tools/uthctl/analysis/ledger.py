@@ -11,11 +11,19 @@
 # has fixed the table's wager, each wager against it (the engine itself takes
 # any wager: a simulation's log has varied ones).
 #
+# Each round record also states the meters of qualifying wagers (their count,
+# and what they wagered in micro-dollars: 13:69E-1.39A(b)(1)) after it: each
+# must be the one before plus the round's contributions, and the last the
+# board's meters. They are known from record 1, or from the first round that
+# states them (an older firmware's rounds do not: a board updated from one
+# counts them from its first round on the new one).
+#
 # A log from record 1 covers the meter's whole history: its totals must be
 # the board's meters exactly. A log whose oldest records the board dropped
 # starts from the first record that states the meter: its changes are
 # checked from there, and the totals only as far as the board's meters add up.
 from mystery import configs, hitvalue
+from mystery.configs import MICROS_PER_CENT
 
 from . import mystery_sim
 
@@ -32,6 +40,11 @@ class Ledger:
         # default from record 1; the others only once a setting record names them.
         self.settings = {"reset": "carry"} if from_genesis else {}
         self.hits = 0  # validated hits
+        # The wager meters as the rounds state them; None: not known (yet).
+        self.qualifying_wagers = 0 if from_genesis else None
+        self.wagered = 0 if from_genesis else None
+        self.wagers_stated = False  # a round has stated them
+        self.wagers_since = 1 if from_genesis else None  # the record they are known from
         self.config = None
         self.cycle = None
         self.round = None
@@ -115,10 +128,34 @@ class Ledger:
                                                      self.config.contribution(wager)))
             added += amount
         self.contributed += added
+        self._wager_meters(record, contributions)
         self.round = record.get("round")
         before = self.meter
         self.round_before = (before, [(seat, amount) for seat, _, amount in contributions])
         self._stated(record, None if before is None else before + added)
+
+    def _wager_meters(self, record, contributions):
+        count, wagered = record.get("qualifying_wagers"), record.get("wagered")
+        if count is None and wagered is None:  # a firmware from before them
+            if self.wagers_stated:
+                self.problem(record, "a round without the qualifying wagers and wagered, after "
+                             "rounds that stated them")
+            self.qualifying_wagers = self.wagered = self.wagers_since = None
+            return
+        if type(count) is not int or type(wagered) is not int:
+            self.problem(record, "the qualifying wagers and wagered are not whole numbers")
+            self.qualifying_wagers = self.wagered = self.wagers_since = None
+            return
+        if self.qualifying_wagers is None:
+            self.wagers_since = record.get("seq")
+        else:
+            expected = (self.qualifying_wagers + len(contributions),
+                        self.wagered + sum(wager for _, wager, _ in contributions)
+                        * MICROS_PER_CENT)
+            if (count, wagered) != expected:
+                self.problem(record, "states %d qualifying wagers and %d wagered, the log adds "
+                             "up to %d and %d" % ((count, wagered) + expected))
+        self.qualifying_wagers, self.wagered, self.wagers_stated = count, wagered, True
 
     def hit(self, record):
         if not all(type(record.get(name)) is int for name in ("seat", "award", "round")):
@@ -207,6 +244,7 @@ def compare(ledger, meters):
     # The walk's end against the board's meters: (what was compared, problems).
     problems = []
     names = ("seeded", "contributed", "paid", "meter", "retained", "hits")
+    wagers = _compare_wagers(ledger, meters, problems)
     if ledger.from_genesis:
         for name in names:
             # retained: 0 from a firmware from before it existed.
@@ -215,10 +253,23 @@ def compare(ledger, meters):
             if mine != theirs:
                 problems.append("%s: the board's meters say %s, the log adds up to %s"
                                 % (name, theirs, mine))
-        return "seeded, contributed, paid, meter, retained and hits from record 1", problems
+        return "seeded, contributed, paid, meter, retained and hits from record 1" + wagers, \
+            problems
     if ledger.meter is None:
-        return "nothing: no record in the log states the meter", problems
+        return "nothing: no record in the log states the meter" + wagers, problems
     if ledger.meter != meters.get("meter"):
         problems.append("meter: the board's meters say %s, the log's records add up to %s"
                         % (meters.get("meter"), ledger.meter))
-    return "the meter, from the first record that states it", problems
+    return "the meter, from the first record that states it" + wagers, problems
+
+
+def _compare_wagers(ledger, meters, problems):
+    # The wager meters, where the log knows them and the board gives them (a
+    # firmware from before them does not): what was compared, as a clause.
+    if ledger.qualifying_wagers is None or "qualifying_wagers" not in meters:
+        return ""
+    for name in ("qualifying_wagers", "wagered"):
+        if getattr(ledger, name) != meters.get(name):
+            problems.append("%s: the board's meters say %s, the log's rounds add up to %s"
+                            % (name, meters.get(name), getattr(ledger, name)))
+    return "; qualifying wagers and wagered from record %s" % ledger.wagers_since

@@ -41,6 +41,10 @@ def format_meters(m):
         "cycle          %d   round %d" % (m["cycle"], m["round"]),
         "meter          %s" % dollars(m["meter"]),
         "contributed    %s" % dollars(m["contributed"]),
+        # A firmware from before the wager meters gives none.
+        *(["wagered        %s in %d qualifying wagers" % (dollars(m["wagered"]),
+                                                         m["qualifying_wagers"])]
+          if "qualifying_wagers" in m else ()),
         "seeded         %s" % dollars(m["seeded"]),
         "paid           %s" % dollars(m["paid"]),
         *(["retained       %s" % dollars(m["retained"])] if m.get("retained") else ()),

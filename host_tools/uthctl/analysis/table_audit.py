@@ -117,4 +117,5 @@ def _recomputed(walked):
         return None
     return {"seeded": walked.seeded, "contributed": walked.contributed, "paid": walked.paid,
             "retained": walked.retained, "meter": walked.meter, "hits": walked.hits,
+            "qualifying_wagers": walked.qualifying_wagers, "wagered": walked.wagered,
             "from_genesis": walked.from_genesis}

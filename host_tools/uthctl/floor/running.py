@@ -22,6 +22,10 @@ KEY_WIDTH = 64  # a cycle's key: its JSON text, or a digest of a longer one
 FACTS = ("reset", "published", "ledger")  # LogCheck.resets, .published, Ledger.commitments
 LEDGER_STATE = ("from_genesis", "meter", "seeded", "contributed", "paid", "retained",
                 "settings", "hits", "cycle", "round", "pending", "round_before", "problems")
+# Kept since the wager meters: a state stored before them reads them as not
+# known, until the next round states them.
+LEDGER_LATER = {"qualifying_wagers": None, "wagered": None, "wagers_stated": False,
+                "wagers_since": None}
 CHECK_STATE = ("hits", "redraws", "anchored", "settled")
 
 
@@ -124,7 +128,8 @@ class Running:
     def dumps(self):
         state = {"seq": self.seq, "problem": self.problem,
                  "check": {name: getattr(self.check, name) for name in CHECK_STATE},
-                 "ledger": {name: getattr(self.ledger, name) for name in LEDGER_STATE}}
+                 "ledger": {name: getattr(self.ledger, name)
+                            for name in LEDGER_STATE + tuple(LEDGER_LATER)}}
         state["ledger"]["config"] = self.ledger.config.name if self.ledger.config else None
         return json.dumps(state, sort_keys=True)
 
@@ -140,6 +145,8 @@ class Running:
         running.ledger = ledger.Ledger(sums["from_genesis"], chart=False)
         for name in LEDGER_STATE:
             setattr(running.ledger, name, sums[name])
+        for name, unknown in LEDGER_LATER.items():
+            setattr(running.ledger, name, sums.get(name, unknown))
         running.ledger.config = configs.get(sums["config"]) if sums["config"] else None
         if sums["round_before"] is not None:
             before, contributions = sums["round_before"]

@@ -3,7 +3,8 @@
 # state and since when (an offline table is offline, whatever its board last
 # said), the meter against its configuration's must-hit-by maximum, the
 # pending hit, the last hit and who validated it, the day's rounds,
-# contributions and hits, the side wagers' hold against par today, the rule
+# contributions and hits, the qualifying wagers and what they wagered, today
+# and on the board's meters, the side wagers' hold against par today, the rule
 # sections its configuration rests on with their dates, and its standing
 # alerts. Each tile is built on its own: what a table sent is any JSON at
 # all, and a tile that cannot be built shows that table as unreadable,
@@ -52,10 +53,12 @@ def tile(row, alerts, day, last_hit, activity, now):
         "last_round": activity.last_round,
         "rounds_hour": activity.in_last_hour(now),
         "today": {"rounds": day.rounds, "contributed": "$" + decimal(day.contributed),
-                  "hits": day.hits,
+                  "hits": day.hits, "qualifying_wagers": day.qualifying_wagers,
+                  "wagered": "$" + decimal(day.wagered),
                   "seats": [{"seat": seat, "rounds": rounds, "contributed": "$" + decimal(micros),
                              "hits": hits} for seat, (rounds, micros, hits)
                             in sorted(day.seats.items(), key=_seat_order)]},
+        "wagers": _wagers(meters),
         "holds": _holds(day.side, meters),
         "expired": _rules(board).get("expired"),
         "rules": _sections(_rules(board)),
@@ -116,6 +119,17 @@ def _meter(meters):
             # The bar's length in thousandths of the way from the reset to
             # the maximum (a meter past it, full; one below the reset, empty).
             "per_mille": max(0, min(1000, 1000 * (micros - reset) // (maximum - reset)))}
+
+
+def _wagers(meters):
+    # The board's meters of qualifying wagers and what they wagered, with
+    # what they contributed; None from a board that does not give them.
+    count, wagered = meters.get("qualifying_wagers"), meters.get("wagered")
+    if type(count) is not int or type(wagered) is not int:
+        return None
+    contributed = meters.get("contributed")
+    return {"qualifying_wagers": count, "wagered": "$" + decimal(wagered),
+            "contributed": "$" + decimal(contributed) if type(contributed) is int else None}
 
 
 def _pending(pending, last_hit):

@@ -7,6 +7,8 @@
 # is kept the same way, across midnight.
 import collections
 
+from mystery.configs import MICROS_PER_CENT
+
 from ...analysis import settled
 from ..zone import day_start
 
@@ -15,6 +17,10 @@ class TableDay:
     def __init__(self):
         self.rounds = 0
         self.contributed = 0  # micro-dollars
+        # The progressive wagers that qualified (a contribution each) and
+        # what they wagered, micro-dollars (13:69E-1.39A(b)(1)).
+        self.qualifying_wagers = 0
+        self.wagered = 0
         self.hits = 0
         self.side = {}  # "wager/letter" -> [wagers, wagered cents, paid cents]
         self.seats = {}  # seat -> [rounds it contributed to, micro-dollars, hits]
@@ -26,6 +32,9 @@ class TableDay:
             for row in record.get("contributions") or ():
                 if isinstance(row, list) and len(row) == 3 and type(row[2]) is int:
                     self.contributed += row[2]
+                    self.qualifying_wagers += 1
+                    if type(row[1]) is int:
+                        self.wagered += row[1] * MICROS_PER_CENT
                     seat = self._seat(row[0])
                     seat[0] += 1
                     seat[1] += row[2]
