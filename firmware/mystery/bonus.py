@@ -33,7 +33,7 @@ class MysteryBonus:
         self.clock = clock  # the board's time.time, kept with each hit; None: no clock
         self.meter = None
         self.fault = None
-        self.started = None  # this power-up's `start` record's seq (recordkey.check_clock)
+        self.started = None  # this power-up's `start` record's seq (clock_signed.py)
 
     def boot(self):
         # The generator answers its known answer first (drbg.health_check):

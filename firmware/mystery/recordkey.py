@@ -92,41 +92,6 @@ def collected_auth(key, kid, seq, record_hash):
     return _mac(key, "collected:%s:%d:%s" % (kid, seq, record_hash))
 
 
-def clock_auth(key, kid, seq, record_hash, when):
-    # The floor's clock set for a board whose clock is unset: the time
-    # `when` ([Y, M, D, h, m, s]) bound to this power-up's `start` record,
-    # `seq` with its hash, so it sets no clock at a later start, and none
-    # already set (docs/host-link.md, "The clock"). Its own prefix.
-    return _mac(key, "clock:%s:%d:%s:%d,%d,%d,%d,%d,%d"
-                % ((kid, seq, record_hash) + tuple(when)))
-
-
-def check_clock(bonus, when, auth):
-    # The board's check of the floor's signed clock set, taken from any host
-    # without the key switch: only while its records say "clock": "unset"
-    # (bonus.CLOCK_SET_FROM), with its record key, over this power-up's
-    # start record. Refused otherwise, with nothing changed. Here, loaded
-    # with the key, not in the resident bonus.
-    from .bonus import CLOCK_SET_FROM
-    from .refusal import Refused
-
-    store = bonus.store
-    if bonus.fault is not None:
-        raise Refused("fault: " + bonus.fault)
-    if store.key is None:
-        raise Refused("this board has no record key: its clock is set with the key switch held")
-    if bonus.clock is None or bonus.clock() >= CLOCK_SET_FROM:
-        raise Refused("the clock is set already: a signed clock set is taken only while it "
-                      "is unset; hold the key switch to set it again")
-    seq = bonus.started
-    record_hash = None if seq is None else store.record_hash(seq)
-    if record_hash is None:
-        raise Refused("no start record of this power-up to bind a signed clock set to")
-    if auth != clock_auth(store.key, store.key_id, seq, record_hash, when):
-        raise Refused("the clock set does not verify with record key %s and this start "
-                      "(record %d)" % (store.key_id, seq))
-
-
 def split_auth(auth):
     # (key id, mac) of a record's "auth"; ValueError when it is not that shape.
     if not isinstance(auth, str) or len(auth) != ID_CHARS + 65 or auth[ID_CHARS] != ":":

@@ -399,7 +399,7 @@ class HostLink:
         # The board's date and time; with "set", set first, in service mode
         # only: the clock decides which regulations the board says are in
         # force. Or, an unset clock, by the floor's set signed with the
-        # record key ("auth": recordkey.check_clock).
+        # record key ("auth": mystery/clock_signed.py).
         if self.clock is None:
             raise Refused("this board has no calendar clock")
         reply = {"ok": True, "reply": "clock"}
@@ -407,9 +407,9 @@ class HostLink:
             when = checked_time(command["set"])
             signed = "auth" in command
             if signed:
-                from mystery.recordkey import check_clock
+                from mystery.clock_signed import check
 
-                check_clock(self.table.bonus, when, command["auth"])
+                check(self.table.bonus, when, command["auth"])
             else:
                 self.table.in_service("the clock is set only in service mode",
                                       ": hold the key switch")

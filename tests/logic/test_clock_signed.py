@@ -1,5 +1,5 @@
 # The floor's signed clock set (docs/host-link.md, "The clock";
-# mystery/recordkey.py check_clock): {"cmd": "clock", "set": [...], "auth"}
+# mystery/clock_signed.py): {"cmd": "clock", "set": [...], "auth"}
 # from any host, no key switch, taken only while the board's clock is unset,
 # by a board with a record key, when "auth" is the HMAC of the record key
 # over this power-up's `start` record and the time. Anything else is refused
@@ -7,6 +7,7 @@
 # earlier start (replayed after a restart), a clock already set, a board
 # with no key. The HMAC is worked here by hand (hmac_by_hand.py).
 import binascii
+import sys
 
 import hmac_by_hand
 import tmpdir
@@ -81,6 +82,8 @@ def test_the_floors_signed_set_sets_an_unset_clock_without_the_key_switch(root):
     assert clock["time"] == SET_TIME and "clock" not in clock
     assert clock["auth"] == hmac_by_hand.record_auth(binascii.unhexlify(KEY), clock)
     assert rig.events("clock")[-1] == clock
+    # Its check let go once answered: a board's heap does not keep it.
+    assert "mystery.clock_signed" not in sys.modules
 
 
 @tmpdir.within

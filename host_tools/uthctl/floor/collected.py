@@ -18,7 +18,8 @@
 # never sets a board's clock.
 import time
 
-from mystery.recordkey import clock_auth, collected_auth
+from mystery.clock_signed import clock_auth
+from mystery.recordkey import collected_auth
 
 # Records between two confirmations: one flash write of the board's mark per
 # segment of records at most (its flash wear: docs/testing.md), and never
