@@ -33,6 +33,7 @@ class MysteryBonus:
         self.clock = clock  # the board's time.time, kept with each hit; None: no clock
         self.meter = None
         self.fault = None
+        self.started = None  # this power-up's `start` record's seq (clock_signed.py)
 
     def boot(self):
         # The generator answers its known answer first (drbg.health_check):
@@ -255,7 +256,9 @@ class MysteryBonus:
         self._writable()
         if self._new_board():
             return []
-        return self._commit([{"ev": "start", "program": program, "cause": cause}])
+        records = self._commit([{"ev": "start", "program": program, "cause": cause}])
+        self.started = records[0]["seq"]
+        return records
 
     def _new_board(self):
         # A store that holds no record, no key and no configuration yet.

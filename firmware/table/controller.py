@@ -436,10 +436,11 @@ class Table:
                 self._enter_service()  # the key held all along: service mode, as it means
         return record
 
-    def clock_set(self, was, new):
-        # The board's clock set in service mode (hostlink.py): a `clock`
-        # record with what it read before and after, stamped with the new.
-        self._significant({"ev": "clock", "was": list(was), "new": list(new)})
+    def clock_set(self, was, new, by):
+        # The board's clock set (hostlink.py): a `clock` record with what it
+        # read before and after, stamped with the new, and by whom: "key"
+        # in service mode, "floor" by the floor's signed command.
+        self._significant({"ev": "clock", "was": list(was), "new": list(new), "by": by})
 
     def open_repl(self):
         # The technician's way to MicroPython's REPL (docs/host-link.md, "The

@@ -404,17 +404,25 @@ class HostLink:
 
     def _clock(self, command):
         # The board's date and time; with "set", set first, in service mode
-        # only: the clock decides which regulations the board says are in force.
+        # only: the clock decides which regulations the board says are in
+        # force. Or, an unset clock, by the floor's set signed with the
+        # record key ("auth": mystery/clock_signed.py).
         if self.clock is None:
             raise Refused("this board has no calendar clock")
         reply = {"ok": True, "reply": "clock"}
         if "set" in command:
             when = checked_time(command["set"])
-            self.table.in_service("the clock is set only in service mode",
-                                  ": hold the key switch")
+            signed = "auth" in command
+            if signed:
+                from mystery.clock_signed import check
+
+                check(self.table.bonus, when, command["auth"])
+            else:
+                self.table.in_service("the clock is set only in service mode",
+                                      ": hold the key switch")
             reply["was"] = list(self.clock.read())
             self.clock.set(list(when))
-            self.table.clock_set(reply["was"], self.clock.read())
+            self.table.clock_set(reply["was"], self.clock.read(), "floor" if signed else "key")
         now = self.clock.read()
         date = "%04d-%02d-%02d" % now[:3]
         reply.update(datetime=list(now), date=date, clock=expiry.clock_state(date))

@@ -41,6 +41,9 @@ def test_the_firmwares_records_in_words():
     assert words({"ev": "clock", "was": [2021, 1, 1, 0, 0, 9],
                   "new": [2026, 12, 5, 14, 30, 0]}) == (
         "clock set to 2026-12-05 14:30:00 (was 2021-01-01 00:00:09)")
+    assert words({"ev": "clock", "was": [2021, 1, 1, 0, 0, 9], "new": [2026, 12, 5, 14, 30, 0],
+                  "by": "floor"}) == (
+        "clock set to 2026-12-05 14:30:00 (was 2021-01-01 00:00:09) by the floor")
     assert words({"ev": "fault", "source": "seats", "reason": "I2C expander 0x21: no answer"}) \
         == "FAULT (seats): I2C expander 0x21: no answer"
     assert words({"ev": "fault_cleared", "source": "display", "reason": "no acknowledge"}) == (

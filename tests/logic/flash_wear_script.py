@@ -149,7 +149,7 @@ EVENTS = (
     ("a start", {"ev": "start", "program": "a1" * 32, "cause": "pwron_reset"}),
     ("service mode entered or left", {"ev": "service", "entered": True}),
     ("the clock set", {"ev": "clock", "was": [2021, 1, 1, 0, 0, 9],
-                       "new": [2026, 12, 5, 14, 30, 0]}),
+                       "new": [2026, 12, 5, 14, 30, 0], "by": "floor"}),
     ("a fault raised or cleared", {"ev": "fault", "source": "display",
                                    "reason": "display: the LED meter does not acknowledge "
                                              "(9 bytes missed)"}),

@@ -38,3 +38,11 @@ def collected_auth(key, seq, record_hash):
     # The floor's confirmation that it stored the log up to record `seq`
     # (docs/host-link.md, "Collected").
     return hmac_sha256(key, ("collected:%s:%d:%s" % (key_id(key), seq, record_hash)).encode())
+
+
+def clock_auth(key, seq, record_hash, when):
+    # The floor's clock set for a board whose clock is unset, bound to its
+    # start record `seq` (docs/host-link.md, "The clock"): the time as six
+    # decimal numbers joined by commas.
+    text = "clock:%s:%d:%s:%s" % (key_id(key), seq, record_hash, ",".join(str(n) for n in when))
+    return hmac_sha256(key, text.encode())

@@ -114,7 +114,8 @@ DOOR_CLOSED = {"ev": "door", "state": "closed"}
 # records of their own, no money.
 SERVICE_ENTERED = {"ev": "service", "entered": True}
 SERVICE_LEFT = {"ev": "service", "entered": False}
-CLOCK_SET = {"ev": "clock", "was": [2021, 1, 1, 0, 0, 9], "new": [2026, 12, 5, 14, 30, 0]}
+CLOCK_SET = {"ev": "clock", "was": [2021, 1, 1, 0, 0, 9], "new": [2026, 12, 5, 14, 30, 0],
+             "by": "key"}
 # The board's clock as the day's bonus reads it: every record carries it
 # (MysteryBonus._stamp), the same at every replay of a cut step.
 BOARD_TIME = 1_796_479_740

@@ -29,10 +29,11 @@ class Rig:
     # qualify: the board's declaration (table/qualify.py); program: what the
     # board runs, as a board names it (table/program.py), checked at start;
     # reset_cause: the port's, as app.reset_cause() names it; door: the
-    # compartment door's switch (a Pin, 1 = open), None for a board without one.
+    # compartment door's switch (a Pin, 1 = open), None for a board without one;
+    # board_time: the bonus's time.time() from the start on (None: no clock).
     def __init__(self, root, random_bytes=high_hit_value, seats=6, uth_sensors=True, chips=(),
                  now=1000, today=None, qualify=None, display=None, program=None,
-                 reset_cause=None, door=None):
+                 reset_cause=None, door=None, board_time=None):
         self.now = now
         self.lock = Pin()
         self.key = Pin()
@@ -43,7 +44,7 @@ class Rig:
         self.jackpot_lights = [Pin() for _ in range(seats)]
         seat_list = [Seat(n + 1, self.chips[n], self.uth[n], self.bet_lights[n],
                           self.jackpot_lights[n]) for n in range(seats)]
-        bonus = MysteryBonus(Store(root), random_bytes)
+        bonus = MysteryBonus(Store(root), random_bytes, board_time)
         self.lines = []
         self.today = today
         self.table = Table(bonus, seat_list, self.lock, self.key, self.display, None,

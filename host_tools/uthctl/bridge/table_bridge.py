@@ -9,7 +9,9 @@
 # nonce, published on the event topic as {"table", "head": the board's reply,
 # "asked": the nonce}); and `collected`, the floor's confirmation that it
 # stored the board's log up to a record, authenticated with the record key,
-# which the bridge passes on and the board checks (floor/collected.py).
+# which the bridge passes on and the board checks (floor/collected.py); and
+# `clock`, the floor's clock set for a board whose clock is unset, signed
+# with the record key over the board's start record, passed on the same way.
 import json
 import logging
 import queue
@@ -25,9 +27,9 @@ from ..wire.mqtt import BrokerDown, Client
 from . import anchor_state
 
 READ_ONLY = ("status", "meters", "log", "head")
-# What the floor may ask: the read-only requests, and its confirmation,
-# which changes nothing the board does not check with its own key.
-FLOOR_ASKS = READ_ONLY + ("collected",)
+# What the floor may ask: the read-only requests, and its confirmation and
+# clock set, which change nothing the board does not check with its own key.
+FLOOR_ASKS = READ_ONLY + ("collected", "clock")
 RETRY_S = 0.5
 NOT_AUTHORISED = ("not authorised: table %s's account is not in the broker's password file "
                   "(reload the broker after add-table)")
@@ -222,6 +224,8 @@ class Bridge:
             self.answer_head(request.get("nonce"))
         elif cmd == "collected":
             self.pass_collected(request)
+        elif cmd == "clock":
+            self.pass_clock(request)
         else:
             self.resend(request.get("since"))
 
@@ -252,6 +256,21 @@ class Bridge:
         else:
             self.note("the board refused the floor's confirmation of record %r: %s"
                       % (request.get("seq"), reply.get("error")), logging.WARNING)
+
+    def pass_clock(self, request):
+        # The floor's clock set, as it sent it: the board checks it. One
+        # without an authenticator would be a set in service mode, which
+        # is a technician's at the table, never the floor's.
+        if not isinstance(request.get("auth"), str):
+            self.note("refused a clock request without an authenticator", logging.WARNING)
+            return
+        reply = self.link.command("clock", set=request.get("set"), auth=request.get("auth"))
+        if reply.get("ok"):
+            self.note("the board set its clock from the floor's: %s (was %s)"
+                      % (reply.get("datetime"), reply.get("was")))
+        else:
+            self.note("the board refused the floor's clock set: %s" % reply.get("error"),
+                      logging.WARNING)
 
     def resend(self, since):
         # The records from `since` to the meter's head, as the floor asked.

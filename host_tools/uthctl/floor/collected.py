@@ -11,6 +11,14 @@
 # `log_warning`, which also raises a `log` alert: a board whose log fills
 # while the floor stores its records, or that no key lets the floor confirm,
 # must be collected by hand (uthctl log export --collected, key held).
+# The same way, for a board's `start` record stamped "clock": "unset", the
+# floor's own clock (UTC) as a `clock` set signed over that start record: the
+# board takes it only at that power-up and while its clock is unset
+# (docs/host-link.md, "The clock"), so the table's host, which holds no key,
+# never sets a board's clock.
+import time
+
+from mystery.clock_signed import clock_auth
 from mystery.recordkey import collected_auth
 
 # Records between two confirmations: one flash write of the board's mark per
@@ -41,6 +49,22 @@ class Confirmations:
         self.sent[table] = seq
         return {"cmd": "collected", "seq": seq,
                 "auth": collected_auth(key, in_force, seq, record["hash"])}
+
+
+def clock_request(keys, table, record, in_force, now=time.time):
+    # The signed clock set for the board whose `record` was just stored under
+    # key `in_force`, or None: not a start with its clock unset, unsigned, or
+    # no key the floor holds. A stale start's (a backlog caught up) is sent
+    # all the same: its board refuses it, and nothing else depends on it.
+    if keys is None or in_force is None or record["ev"] != "start" \
+            or record.get("clock") != "unset":
+        return None
+    key = keys.usable(table, in_force).get(in_force)
+    if key is None:
+        return None
+    when = list(time.gmtime(now())[:6])
+    return {"cmd": "clock", "set": when,
+            "auth": clock_auth(key, in_force, record["seq"], record["hash"], when)}
 
 
 def warning_text(record):

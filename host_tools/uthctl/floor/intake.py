@@ -260,12 +260,14 @@ class Intake(HeldRecords):
 
     def _collected(self, table, record, in_force):
         # Stored: its board told so when due (collected.py), and a board's
-        # log filling with uncollected records alerted.
+        # log filling with uncollected records alerted; a start with its
+        # clock unset answered with the floor's clock, signed.
         if record["ev"] == collected.WARNING:
             self.store.raise_alert(table, "log", collected.warning_text(record))
-        request = self.confirmations.after(table, record, in_force)
-        if request is not None:
-            self.requests.append((table, request))
+        for request in (self.confirmations.after(table, record, in_force),
+                        collected.clock_request(self.keys, table, record, in_force)):
+            if request is not None:
+                self.requests.append((table, request))
 
     def _mark_replaced(self, table, record):
         # The board's own replacement, stored: its old key is never in force

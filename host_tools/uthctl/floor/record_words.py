@@ -87,7 +87,8 @@ _SAYING = {
         r["program"][:16] if r.get("program") else "UNREADABLE",
         ", reset cause %s" % r["cause"] if r.get("cause") else ""),
     "service": lambda r: "service mode %s" % ("entered" if r["entered"] else "left"),
-    "clock": lambda r: "clock set to %s (was %s)" % (_when(r["new"]), _when(r["was"])),
+    "clock": lambda r: "clock set to %s (was %s)%s" % (
+        _when(r["new"]), _when(r["was"]), " by the floor" if r.get("by") == "floor" else ""),
 }
 
 
