@@ -3,6 +3,8 @@
 # host, no key switch, bound to this power-up's `start` record. Loaded only
 # when such a command comes (a Pico's clock is unset at every power-up), and
 # let go once it is answered, so that a keyed board's heap does not carry it.
+from uth.let_go import let_go
+
 from .recordkey import mac
 from .refusal import Refused
 
@@ -24,7 +26,7 @@ def check(bonus, when, auth):
     try:
         _check(bonus, when, auth)
     finally:
-        _let_go()
+        let_go(__name__)
 
 
 def _check(bonus, when, auth):
@@ -45,15 +47,3 @@ def _check(bonus, when, auth):
     if auth != clock_auth(store.key, store.key_id, seq, record_hash, when):
         raise Refused("the clock set does not verify with record key %s and this start "
                       "(record %d)" % (store.key_id, seq))
-
-
-def _let_go():
-    # This module out of sys.modules and its package, so its heap is freed
-    # (as uth/evaluator.py lets its check go).
-    import sys
-
-    parent, _, child = __name__.rpartition(".")
-    sys.modules.pop(__name__, None)
-    package = sys.modules.get(parent)
-    if package is not None and hasattr(package, child):
-        delattr(package, child)

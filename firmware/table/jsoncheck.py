@@ -25,6 +25,8 @@ import sys
 
 from micropython import const
 
+from uth.let_go import let_go
+
 # The byte classes the fast pass reads, a bit for each class a byte is in
 # (the scanners compile the same bits in as constants). A byte in no class,
 # a control character or one past ASCII, is never passed.
@@ -125,11 +127,7 @@ def _compiled_scan():
     from . import jsonscan_viper
 
     scan = jsonscan_viper.scan
-    name = jsonscan_viper.__name__  # "table.jsonscan_viper"
-    del sys.modules[name]
-    package = sys.modules.get(name.split(".")[0])
-    if package is not None and hasattr(package, "jsonscan_viper"):
-        delattr(package, "jsonscan_viper")
+    let_go(jsonscan_viper.__name__)
     return scan
 
 

@@ -4,6 +4,7 @@
 # score(hand, n) is the hot path (see eval_plain for the score layout);
 # evaluate() and best_five() serve callers holding a list of card codes.
 from .categories import CATEGORY_SHIFT
+from .let_go import let_go
 
 
 def _native():
@@ -16,19 +17,8 @@ def _native():
     from . import eval_check
 
     proven = eval_check.scores_known_hands(score)
-    _let_go(eval_check)
+    let_go(eval_check.__name__)
     return score if proven else None
-
-
-def _let_go(module):
-    # The module out of sys.modules and its package, so its heap is freed.
-    import sys
-
-    parent, _, child = module.__name__.rpartition(".")
-    sys.modules.pop(module.__name__, None)
-    package = sys.modules.get(parent)
-    if package is not None and hasattr(package, child):
-        delattr(package, child)
 
 
 score = _native()
