@@ -12,7 +12,9 @@ import os
 
 from micropython import const
 
-from . import chain, oldstores, retention
+from uth.let_go import let_go
+
+from . import chain, retention
 from .copies import COPY_INDEX, COPY_PAYLOAD, COPY_SEQ, TMP_NAME, Pair, exists
 from .eventlog import RESERVE_BLOCKS, Log
 from .meter import Meter
@@ -62,6 +64,8 @@ class Store:
         # Made with the store, so its lasting strings lie together rather
         # than among a commit's passing ones.
         self._tmp = root + "/" + TMP_NAME
+        from . import oldstores  # the earlier formats' names; let go after the boot
+
         self._meters = Pair(root, ("meter.a", "meter.b"),
                             ("UTHMETER3", oldstores.METER2_MAGIC, oldstores.METER_MAGIC),
                             "meter")
@@ -143,6 +147,8 @@ class Store:
             if copy[COPY_SEQ] == hits_seq:
                 payload = copy[COPY_PAYLOAD]
                 if type(payload) is list:
+                    from . import oldstores
+
                     return oldstores.hits_rare(payload)
                 self.program = _program_digest(payload.get("program"))
                 return payload["hits"], payload["settings"], payload["retained"]
@@ -313,11 +319,16 @@ class Store:
         # The room is measured once the boot's own writes are done, so the
         # first commit after a power-on need not measure it.
         self.log.room = None
-        meter = self._boot()
+        try:
+            meter = self._boot()
+        finally:
+            let_go("mystery.oldstores")  # read at the boot only: play never needs it
         self.log.measure_room()
         return meter
 
     def _boot(self):
+        from . import oldstores
+
         for tmp in (self._tmp, self.root + "/" + oldstores.TMP_NAME):
             if exists(tmp):
                 os.remove(tmp)
@@ -461,6 +472,8 @@ class Store:
             key = keys.read(keys.path(self.root)).get(kid)
         except (ValueError, TypeError, OSError) as error:
             raise StoreFault("record key %s: %s" % (kid, error)) from None
+        finally:
+            let_go(keys.__name__)  # read at boot and written at a provision only
         if key is None:
             raise StoreFault("the record key the meter record names (%s) is not on flash" % kid)
         self.key, self.key_id = key, kid
@@ -478,7 +491,10 @@ class Store:
         from . import keys
 
         kept = [] if self.key is None else [(self.key_id, self.key)]
-        keys.write(keys.path(self.root), self._tmp, kept + [(new_key[1], new_key[0])])
+        try:
+            keys.write(keys.path(self.root), self._tmp, kept + [(new_key[1], new_key[0])])
+        finally:
+            let_go(keys.__name__)
 
     # ---- commit ----
 
@@ -538,7 +554,10 @@ class Store:
         # Once the meter record names the new key, the old one goes.
         from . import keys
 
-        keys.write(keys.path(self.root), self._tmp, [(self.key_id, self.key)])
+        try:
+            keys.write(keys.path(self.root), self._tmp, [(self.key_id, self.key)])
+        finally:
+            let_go(keys.__name__)
 
 
 def _program_digest(found):

@@ -23,7 +23,6 @@ from .board_clock import BoardClock
 from .controller import Table
 from .heap import HeapWatch
 from .hostlink import HostLink
-from .program_check import ProgramCheck
 from .unix_time import unix_clock
 
 _TICK_MS = const(5)
@@ -40,8 +39,7 @@ def build(board):
     link = HostLink(table, board.serial.write_line, getattr(board.serial, "write_json", None),
                     clock=calendar_clock(board))
     link.program = getattr(board, "program", None)
-    if link.program is not None:  # checked at every start (program_check.py)
-        table.program_check = ProgramCheck(link.program)
+    table.program = link.program  # checked at every start (program_check.py)
     table.reset_cause = getattr(board, "reset_cause", None)  # for the start's record
     link.heap = HeapWatch(link.send, getattr(board, "reset", None),
                           getattr(board, "heap_bytes", None))

@@ -45,9 +45,10 @@ from mystery.meter import (
 )
 from mystery.money import cents_text
 from mystery.refusal import Refused
+from uth.let_go import let_go
 from uth.seats import MAX_SEAT
 
-from . import expiry, meter_text, qualify
+from . import expiry, meter_text
 from .display_watch import DisplayWatch
 from .inputs import FALL, RISE, Debounced, SeatSensors
 from .turns import Rotation, Turns
@@ -115,9 +116,12 @@ class Table:
         # The board's garbage collection (app.build passes the heap watch's),
         # run at the table's quiet moments (_quiet); None: none.
         self.collect = None
-        # The start's program check (program_check.py), which app.build
-        # gives a board that names its program; None: no check.
-        self.program_check = None
+        # The program this board runs, the reader app.build gives a board that
+        # names it (program.py; None: no check), and what the start's check
+        # found, (kind, digest, verdict) (program_check.py, loaded for the
+        # check and let go: play never needs it in the heap).
+        self.program = None
+        self.program_found = None
         self.program_fault = None  # why the program may not play; an acceptance clears it
         self.reset_cause = None  # the port's machine.reset_cause() by name; None: not reported
 
@@ -134,11 +138,21 @@ class Table:
         # Why the table is in a fault (the store's first), or None.
         return self.bonus.fault or self.board_fault or self.program_fault
 
+    def _check_qualify(self):
+        # The seats' wiring against the board's declaration, once a start
+        # (qualify.py, let go after: play needs only the declaration's name).
+        from . import qualify
+
+        fault, self.warning = qualify.check(self.seats, self.qualify)
+        self.qualify = self.qualify or qualify.BOTH_SPOTS
+        let_go(qualify.__name__)
+        return fault
+
     # ---- start-up ----
 
     def start(self, now):
         # The expanders start first, because a debouncer takes its first read as settled.
-        fault, self.warning = qualify.check(self.seats, self.qualify)
+        fault = self._check_qualify()
         self.io_live = self.io is not None and fault is None
         if self.io_live:
             fault = self.io.start()
@@ -184,9 +198,12 @@ class Table:
 
     def _check_program(self):
         # Before the meter is picked up: a store in a fault has no accepted digest to trust.
-        if self.program_check is None or self.bonus.fault is not None:
+        if self.program is None or self.bonus.fault is not None:
             return
-        event = self.program_check.run(self.bonus.store.program)
+        from . import program_check
+
+        self.program_found, event = program_check.check(self.program, self.bonus.store.program)
+        let_go(program_check.__name__)
         if event is not None:
             self.program_fault = event["reason"]
             event["source"] = "program"
@@ -196,9 +213,9 @@ class Table:
         # Each start of a board that names its program is a record: the
         # program's digest (None: unreadable) and the reset's cause. A store
         # in a fault takes none; a full flash refuses it, as any record.
-        if self.program_check is None or self.bonus.fault is not None:
+        if self.program_found is None or self.bonus.fault is not None:
             return
-        self._operate(self.bonus.record_start, self.program_check.digest, self.reset_cause)
+        self._operate(self.bonus.record_start, self.program_found[1], self.reset_cause)
 
     # ---- the loop ----
 
@@ -419,16 +436,20 @@ class Table:
         # The program running accepted by a technician (program_check.py):
         # in service mode, or with the key held in the fault its check
         # raised, which the acceptance clears. Its `program` record.
-        check = self.program_check
-        if check is None:
+        if self.program is None:
             raise Refused("this board names no program to accept")
         if not (self.state == FAULT and self.key.state and self.program_fault is not None):
             self.in_service("a program is accepted only in service mode",
                             ": hold the key switch")
-        if check.digest is None:
+        kind, digest, _ = self.program_found or (None, None, None)
+        if digest is None:
             raise Refused("the program could not be read at start: there is nothing to accept")
-        record = self._host_operation(self.bonus.accept_program, check.kind, check.digest)[0]
-        check.judge(self.bonus.store.program)
+        record = self._host_operation(self.bonus.accept_program, kind, digest)[0]
+        from . import program_check
+
+        judged = program_check.verdict(digest, self.bonus.store.program)
+        self.program_found = (kind, digest, judged)
+        let_go(program_check.__name__)
         if self.program_fault is not None:
             self.program_fault = None
             self._resume()
@@ -483,15 +504,17 @@ class Table:
         meter = self.bonus.meter
         status = {"state": self.state, "display": self.shown,
                   "fault": self.fault(),
-                  "qualify": self.qualify or qualify.BOTH_SPOTS,
+                  "qualify": self.qualify,
                   "payment": self.payment, "locked_in": self.locked_in,
                   "stale_chips": list(self.stale_chips), "validation": self._validation(),
                   "lights": {"bet": _seats_lit(self.lit[0]), "jackpot": _seats_lit(self.lit[1])},
                   "key_id": self.bonus.store.key_id, "drbg": self.bonus.generator(),
                   "display_fault": self.display_watch.fault,
                   "display_sensed": self.display_watch.sensed, "door": self._door_state()}
-        if self.program_check is not None:
-            status["program"] = self.program_check.status(self.bonus.store.program)
+        if self.program is not None:
+            kind, digest, verdict = self.program_found or (None, None, None)
+            status["program"] = {"check": verdict, "kind": kind, "digest": digest,
+                                 "accepted": self.bonus.store.program}
         if self.warning is not None:
             status["warnings"] = [self.warning]
         if meter is not None and self.bonus.fault is None:

@@ -30,39 +30,29 @@ def program_digest(program):
     return found[0], binascii.hexlify(sha.digest()).decode()
 
 
-class ProgramCheck:
-    # program: the board's (program.py), () -> (kind, pieces[, others]).
-    def __init__(self, program):
-        self.program = program
-        self.kind = None
-        self.digest = None
-        self.verdict = None  # ACCEPTED, NOT_ACCEPTED, CHANGED or UNREADABLE once run
-        self.error = None
+def check(program, accepted):
+    # ((kind, digest, verdict), the fault's event or None): the program read
+    # by program (the board's reader, program.py) and hashed, judged against
+    # the accepted digest (None: none yet). The controller keeps the three
+    # and lets this module go.
+    try:
+        kind, digest = program_digest(program)
+    # A program of files that are not there, or (after a collection) no
+    # memory to read it: a fault with its reason, never a stopped controller.
+    except (OSError, MemoryError) as error:
+        return (None, None, UNREADABLE), {
+            "ev": "fault", "reason": "program: it cannot be read (%s): no play until it can"
+            % error, "program": None, "accepted": accepted}
+    judged = verdict(digest, accepted)
+    if judged != CHANGED:
+        return (kind, digest, judged), None
+    return (kind, digest, judged), {
+        "ev": "fault", "reason": "program: this is not the program accepted in service mode: "
+        "no play until a technician accepts it with the key held (accept_program)",
+        "program": digest, "accepted": accepted}
 
-    def run(self, accepted):
-        # Hashes the program and judges it against the accepted digest
-        # (None: none yet); gives the fault's event, or None.
-        try:
-            self.kind, self.digest = program_digest(self.program)
-        # A program of files that are not there, or (after a collection) no
-        # memory to read it: a fault with its reason, never a stopped controller.
-        except (OSError, MemoryError) as error:
-            self.verdict, self.error = UNREADABLE, str(error)
-            return {"ev": "fault", "reason": "program: it cannot be read (%s): no play until "
-                    "it can" % error, "program": None, "accepted": accepted}
-        self.judge(accepted)
-        if self.verdict != CHANGED:
-            return None
-        return {"ev": "fault", "reason": "program: this is not the program accepted in "
-                "service mode: no play until a technician accepts it with the key held "
-                "(accept_program)", "program": self.digest, "accepted": accepted}
 
-    def judge(self, accepted):
-        if accepted is None:
-            self.verdict = NOT_ACCEPTED
-        else:
-            self.verdict = ACCEPTED if accepted == self.digest else CHANGED
-
-    def status(self, accepted):
-        return {"check": self.verdict, "kind": self.kind, "digest": self.digest,
-                "accepted": accepted}
+def verdict(digest, accepted):
+    if accepted is None:
+        return NOT_ACCEPTED
+    return ACCEPTED if accepted == digest else CHANGED

@@ -10,7 +10,6 @@ from table.clock import ticks_add
 from table.controller import Table
 from table.hostlink import HostLink
 from table.inputs import Seat
-from table.program_check import ProgramCheck
 
 
 def high_hit_value(n):
@@ -53,7 +52,7 @@ class Rig:
         self.table.emit = self.link.send
         if program is not None:  # as app.build does for a board that names its program
             self.link.program = program
-            self.table.program_check = ProgramCheck(program)
+            self.table.program = program
         self.table.reset_cause = reset_cause  # as app.build has it from machine.reset_cause()
         self.table.start(self.now)
 
