@@ -79,7 +79,8 @@ MIN_KILLS = 30  # fewer only if the operations ran out: a failure
 RNG_SEED = 653_2024  # the kill moments and the seats played
 HIT_WINDOW_CENTS = 90  # the seed's first two hit values lie this close to $100
 COMPARED = ("meter", "contributed", "seeded", "paid", "hits", "cycle", "round", "config",
-            "phase", "pending", "last_hits", "display_cents", "log_seq")
+            "phase", "pending", "last_hits", "display_cents", "log_seq", "qualifying_wagers",
+            "wagered")
 
 
 # The virtual board's own: SIGKILLs of its interpreter found under /proc, UTH
@@ -267,6 +268,8 @@ def after_round(m, qualifying, hit_value, salt):
     for seat in sorted(qualifying):
         a["meter"] += CONTRIBUTION
         a["contributed"] += CONTRIBUTION
+        a["qualifying_wagers"] += 1  # the wager meters: each qualifying wager, and its cents
+        a["wagered"] += A1_MIN_WAGER_CENTS * MICROS_PER_CENT
         contributions.append([seat, A1_MIN_WAGER_CENTS, CONTRIBUTION])
         if a["phase"] == "running" and a["meter"] > hit_value:
             award = min(a["meter"] - a["meter"] % MICROS_PER_CENT, A1_MAXIMUM)
@@ -276,7 +279,8 @@ def after_round(m, qualifying, hit_value, salt):
                    "round": a["round"], "hit_value": hit_value, "salt": salt,
                    "commitment": m["commitment"]}
     records = [{"ev": "round", "round": a["round"], "contributions": contributions,
-                "meter": a["meter"]}] + ([hit] if hit else [])
+                "meter": a["meter"], "qualifying_wagers": a["qualifying_wagers"],
+                "wagered": a["wagered"]}] + ([hit] if hit else [])
     a["log_seq"] += len(records)
     a["display_cents"] = display_cents(a)
     return a, records
