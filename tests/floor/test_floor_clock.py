@@ -16,10 +16,10 @@ import pytest
 from board_standin import StandInBoard
 from chains import CASINO, message, records, signed, topic
 from chains import keyed as key_file_for
+from test_floor_collected import _bridge  # the table-3 bridge the floor's commands go through
 
 from mystery import chain
 from uthctl.analysis import record_auth
-from uthctl.bridge.table_bridge import Bridge
 from uthctl.floor.intake import ACCEPTED, DUPLICATE, REFUSED, Intake
 from uthctl.floor.table_keys import TableKeys
 from uthctl.links.board_link import Link
@@ -88,11 +88,6 @@ def test_a_forged_start_is_refused_and_not_answered(intake, keys):
     genuine = signed(_with_start(), key_file, "3")
     assert _take(intake, genuine[-1:]) == [ACCEPTED]
     assert len(_clock_requests(intake)) == 1
-
-
-def _bridge(tmp_path):
-    return Bridge("unused", "mqtt://127.0.0.1:1883", ("table-3", "p"), "riverside", "3",
-                  tmp_path / "bridge-3.json")
 
 
 def test_the_bridge_passes_on_only_an_authenticated_clock_set(tmp_path, caplog):
