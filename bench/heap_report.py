@@ -23,8 +23,9 @@ def board_heaps():
             ("ESP32-WROVER", heaps.budget("esp32_devkitc")))
 
 
-def unix(boards=None):
-    # {title: census, or {"failed": the last line it printed}}, with its budget.
+def unix(boards=None, signed=False):
+    # {title: census, or {"failed": the last line it printed}}, with its budget;
+    # signed: the table given a record key first, so every commit signs.
     sys.path.insert(0, os.path.join(ROOT, "host_tools"))
     from uthctl.boards import REPO, heaps, sim_build
 
@@ -33,7 +34,8 @@ def unix(boards=None):
         [".frozen", str(firmware), os.path.join("tests", "logic")]))
     found = {}
     for title, budget in boards or board_heaps():
-        done = subprocess.run([MICROPYTHON, "-X", "heapsize=" + heaps.heapsize(budget), SCRIPT],
+        command = [MICROPYTHON, "-X", "heapsize=" + heaps.heapsize(budget), SCRIPT]
+        done = subprocess.run(command + (["signed"] if signed else []),
                               cwd=ROOT, env=env, capture_output=True, text=True)
         lines = (done.stdout + done.stderr).strip().splitlines() or ["(nothing)"]
         try:

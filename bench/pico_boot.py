@@ -75,7 +75,7 @@ def _profile():
     commit = store.Store.commit
 
     def timed_commit(*args, **kwargs):
-        keyed = sys.modules.get("mystery.recordkey")  # loaded with the key
+        keyed = sys.modules.get("mystery.record_mac")  # loaded with the key
         if keyed is not None and not hasattr(keyed, "_timed"):
             keyed._timed = True
             _wrap(keyed, "record_auth", "auth")

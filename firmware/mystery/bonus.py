@@ -6,6 +6,8 @@ import binascii
 
 from micropython import const
 
+from uth.let_go import let_go
+
 from . import drbg, entropy, retention
 from .meter import Refused
 from .record import public_meters
@@ -127,6 +129,7 @@ class MysteryBonus:
                               "held and no \"auth\"")
             from .recordkey import collected_auth
 
+            let_go("mystery.recordkey")  # loaded for this answer only
             if auth != collected_auth(store.key, store.key_id, seq, record_hash):
                 raise Refused("the confirmation does not verify with record key %s"
                               % store.key_id)
@@ -236,13 +239,15 @@ class MysteryBonus:
         # logged operation, the `key` record, signed with the key it
         # replaces. The key itself is in no record and no message.
         self._writable()
-        from . import recordkey  # loaded once a key is given, as the store loads it then
+        from . import recordkey  # loaded for the key's check and id, then let go
 
         try:
             key = recordkey.parse_key(key_text)
+            kid = recordkey.key_id(key)
         except ValueError as error:
             raise Refused(str(error)) from None
-        kid = recordkey.key_id(key)
+        finally:
+            let_go(recordkey.__name__)
         if kid == self.store.key_id:
             raise Refused("record key %s is already in force" % kid)
         event = {"ev": "key", "key_id": kid, "was": self.store.key_id}
@@ -300,6 +305,7 @@ class MysteryBonus:
         if store.key is not None:
             from .recordkey import head_auth
 
+            let_go("mystery.recordkey")  # loaded for this answer only
             answer["key_id"] = store.key_id
             answer["auth"] = head_auth(store.key, store.head_seq, store.head_hash, nonce,
                                        dropped)

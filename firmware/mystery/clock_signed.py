@@ -5,7 +5,7 @@
 # let go once it is answered, so that a keyed board's heap does not carry it.
 from uth.let_go import let_go
 
-from .recordkey import mac
+from .record_mac import mac
 from .refusal import Refused
 
 

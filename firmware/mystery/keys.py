@@ -9,8 +9,9 @@
 import binascii
 import os
 
+from uth.let_go import let_go
+
 from .copies import decode, encode, exists
-from .recordkey import key_id
 
 NAME = "keys"  # in the store's folder
 _MAGIC = "UTHKEYS1"
@@ -28,12 +29,17 @@ def read(path):
         found = decode((_MAGIC,), f.read())
     if found is None:
         raise ValueError("the record keys file is unreadable")
+    from .recordkey import key_id  # for the boot's check only: let go after it
+
     keys = {}
-    for kid, text in found[1]:
-        key = binascii.unhexlify(text)
-        if key_id(key) != kid:
-            raise ValueError("the record keys file holds a key that is not its id's")
-        keys[kid] = key
+    try:
+        for kid, text in found[1]:
+            key = binascii.unhexlify(text)
+            if key_id(key) != kid:
+                raise ValueError("the record keys file holds a key that is not its id's")
+            keys[kid] = key
+    finally:
+        let_go("mystery.recordkey")
     return keys
 
 

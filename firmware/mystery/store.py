@@ -84,7 +84,7 @@ class Store:
         self.lock_needs = retention.LOCK_NEEDS
         self.op_needs = retention.OP_NEEDS
         # The record key in force (bytes) and its id; None: none given yet,
-        # and records go unsigned. keys.py and recordkey.py load only once a
+        # and records go unsigned. keys.py and record_mac.py load only once a
         # key is named: a table never given one keeps that heap.
         self.key = None
         self.key_id = None
@@ -510,7 +510,7 @@ class Store:
         seq, prev = self.head_seq, self.head_hash
         signer = self._signer(new_key)
         if signer is not None:
-            from .recordkey import record_auth
+            from .record_mac import record_auth
         records = []
         for event in events:
             seq += 1

@@ -4,9 +4,12 @@
 # 166,592 bytes (its board file's WROOM_HEAP_BYTES, measured on the official
 # image). Ten six-seat rounds with every side wager settle, and 24 KB stay free
 # after them: the reserve a board keeps for what play leaves in pieces
-# (docs/heap.md). The census's figures are printed with -s.
+# (docs/heap.md), with no record key and with one (every commit signed, as at
+# a keyed table). The census's figures are printed with -s.
 import sys
 from pathlib import Path
+
+import pytest
 
 from uthctl.boards import heaps
 
@@ -17,9 +20,10 @@ RESERVE = 24 * 1024  # bytes free after ten rounds (docs/heap.md)
 ROUND_GROWTH = 512  # bytes a round may leave behind past the first
 
 
-def test_the_wroom_settles_ten_rounds_and_keeps_24_kb_free():
+@pytest.mark.parametrize("signed", [False, True], ids=["unkeyed", "keyed"])
+def test_the_wroom_settles_ten_rounds_and_keeps_24_kb_free(signed):
     wroom = ("ESP32-WROOM-32", heaps.budget("esp32_devkitc", "WROOM_HEAP_BYTES"))
-    census = heap_report.unix([wroom])[wroom[0]]
+    census = heap_report.unix([wroom], signed=signed)[wroom[0]]
     heap_report.print_unix({wroom[0]: census})
     assert "failed" not in census, census
     assert census["heap"] >= wroom[1]
