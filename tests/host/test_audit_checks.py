@@ -213,19 +213,23 @@ def test_rule_tables_are_marked_expired_by_date():
 
 
 def test_csv_row_of_a_round_and_a_hit():
+    # The wager meters count from the cycle's start: 12 wagers of $1 before,
+    # this round's two of $1 make 14 and $14.
     round_record = {"seq": 9, "ev": "round", "round": 7, "meter": 100_150_000,
                     "contributions": [[2, 100, 50_000], [5, 100, 50_000]], "prev": "0" * 64,
-                    "hash": "1" * 64}
+                    "qualifying_wagers": 14, "wagered": 14_000_000, "hash": "1" * 64}
     row = logexport.csv_row(round_record)
-    assert row[:13] == (9, "round", "", "", 7, "", "", "", "", "100.15", "0.10", "2 5", "")
+    assert row[:15] == (9, "round", "", "", 7, "", "", "", "", "100.15", "0.10", "2 5", "",
+                        14, "14.00")
+    assert logexport.CSV_COLUMNS[13:15] == ("qualifying_wagers", "wagered_usd")
     hit = {"seq": 10, "ev": "hit", "seat": 5, "award": 100_150_000, "cycle": 1, "round": 7,
            "time": 1_700_000_000, "hit_value": 100_120_000, "salt": "ab",
            "commitment": "2" * 64, "prev": "1" * 64, "hash": "3" * 64}
     row = logexport.csv_row(hit)
     # 1,700,000,000 s after the epoch is 2023-11-14 22:13:20 UTC.
-    assert row[:13] == (10, "hit", "2023-11-14 22:13:20", 1, 7, 5, "", "", "100.15", "", "",
-                        "", "100.12")
-    assert json.loads(row[13]) == hit
+    assert row[:15] == (10, "hit", "2023-11-14 22:13:20", 1, 7, 5, "", "", "100.15", "", "",
+                        "", "100.12", "", "")
+    assert json.loads(row[15]) == hit
 
 
 def test_plot_writes_a_png(tmp_path):

@@ -28,7 +28,7 @@ from .board_link import LinkError
 
 CSV_COLUMNS = ("seq", "ev", "time_utc", "cycle", "round", "seat", "config", "payment",
                "award_usd", "meter_usd", "contributed_usd", "seats", "hit_value_usd",
-               "record")
+               "qualifying_wagers", "wagered_usd", "record")
 
 
 class JoinError(BoardRefusal):
@@ -203,7 +203,8 @@ def csv_row(record):
             _blank(record.get("seat")), _blank(record.get("config")),
             _blank(record.get("payment")), usd(record.get("award")), usd(record.get("meter")),
             usd(contributed), " ".join(str(seat) for seat, _, _ in contributions),
-            usd(record.get("hit_value")), json.dumps(record, sort_keys=True))
+            usd(record.get("hit_value")), _blank(record.get("qualifying_wagers")),
+            usd(record.get("wagered")), json.dumps(record, sort_keys=True))
 
 
 def _blank(value):
