@@ -40,6 +40,7 @@ def build(board):
                     clock=calendar_clock(board))
     link.program = getattr(board, "program", None)
     table.program = link.program  # checked at every start (program_check.py)
+    table.ticks_ms = clock_of(board)[0]  # which times that check
     table.reset_cause = getattr(board, "reset_cause", None)  # for the start's record
     link.heap = HeapWatch(link.send, getattr(board, "reset", None),
                           getattr(board, "heap_bytes", None))

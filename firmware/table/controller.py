@@ -123,6 +123,8 @@ class Table:
         self.program = None
         self.program_found = None
         self.program_fault = None  # why the program may not play; an acceptance clears it
+        self.program_check_ms = None  # what the start's check took, on the board's clock
+        self.ticks_ms = None  # the board's millisecond clock (app.build), to time that check
         self.reset_cause = None  # the port's machine.reset_cause() by name; None: not reported
 
     @property
@@ -202,7 +204,8 @@ class Table:
             return
         from . import program_check
 
-        self.program_found, event = program_check.check(self.program, self.bonus.store.program)
+        self.program_found, event, self.program_check_ms = program_check.check(
+            self.program, self.bonus.store.program, self.ticks_ms)
         let_go(program_check.__name__)
         if event is not None:
             self.program_fault = event["reason"]
@@ -514,7 +517,8 @@ class Table:
         if self.program is not None:
             kind, digest, verdict = self.program_found or (None, None, None)
             status["program"] = {"check": verdict, "kind": kind, "digest": digest,
-                                 "accepted": self.bonus.store.program}
+                                 "accepted": self.bonus.store.program,
+                                 "check_ms": self.program_check_ms}
         if self.warning is not None:
             status["warnings"] = [self.warning]
         if meter is not None and self.bonus.fault is None:

@@ -12,6 +12,8 @@ import binascii
 import gc
 import hashlib
 
+from .clock import ticks_diff
+
 ACCEPTED = "accepted"
 NOT_ACCEPTED = "not_accepted"
 CHANGED = "changed"
@@ -30,11 +32,21 @@ def program_digest(program):
     return found[0], binascii.hexlify(sha.digest()).decode()
 
 
-def check(program, accepted):
-    # ((kind, digest, verdict), the fault's event or None): the program read
-    # by program (the board's reader, program.py) and hashed, judged against
-    # the accepted digest (None: none yet). The controller keeps the three
-    # and lets this module go.
+def check(program, accepted, ticks_ms=None):
+    # ((kind, digest, verdict), the fault's event or None, the check's
+    # milliseconds by ticks_ms, the board's clock, or None without one): the
+    # program read by program (the board's reader, program.py) and hashed,
+    # judged against the accepted digest (None: none yet). The controller
+    # keeps the three and the time (`status` shows it: what the check adds to
+    # a start, measured where it runs) and lets this module go.
+    if ticks_ms is None:
+        return _judged(program, accepted) + (None,)
+    began = ticks_ms()
+    found, event = _judged(program, accepted)
+    return found, event, ticks_diff(ticks_ms(), began)
+
+
+def _judged(program, accepted):
     try:
         kind, digest = program_digest(program)
     # A program of files that are not there, or (after a collection) no

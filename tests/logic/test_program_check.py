@@ -66,7 +66,8 @@ def test_a_board_with_no_program_accepted_yet_plays_and_says_so(root):
     rig.configure("A1")
     status = rig.command(cmd="status")[-1]
     assert status["program"] == {"check": "not_accepted", "kind": "files",
-                                 "digest": _sha256(RELEASE_1), "accepted": None}
+                                 "digest": _sha256(RELEASE_1), "accepted": None,
+                                 "check_ms": None}  # a table given no clock: not timed
     assert rig.events("fault") == []
     before, after = _lock_a_round(rig)
     assert after == before + 1 and rig.table.state == "locked"
@@ -195,3 +196,26 @@ def test_a_board_that_names_no_program_records_no_start(root):
     # The logic rig's other tests: no program, no check and no record.
     rig = Rig(root)
     assert rig.table.bonus.store.head_seq == 0 and "program" not in rig.command(cmd="status")[-1]
+
+
+@tmpdir.within
+def test_the_check_is_timed_on_the_boards_clock(root):
+    # The board's clock (app.build gives the table its ticks_ms) read before
+    # and after the check: a reader whose pieces take 7 ms and 5 ms of it
+    # makes a check of 12 ms, in `status`, whatever the host's own time.
+    clock = [1_000]
+
+    def ticks_ms():
+        return clock[0]
+
+    def pieces():
+        for piece, ms in zip(RELEASE_1, (7, 0, 5, 0)):
+            clock[0] += ms
+            yield piece
+
+    rig = Rig(root)
+    rig.table.program = lambda: ("files", pieces(), [])
+    rig.table.ticks_ms = ticks_ms
+    rig.table.start(rig.now)
+    program = rig.command(cmd="status")[-1]["program"]
+    assert (program["check"], program["check_ms"]) == ("not_accepted", 12), program

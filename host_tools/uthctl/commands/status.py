@@ -92,6 +92,8 @@ def _program(status):
     text = _PROGRAM.get(program["check"], program["check"])
     if program.get("digest"):
         text += " (%s %s)" % (program["kind"], program["digest"][:16])
+    if program.get("check_ms") is not None:
+        text += ", the check took %d ms" % program["check_ms"]
     return text
 
 
