@@ -209,8 +209,8 @@ def test_the_check_is_timed_on_the_boards_clock(root):
         return clock[0]
 
     def pieces():
-        for piece, ms in zip(RELEASE_1, (7, 0, 5, 0)):
-            clock[0] += ms
+        for n, piece in enumerate(RELEASE_1):
+            clock[0] += (7, 0, 5, 0)[n]
             yield piece
 
     rig = Rig(root)
