@@ -14,6 +14,7 @@ def test_a_hung_mpremote_is_a_clear_error(monkeypatch):
     waits = []
 
     def hangs(argv, timeout, **_):
+        assert argv[2:] == ["/dev/ttyX", "resume", "rtc"], argv  # no soft reset first
         waits.append(timeout)
         raise subprocess.TimeoutExpired(argv, timeout)
 

@@ -80,10 +80,13 @@ def _by_mpremote(port, setting, wait=MPREMOTE_WAIT):
 
 
 def _mpremote(port, wait, *command):
+    # `resume`: the board is already at its REPL, and mpremote's own soft reset
+    # first would only run boot.py again (and panics the emulated ESP32 under
+    # QEMU: docs/boards.md).
     mpremote = str(Path(sys.executable).parent / "mpremote")
     try:
-        done = subprocess.run([mpremote, "connect", port, *command], capture_output=True,
-                              text=True, timeout=wait)
+        done = subprocess.run([mpremote, "connect", port, "resume", *command],
+                              capture_output=True, text=True, timeout=wait)
     except subprocess.TimeoutExpired:
         raise UthctlError("mpremote %s got no answer from %s within %g s (the controller is "
                           "stopped at the REPL; a slow board may need a longer --timeout)"
