@@ -19,7 +19,6 @@
 # in service mode once configured, so every commit signs its records.
 import gc
 import json
-import os
 import sys
 import time
 
@@ -43,13 +42,6 @@ def _controller():
         from table import app
 
         table, link = app.build(board.build())
-        if "main.py" not in os.listdir("/"):
-            # The emulated ESP32's census flash has no main.py, so that its
-            # REPL comes up: the start's program check would find the program
-            # unreadable and refuse every round. The check is measured where
-            # main.py starts the controller (`status`'s program.check_ms), and
-            # the unix port's census makes none either.
-            table.program = None
         table.start(time.ticks_ms())
         return table, link, sys.platform
     import tmpdir
