@@ -97,6 +97,22 @@ def _older_table_row(engine):
         schema.tables.c.table_id == bindparam("b_table"))
 
 
+def create_schema(engine, tries=3):
+    # Two processes may open a new database at once (the floor and its page,
+    # an audit, a test): each finds which tables are missing, then creates
+    # them, and the later CREATE TABLE fails on what the other made in
+    # between ("table tables already exists"; seen under load). Again, then:
+    # the check now finds them. Any other failure fails each try alike.
+    for attempt in range(1, tries + 1):
+        try:
+            schema.metadata.create_all(engine)
+            return
+        except SQLAlchemyError:
+            if attempt == tries:
+                raise
+            time.sleep(0.1 * attempt)
+
+
 class FloorDatabase(Batching):
     """Every table's records, meters and status as the floor keeps them (SQL)."""
 
@@ -113,7 +129,7 @@ class FloorDatabase(Batching):
             self.reads = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.table_row = _TABLE_ROW
         if create:
-            schema.metadata.create_all(self.engine)
+            create_schema(self.engine)
             schema.upgrade(self.engine)
         else:
             self.table_row = _older_table_row(self.engine)
