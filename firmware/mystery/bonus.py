@@ -360,10 +360,19 @@ class MysteryBonus:
         return self.store.export_log(seq)
 
 
+def load_settlement():
+    # The settlement loaded before the first round (table.app.ready_for_rounds).
+    # Where it cannot be loaded now, the first round tries again and says why.
+    try:
+        _settlement()
+    except Refused:
+        pass
+
+
 def _settlement():
-    # The settlement's modules (the evaluator, the paytables), loaded at the
-    # first round: a table never sent a round keeps that heap. Where the heap
-    # cannot hold them, the round is refused and the table plays on.
+    # The settlement's modules (the evaluator, the paytables), loaded once.
+    # Where the heap cannot hold them, the round is refused and the table
+    # plays on.
     try:
         from . import settlement, table_rules, wagers
     except MemoryError:

@@ -15,7 +15,7 @@ import time
 import micropython
 from micropython import const
 
-from mystery.bonus import MysteryBonus
+from mystery.bonus import MysteryBonus, load_settlement
 from mystery.store import Store
 
 from . import expiry
@@ -44,11 +44,21 @@ def build(board):
     table.reset_cause = getattr(board, "reset_cause", None)  # for the start's record
     link.heap = HeapWatch(link.send, getattr(board, "reset", None),
                           getattr(board, "heap_bytes", None))
-    if link.heap.no_settlement is None:  # a heap too small for rounds needs no round's line
-        link.reserve_round_line()
+    ready_for_rounds(link)
     table.emit = link.send
     table.collect = link.heap.collect
     return table, link
+
+
+def ready_for_rounds(link):
+    # What a round needs in one piece, made at start while the heap is
+    # whole: the settlement's modules, whose names grow the runtime's table
+    # of names by doubling into one new block, and the round line's buffer.
+    # After hours of play the heap may have no such block (docs/heap.md). A
+    # heap too small for rounds needs neither.
+    if link.heap.no_settlement is None:
+        load_settlement()
+        link.reserve_round_line()
 
 
 def calendar_clock(board):

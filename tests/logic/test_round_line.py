@@ -167,6 +167,41 @@ def test_a_round_with_no_heap_to_load_the_settlement_is_refused_and_play_goes_on
 
 
 @tmpdir.within
+def test_the_settlement_loaded_at_start_needs_no_heap_at_the_first_round(root):
+    # A board loads the settlement as it starts (app.build's ready_for_rounds),
+    # while its heap is whole: loading it grows the runtime's table of names
+    # into one new block, which a heap in pieces after play may not have. So
+    # an import that would fail at the first round no longer refuses it.
+    import builtins
+
+    from table import app
+    from table.heap import HeapWatch
+
+    rig = ready(root)
+    kept = _unload_settlement()
+    rig.link.heap = HeapWatch(rig.link.send, None)
+    real_import = builtins.__import__
+
+    def no_room(name, *args):
+        # Loading fails; finding what is loaded takes no heap.
+        fromlist = args[2] if len(args) > 2 else None
+        asked = name in _SETTLEMENT or (name == "" and fromlist and "settlement" in fromlist)
+        if asked and "mystery.settlement" not in sys.modules:
+            raise MemoryError("memory allocation failed")
+        return real_import(name, *args)
+
+    try:
+        app.ready_for_rounds(rig.link)
+        builtins.__import__ = no_room  # from here on the heap has no room for it
+        reply = round_reply(rig, ROUND)
+    finally:
+        builtins.__import__ = real_import
+        if "mystery.settlement" not in sys.modules:
+            _restore_settlement(kept)
+    assert results(reply) == EXPECTED, reply
+
+
+@tmpdir.within
 def test_a_label_with_no_heap_for_its_hash_text_is_refused_and_play_goes_on(root):
     # A label whose hash's text is written field by field loads chain_fields;
     # where the heap cannot hold it the round is refused before any commit,
