@@ -228,7 +228,7 @@ built = board.build()
 draws = Draws(built.random_bytes)
 built.random_bytes = draws
 table, link = app.build(built)
-table.start(time.ticks_ms())
+app.start(table, link, time.ticks_ms())
 bonus = table.bonus
 draws.pattern = LOWEST
 bonus.configure("A1")

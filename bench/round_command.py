@@ -37,7 +37,7 @@ def _controller():
         from table import app
 
         table, link = app.build(board.build())
-        table.start(time.ticks_ms())
+        app.start(table, link, time.ticks_ms())
         return table, link, sys.platform
     import tmpdir
     from table_rig import Rig

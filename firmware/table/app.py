@@ -44,10 +44,18 @@ def build(board):
     table.reset_cause = getattr(board, "reset_cause", None)  # for the start's record
     link.heap = HeapWatch(link.send, getattr(board, "reset", None),
                           getattr(board, "heap_bytes", None))
-    ready_for_rounds(link)
     table.emit = link.send
     table.collect = link.heap.collect
     return table, link
+
+
+def start(table, link, now):
+    # The table started, its program checked on a heap that holds nothing of
+    # play's yet (on a WROOM the check's reads found no room with the
+    # settlement loaded first), then what rounds need, made while the heap
+    # is whole.
+    table.start(now)
+    ready_for_rounds(link)
 
 
 def ready_for_rounds(link):
@@ -115,7 +123,7 @@ def run(board):
     micropython.kbd_intr(-1)  # (main.py did already; a run() from a REPL needs it too)
     table, link = build(board)
     clock = clock_of(board)
-    table.start(clock[0]())
+    start(table, link, clock[0]())
     link.send({"ev": "started", "state": table.state})
     try:
         asyncio.run(_main(table, link, board, clock))
