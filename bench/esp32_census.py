@@ -1,7 +1,7 @@
 # The heap census (bench/heap_census.py) on the emulated ESP32: MicroPython's
 # official image (ESP32_GENERIC, the WROOM's; or the SPIRAM image, the
 # WROVER's) on QEMU, the controller's .mpy build on its flash with the bus
-# stand-ins (uthctl/boards/esp32_flash.py), no main.py so the REPL comes up;
+# stand-ins (uthctl/boards/esp32_flash.py), main.py held aside so the REPL comes up;
 # the census then builds the controller as main.py would, through the shipped
 # board file, and plays its rounds. Prints one JSON line: the REPL's heap
 # (gc.mem_free() + gc.mem_alloc(), the ESP-IDF heap's free bytes), the
@@ -38,7 +38,8 @@ print(json.dumps(figures))
 def at_repl(programs, image="wroom", memory=None, tries=3, stderr=None, files=None):
     # {name: the JSON its program printed last} for each (name, program, tries)
     # run in turn at the REPL of an emulated ESP32 whose flash holds the .mpy
-    # build and the stand-ins, no main.py, and files {name: bytes} at its root;
+    # build and the stand-ins, main.py held aside as main.held (heap_census.py
+    # puts it back), and files {name: bytes} at its root;
     # with the boot's time and the emulator's panics, QEMU aborts and resets.
     # A program the board restarted under (a panic) is run again, up to its
     # tries, each counted.
@@ -47,7 +48,9 @@ def at_repl(programs, image="wroom", memory=None, tries=3, stderr=None, files=No
     with tempfile.TemporaryDirectory(prefix="uth-esp32-census-") as scratch:
         folder = Path(scratch) / "build"
         shutil.copytree(build, folder)
-        (folder / "main.py").unlink()  # the REPL, not the controller
+        # The REPL, not the controller; the census puts main.py back before
+        # it builds the controller, which checks the program whole at start.
+        (folder / "main.py").rename(folder / "main.held")
         for name, data in (files or {}).items():
             (folder / name).write_bytes(data)
         flash = Path(scratch) / "flash.bin"
