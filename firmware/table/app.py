@@ -20,7 +20,7 @@ from mystery.store import Store
 
 from . import expiry
 from .board_clock import BoardClock
-from .controller import Table
+from .controller import NOT_CONFIGURED, Table
 from .heap import HeapWatch
 from .hostlink import HostLink
 from .unix_time import unix_clock
@@ -63,9 +63,13 @@ def ready_for_rounds(link):
     # whole: the settlement's modules, whose names grow the runtime's table
     # of names by doubling into one new block, and the round line's buffer.
     # After hours of play the heap may have no such block (docs/heap.md). A
-    # heap too small for rounds needs neither.
+    # heap too small for rounds needs neither. A table not yet configured
+    # plays no round before its configuration, whose store write needs the
+    # heap first (4,220 bytes in one piece on the emulated ESP32): its first
+    # round loads the settlement.
     if link.heap.no_settlement is None:
-        load_settlement()
+        if link.table.mode != NOT_CONFIGURED:
+            load_settlement()
         link.reserve_round_line()
 
 

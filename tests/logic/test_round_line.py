@@ -13,7 +13,7 @@ import tmpdir
 
 # What the first round loads, loaded while the heap is whole (test_round_command.py says why).
 from mystery import settlement, wagers  # noqa: E402, F401, I001
-from round_rig import EXPECTED, ROUND, changed, ready, results, round_reply
+from round_rig import EXPECTED, ROUND, TABLES, changed, ready, results, round_reply, set_rules
 from table.hostlink import MAX_LINE, MAX_ROUND_LINE
 from table_rig import Rig
 
@@ -199,6 +199,26 @@ def test_the_settlement_loaded_at_start_needs_no_heap_at_the_first_round(root):
         if "mystery.settlement" not in sys.modules:
             _restore_settlement(kept)
     assert results(reply) == EXPECTED, reply
+
+
+@tmpdir.within
+def test_a_table_not_yet_configured_leaves_the_settlement_to_its_first_round(root):
+    # Its configuration's store write comes first and needs the heap; no
+    # round can be played before it.
+    from table import app
+    from table.heap import HeapWatch
+
+    rig = Rig(root)
+    kept = _unload_settlement()
+    try:
+        rig.link.heap = HeapWatch(rig.link.send, None)
+        app.ready_for_rounds(rig.link)
+        assert "mystery.settlement" not in sys.modules
+    finally:
+        _restore_settlement(kept)
+    rig.configure("A1")
+    set_rules(rig, paytables=TABLES)
+    assert results(round_reply(rig, ROUND)) == EXPECTED
 
 
 @tmpdir.within
