@@ -25,21 +25,37 @@ def image_pieces(start, length):
         yield flash[at:at + PIECE]
 
 
+def _entries(folder):
+    # (name, is a folder, size) of each entry in folder. littlefs and FAT give
+    # the size with the listing (os.ilistdir), so the walk reads no entry's
+    # metadata twice: on a board each look-up is flash operations, and an
+    # emulated ESP32 pays tens of milliseconds for each (docs/benchmarks.md).
+    # Elsewhere (a listing without sizes, or CPython's os) each entry is stat'ed.
+    listing = getattr(os, "ilistdir", None)
+    for entry in listing(folder) if listing else ((name, 0, 0) for name in os.listdir(folder)):
+        if len(entry) > 3 and entry[1]:
+            yield entry[0], entry[1] == _DIR, entry[3]
+        else:
+            found = os.stat(folder + "/" + entry[0])
+            yield entry[0], found[0] & _DIR == _DIR, found[6]
+
+
 def _files(folder, name):
-    # (name, path) of every file under folder, name its path below as "name/...".
+    # (name, path, size) of every file under folder, name its path below as "name/...".
     found = []
-    for entry in os.listdir(folder):
+    for entry, is_folder, size in _entries(folder):
         path, below = folder + "/" + entry, name + "/" + entry
-        if os.stat(path)[0] & _DIR:
+        if is_folder:
             found += _files(path, below)
         else:
-            found.append((below, path))
+            found.append((below, path, size))
     return found
 
 
 def build_files(lib, main):
     # The build's files: those under the lib folder and main.py, in name order.
-    files = [found for found in _files(lib, "lib") if found[1] != main] + [("main.py", main)]
+    files = [found for found in _files(lib, "lib") if found[1] != main]
+    files.append(("main.py", main, os.stat(main)[6]))
     files.sort()
     return files
 
@@ -47,8 +63,8 @@ def build_files(lib, main):
 def file_pieces(files):
     buffer = bytearray(PIECE)
     view = memoryview(buffer)
-    for name, path in files:
-        yield ("%s\n%d\n" % (name, os.stat(path)[6])).encode()
+    for name, path, size in files:
+        yield ("%s\n%d\n" % (name, size)).encode()
         with open(path, "rb") as file:
             while True:
                 count = file.readinto(buffer)
@@ -68,11 +84,11 @@ def code_outside(lib, main, folder=None, name=""):
     found = []
     if folder == lib:  # main.py inside lib: the program is the whole folder
         return found
-    for entry in os.listdir(folder or "/"):
+    for entry, is_folder, _ in _entries(folder or "/"):
         path, below = folder + "/" + entry, name + entry
         if path in (lib, main):
             continue
-        if os.stat(path)[0] & _DIR:
+        if is_folder:
             found += code_outside(lib, main, path, below + "/")
         elif entry.endswith(".py") or entry.endswith(".mpy"):
             found.append(below)

@@ -2,43 +2,14 @@
 # seed followed by the program's files in the documented order, computed here
 # from docs/host-link.md's description alone; a piece at a time, one piece a
 # turn of the link; seeds that are not 8 to 64 hex characters refused.
-import hashlib
 import json
 
 import tmpdir
+from program_files import FILES, expected, write_build, write_files
 from table.program import PIECE, files_program
 from table_rig import Rig
 
-FILES = {"lib/board.mpy": b"B" * 10, "lib/uth/cards.mpy": b"C" * (PIECE + 7),
-         "lib/mystery/bonus.mpy": b"M" * 3, "main.py": b"import board\n"}
 SEED = "00112233445566778899aabbccddeeff"
-
-
-def write_build(root):
-    write_files(root, FILES)
-
-
-def write_files(root, files):
-    import os
-
-    for name, data in files.items():
-        parts = name.split("/")
-        for depth in range(1, len(parts)):
-            try:
-                os.mkdir(root + "/" + "/".join(parts[:depth]))
-            except OSError:
-                pass
-        with open(root + "/" + name, "wb") as file:
-            file.write(data)
-
-
-def expected(seed, files):
-    # The documented order: by name; each as name, newline, length, newline, bytes.
-    digest = hashlib.sha256(bytes(int(seed[i:i + 2], 16) for i in range(0, len(seed), 2)))
-    for name in sorted(files):
-        digest.update(name.encode() + b"\n" + str(len(files[name])).encode() + b"\n")
-        digest.update(files[name])
-    return "".join("%02x" % byte for byte in digest.digest())
 
 
 def rig_with_build(root):
