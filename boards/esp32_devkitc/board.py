@@ -66,12 +66,17 @@ def _display():
 def _heap_bytes():
     # The GC heap grows on demand into the ESP-IDF heap (PSRAM on a WROVER): what
     # it holds now and what the IDF heap has free are the most it can reach.
+    # The port's gc.mem_free() already counts the IDF heap's largest free block
+    # (py/modgc.c, MICROPY_GC_SPLIT_HEAP_AUTO), which the IDF's free bytes count
+    # again: taken off once (docs/heap.md, "The WROOM's ceiling").
     import gc
 
     import esp32
 
-    free = sum(region[1] for region in esp32.idf_heap_info(esp32.HEAP_DATA))
-    return gc.mem_free() + gc.mem_alloc() + free
+    regions = esp32.idf_heap_info(esp32.HEAP_DATA)
+    free = sum(region[1] for region in regions)
+    largest = max((region[2] for region in regions), default=0)
+    return gc.mem_free() - largest + gc.mem_alloc() + free
 
 
 def build():
