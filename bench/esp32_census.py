@@ -15,6 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from uthctl import build_mpy
 from uthctl.boards import esp32_flash, raw_repl
 from uthctl.boards.esp32 import Esp32Board
 
@@ -85,9 +86,22 @@ def at_repl(programs, image="wroom", memory=None, tries=3, stderr=None, files=No
 
 def census(image="wroom", memory=None, repl_only=False, tries=3, stderr=None):
     programs = [("repl", REPL_HEAP, tries), ("repl_collected", REPL_COLLECTED, 1)]
+    files = {}
     if not repl_only:
-        programs.append(("census", (HERE / "heap_census.py").read_text(), tries))
-    return at_repl(programs, image, memory, tries, stderr)
+        # The census as a .mpy on the flash, as the controller's modules are,
+        # not compiled at the REPL: a WROOM running main.py holds neither.
+        files["heap_census.mpy"] = _compiled(HERE / "heap_census.py")
+        programs.append(("census", "import heap_census\n", tries))
+    return at_repl(programs, image, memory, tries, stderr, files)
+
+
+def _compiled(source):
+    with tempfile.TemporaryDirectory(prefix="uth-census-mpy-") as scratch:
+        target = Path(scratch) / "heap_census.mpy"
+        code, message = build_mpy.compile_module(source, target, esp32_flash.ARCH, source.parent)
+        if code:
+            raise OSError("the census does not compile: " + message)
+        return target.read_bytes()
 
 
 def main(argv=None):

@@ -53,13 +53,10 @@ def _controller():
         table.key_pin = key  # the census turns the key itself
         now = time.ticks_ms()
         app.start(table, link, now)
+        _port_mount()
         if table.bonus.fault or table.program_fault:
             raise RuntimeError("the table did not start: %s" % (
                 table.bonus.fault or table.program_fault))
-        if table.mode == "unconfigured":  # a new flash: configured as a technician would
-            now = _key_to(table, key, 1, now)
-            table.configure("A1")
-            _key_to(table, key, 0, now)
         return table, link, sys.platform
     import tmpdir
     from table_rig import Rig
@@ -77,12 +74,40 @@ def _controller():
     return rig.table, rig.link, "unix"
 
 
+def _port_mount():
+    # The emulated ESP32's /boot.py mounts its filesystem with 4 KB caches,
+    # for QEMU's slow flash operations (docs/boards.md); a WROOM keeps the
+    # port's own mount, 128-byte caches. Once the controller has started
+    # (imports and the program check done on the fast mount), the census
+    # mounts it as the port does, so the rounds hold the heap a WROOM's do.
+    if sys.platform != "esp32":
+        return
+    import vfs
+    from flashbdev import bdev
+
+    vfs.umount("/")
+    vfs.mount(vfs.VfsLfs2(bdev), "/")
+
+
 class _Key:
     # The key switch as the census holds and releases it on a board.
     level = 0
 
     def value(self):
         return self.level
+
+
+def _configured(table, link, said, figures):
+    # A new flash configured as a technician configures it: the key held,
+    # `config` through the host link.
+    from table.controller import NOT_CONFIGURED
+
+    if table.mode != NOT_CONFIGURED:
+        return
+    now = _key_to(table, table.key_pin, 1, time.ticks_ms())
+    link.feed(b'{"cmd": "config", "mystery": "A1"}\n', now)
+    _check(said, figures)
+    _key_to(table, table.key_pin, 0, now)
 
 
 def _key_to(table, key, level, now):
@@ -171,6 +196,7 @@ def main():
     port, said = _usb_port()
     table, link, where = _controller()
     link.write, link.write_json = port.write_line, port.write_json
+    _configured(table, link, said, figures)
     table.bonus.meter.settings["paytables"] = TABLES
     figures["controller"] = used()
     link.feed(_round_line(0), time.ticks_ms())
