@@ -41,7 +41,7 @@ CHIP_SIDE = {
 # Modules the benches import, run with the bench that imports them.
 IMPORTED = {"heap_report": "run.py (make bench), pico_bench and image_compare import it"}
 RUN_HERE = {"run", "link_answers", "floor_intake", "floor_page_clients", "floor_pending",
-            "vboard_lock", "soak_heap", "round_command", "store_flash"}
+            "vboard_lock", "soak_heap", "round_command", "store_flash", "program_walk"}
 
 
 def bench(argv, timeout=600, env=None):
@@ -139,6 +139,12 @@ def test_the_store_flash_bench_runs_on_the_unix_port(micropython):
     out = bench([micropython, "-X", "heapsize=4M", "bench/store_flash.py", "3"],
                 env={"MICROPYPATH": "firmware:tests/logic"})
     assert "3 signed rounds" in out and "meter record" in out
+
+
+def test_the_program_walk_bench_runs_on_the_unix_port(micropython):
+    out = bench([micropython, "-X", "heapsize=4M", "bench/program_walk.py"],
+                env={"MICROPYPATH": "firmware:tests/logic"})
+    assert "esp32's mount" in out and "pico's mount" in out
 
 
 @pytest.mark.parametrize("driver", EMULATOR_DRIVERS)
