@@ -65,8 +65,8 @@ def ready_for_rounds(link):
     # After hours of play the heap may have no such block (docs/heap.md). A
     # heap too small for rounds needs neither. A table not yet configured
     # plays no round before its configuration, whose store write needs the
-    # heap first (4,220 bytes in one piece on the emulated ESP32): it loads
-    # the settlement once configured (HostLink._config).
+    # heap first (4,220 bytes in one piece on the emulated ESP32): its first
+    # round loads the settlement.
     if link.heap.no_settlement is None:
         if link.table.mode != NOT_CONFIGURED:
             load_settlement()

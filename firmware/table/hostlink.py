@@ -19,7 +19,6 @@ import json
 
 from micropython import const
 
-from mystery.bonus import load_settlement
 from mystery.refusal import Refused
 from mystery.store import LogTrimmed
 from uth.let_go import let_go
@@ -373,11 +372,6 @@ class HostLink:
         if not isinstance(name, str):
             raise Refused("config needs \"mystery\": a configuration name such as \"B2\"")
         self.table.configure(name)
-        # A table configured for the first time did not load the settlement as
-        # it started (app.ready_for_rounds): it loads now, its configuration
-        # written, on a heap still as whole as at start, not at a first round.
-        if self.heap is None or self.heap.no_settlement is None:
-            load_settlement()
         # The sections now in force, their dates, and a warning when past them.
         return {"ok": True, "reply": "config", "mystery": name, "rules": self.table.rules()}
 
