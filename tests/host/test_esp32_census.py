@@ -25,9 +25,9 @@ def _census():
 
 
 @pytest.mark.xfail(strict=True, reason="the emulated WROOM settles no round: its GC heap "
-                   "grows to 190,656 bytes and no further, and holds the controller's .mpy "
-                   "modules with the emulator's bus stand-ins; the first round's store write "
-                   "finds no 608 bytes (docs/heap.md, 'The WROOM's ceiling'); its passing is news")
+                   "grows to 190,656 bytes and no further, and the controller's .mpy modules "
+                   "with the emulator's bus stand-ins leave its first round no room "
+                   "(docs/heap.md, 'The WROOM's ceiling'); its passing is news")
 def test_wroom_census_on_the_official_image():
     figures = _census()("wroom")
     print("ESP32_GENERIC census:", figures)
