@@ -63,14 +63,22 @@ def ready_for_rounds(link):
     # whole: the settlement's modules, whose names grow the runtime's table
     # of names by doubling into one new block, and the round line's buffer.
     # After hours of play the heap may have no such block (docs/heap.md). A
-    # heap too small for rounds needs neither. A table not yet configured
-    # plays no round before its configuration, whose store write needs the
-    # heap first (4,220 bytes in one piece on the emulated ESP32): its first
-    # round loads the settlement.
+    # heap too small for rounds needs neither. Only a table with paytables in
+    # force settles side wagers: one without (a new flash, or a table that
+    # plays the mystery bonus alone) keeps that heap for its commits, which a
+    # signed LOCK on the emulated WROOM did not find with the settlement
+    # loaded; its first round loads it, if it ever settles one.
     if link.heap.no_settlement is None:
-        if link.table.mode != NOT_CONFIGURED:
+        if settles_side_wagers(link.table):
             load_settlement()
         link.reserve_round_line()
+
+
+def settles_side_wagers(table):
+    # Whether the table has paytables in force (a configured table's settings).
+    if table.mode == NOT_CONFIGURED or table.bonus.meter is None:
+        return False
+    return bool(table.bonus.meter.settings.get("paytables"))
 
 
 def calendar_clock(board):

@@ -222,6 +222,27 @@ def test_a_table_not_yet_configured_leaves_the_settlement_to_its_first_round(roo
 
 
 @tmpdir.within
+def test_a_table_with_no_paytables_leaves_the_settlement_to_its_first_round(root):
+    # A configured table that settles no side wager (no paytables in force)
+    # keeps the settlement's heap for its commits: on the emulated WROOM a
+    # signed LOCK found no room with it loaded. Paytables set, it settles.
+    from table import app
+    from table.heap import HeapWatch
+
+    rig = Rig(root)
+    rig.configure("A1")
+    kept = _unload_settlement()
+    try:
+        rig.link.heap = HeapWatch(rig.link.send, None)
+        app.ready_for_rounds(rig.link)
+        assert "mystery.settlement" not in sys.modules
+    finally:
+        _restore_settlement(kept)
+    set_rules(rig, paytables=TABLES)
+    assert results(round_reply(rig, ROUND)) == EXPECTED
+
+
+@tmpdir.within
 def test_a_label_with_no_heap_for_its_hash_text_is_refused_and_play_goes_on(root):
     # A label whose hash's text is written field by field loads chain_fields;
     # where the heap cannot hold it the round is refused before any commit,
