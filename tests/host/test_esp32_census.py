@@ -24,9 +24,9 @@ def _census():
     return module.census
 
 
-@pytest.mark.xfail(strict=True, reason="the emulated WROOM settles no round: its GC heap "
-                   "grows to 190,656 bytes and no further, and the controller's .mpy modules "
-                   "with the emulator's bus stand-ins leave its first round no room "
+@pytest.mark.xfail(strict=True, reason="the emulated WROOM's GC heap grows to 190,656 bytes "
+                   "and no further, and the controller's .mpy modules with the emulator's bus "
+                   "stand-ins leave its rounds less than the 24 KB reserve, or no room at all "
                    "(docs/heap.md, 'The WROOM's ceiling'); its passing is news")
 def test_wroom_census_on_the_official_image():
     figures = _census()("wroom")
