@@ -201,14 +201,12 @@ def test_the_settlement_loaded_at_start_needs_no_heap_at_the_first_round(root):
     assert results(reply) == EXPECTED, reply
 
 
-@tmpdir.within
-def test_a_table_not_yet_configured_leaves_the_settlement_to_its_first_round(root):
-    # Its configuration's store write comes first and needs the heap; no
-    # round can be played before it.
+def _started_leaves_the_settlement(rig):
+    # What a board makes for rounds as it starts (app.ready_for_rounds), with
+    # the settlement forgotten first: it must not load it.
     from table import app
     from table.heap import HeapWatch
 
-    rig = Rig(root)
     kept = _unload_settlement()
     try:
         rig.link.heap = HeapWatch(rig.link.send, None)
@@ -216,6 +214,14 @@ def test_a_table_not_yet_configured_leaves_the_settlement_to_its_first_round(roo
         assert "mystery.settlement" not in sys.modules
     finally:
         _restore_settlement(kept)
+
+
+@tmpdir.within
+def test_a_table_not_yet_configured_leaves_the_settlement_to_its_first_round(root):
+    # Its configuration's store write comes first and needs the heap; no
+    # round can be played before it.
+    rig = Rig(root)
+    _started_leaves_the_settlement(rig)
     rig.configure("A1")
     set_rules(rig, paytables=TABLES)
     assert results(round_reply(rig, ROUND)) == EXPECTED
@@ -226,18 +232,9 @@ def test_a_table_with_no_paytables_leaves_the_settlement_to_its_first_round(root
     # A configured table that settles no side wager (no paytables in force)
     # keeps the settlement's heap for its commits: on the emulated WROOM a
     # signed LOCK found no room with it loaded. Paytables set, it settles.
-    from table import app
-    from table.heap import HeapWatch
-
     rig = Rig(root)
     rig.configure("A1")
-    kept = _unload_settlement()
-    try:
-        rig.link.heap = HeapWatch(rig.link.send, None)
-        app.ready_for_rounds(rig.link)
-        assert "mystery.settlement" not in sys.modules
-    finally:
-        _restore_settlement(kept)
+    _started_leaves_the_settlement(rig)
     set_rules(rig, paytables=TABLES)
     assert results(round_reply(rig, ROUND)) == EXPECTED
 
