@@ -26,13 +26,14 @@ def image_pieces(start, length):
 
 
 def _entries(folder):
-    # (name, is a folder, size) of each entry in folder. littlefs and FAT give
-    # the size with the listing (os.ilistdir), so the walk reads no entry's
-    # metadata twice: on a board each look-up is flash operations, and an
+    # (name, is a folder, size) of each entry in folder ("": the root). littlefs
+    # and FAT give the size with the listing (os.ilistdir), so the walk reads no
+    # entry's metadata twice: on a board each look-up is flash operations, and an
     # emulated ESP32 pays tens of milliseconds for each (docs/benchmarks.md).
     # Elsewhere (a listing without sizes, or CPython's os) each entry is stat'ed.
     listing = getattr(os, "ilistdir", None)
-    for entry in listing(folder) if listing else ((name, 0, 0) for name in os.listdir(folder)):
+    where = folder or "/"
+    for entry in listing(where) if listing else ((name, 0, 0) for name in os.listdir(where)):
         if len(entry) > 3 and entry[1]:
             yield entry[0], entry[1] == _DIR, entry[3]
         else:
@@ -84,7 +85,7 @@ def code_outside(lib, main, folder=None, name=""):
     found = []
     if folder == lib:  # main.py inside lib: the program is the whole folder
         return found
-    for entry, is_folder, _ in _entries(folder or "/"):
+    for entry, is_folder, _ in _entries(folder):
         path, below = folder + "/" + entry, name + entry
         if path in (lib, main):
             continue
